@@ -1,0 +1,302 @@
+package io.dlock;
+
+import io.dlock.protocol.ProtocolOptions;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The validated configuration of one dlock node. Built from a {@link #builder() builder}, a
+ * {@link #fromProperties(Properties) Properties} object or file, or {@link #fromSystemProperties()
+ * system properties}; all three go through the same validation, so a wrong key or value fails the
+ * same way, with a {@link DlockConfigException} that names the key, the value and what is allowed.
+ *
+ * <h2>Keys</h2>
+ * <table>
+ *   <caption>Configuration keys</caption>
+ *   <tr><th>key</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@code dlock.mutex}</td><td>{@code centralized}</td><td>mutual-exclusion algorithm, one of
+ *       {@link MutexAlgorithm}'s configuration names</td></tr>
+ *   <tr><td>{@code dlock.mutex.<option>}</td><td></td><td>an option of the chosen algorithm, e.g.
+ *       {@code dlock.mutex.send-denied=true} (centralized) or {@code dlock.mutex.immediate-ack=true} (lamport)</td></tr>
+ *   <tr><td>{@code dlock.election}</td><td>{@code view}</td><td>leader-election algorithm</td></tr>
+ *   <tr><td>{@code dlock.transport}</td><td>{@code inmemory}</td><td>{@code inmemory} or another transport
+ *       on the class path</td></tr>
+ *   <tr><td>{@code dlock.cluster}</td><td>{@code dlock}</td><td>cluster name; nodes with the same name form one cluster</td></tr>
+ *   <tr><td>{@code dlock.node.id}</td><td>assigned</td><td>this node's id, 0 to 2<sup>63</sup>-1, unique in the cluster</td></tr>
+ *   <tr><td>{@code dlock.lock.try-timeout-ms}</td><td>{@code 1000}</td><td>how long the untimed
+ *       {@code tryLock()} waits for an answer, 0 to 86400000</td></tr>
+ *   <tr><td>{@code dlock.inmemory.delay-ms}</td><td>{@code 0}</td><td>in-memory network: delay of every
+ *       message, 0 to 60000</td></tr>
+ * </table>
+ */
+public final class DlockConfig {
+
+    /** Key of the mutual-exclusion algorithm. */
+    public static final String MUTEX = "dlock.mutex";
+    /** Key of the leader-election algorithm. */
+    public static final String ELECTION = "dlock.election";
+    /** Key of the transport. */
+    public static final String TRANSPORT = "dlock.transport";
+    /** Key of the cluster name. */
+    public static final String CLUSTER = "dlock.cluster";
+    /** Key of this node's id. */
+    public static final String NODE_ID = "dlock.node.id";
+    /** Key of the untimed {@code tryLock()} bound. */
+    public static final String TRY_TIMEOUT_MS = "dlock.lock.try-timeout-ms";
+    /** Key of the in-memory network's message delay. */
+    public static final String INMEMORY_DELAY_MS = "dlock.inmemory.delay-ms";
+
+    private static final Set<String> KEYS = Set.of(MUTEX, ELECTION, TRANSPORT, CLUSTER, NODE_ID, TRY_TIMEOUT_MS,
+            INMEMORY_DELAY_MS);
+    private static final String MUTEX_OPTION_PREFIX = MUTEX + ".";
+
+    private final Map<String, String> values;
+    private final MutexAlgorithm mutex;
+    private final ProtocolOptions mutexOptions;
+    private final ElectionAlgorithm election;
+    private final String transport;
+    private final String cluster;
+    private final OptionalLong nodeId;
+    private final Duration tryTimeout;
+    private final Duration inMemoryDelay;
+
+    private DlockConfig(Map<String, String> raw) {
+        Map<String, String> opts = new TreeMap<>();
+        for (String key : raw.keySet()) {
+            if (key.startsWith(MUTEX_OPTION_PREFIX)) {
+                opts.put(key.substring(MUTEX_OPTION_PREFIX.length()), raw.get(key));
+            } else if (!KEYS.contains(key)) {
+                throw new DlockConfigException("unknown configuration key '" + key + "' (value '" + raw.get(key)
+                        + "'); allowed keys: " + String.join(", ", new TreeSet<>(KEYS)) + ", " + MUTEX_OPTION_PREFIX
+                        + "<option>");
+            }
+        }
+        this.values = Collections.unmodifiableMap(new TreeMap<>(raw));
+        this.mutex = MutexAlgorithm.fromConfigName(raw.getOrDefault(MUTEX, MutexAlgorithm.CENTRALIZED.configName()));
+        this.mutexOptions = new ProtocolOptions(opts);
+        Set<String> allowedOptions = mutex.definition().optionKeys();
+        for (String option : opts.keySet()) {
+            if (!allowedOptions.contains(option)) {
+                throw new DlockConfigException("unknown configuration key '" + MUTEX_OPTION_PREFIX + option
+                        + "' for dlock.mutex=" + mutex.configName() + "; allowed options: "
+                        + (allowedOptions.isEmpty() ? "none" : MUTEX_OPTION_PREFIX
+                        + String.join(", " + MUTEX_OPTION_PREFIX, new TreeSet<>(allowedOptions))));
+            }
+            String v = opts.get(option);
+            if (!v.equals("true") && !v.equals("false")) {
+                throw new DlockConfigException(MUTEX_OPTION_PREFIX + option + "=" + v + " is not allowed; allowed: true, false");
+            }
+        }
+        this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, ElectionAlgorithm.VIEW.configName()));
+        this.transport = requireName(TRANSPORT, raw.getOrDefault(TRANSPORT, "inmemory"));
+        this.cluster = requireName(CLUSTER, raw.getOrDefault(CLUSTER, "dlock"));
+        this.nodeId = raw.containsKey(NODE_ID)
+                ? OptionalLong.of(parseLong(NODE_ID, raw.get(NODE_ID), 0, Long.MAX_VALUE))
+                : OptionalLong.empty();
+        this.tryTimeout = Duration.ofMillis(parseLong(TRY_TIMEOUT_MS, raw.getOrDefault(TRY_TIMEOUT_MS, "1000"), 0, 86_400_000));
+        this.inMemoryDelay = Duration.ofMillis(parseLong(INMEMORY_DELAY_MS, raw.getOrDefault(INMEMORY_DELAY_MS, "0"), 0, 60_000));
+    }
+
+    /** A builder with every key at its default. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The configuration in {@code properties}; every key must be a dlock key.
+     *
+     * @throws DlockConfigException for an unknown key or a bad value
+     */
+    public static DlockConfig fromProperties(Properties properties) {
+        Builder b = builder();
+        for (String key : properties.stringPropertyNames()) {
+            b.set(key, properties.getProperty(key));
+        }
+        return b.build();
+    }
+
+    /**
+     * The configuration in a properties file (UTF-8).
+     *
+     * @throws IOException          if the file cannot be read
+     * @throws DlockConfigException for an unknown key or a bad value
+     */
+    public static DlockConfig load(Path file) throws IOException {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        }
+        return fromProperties(p);
+    }
+
+    /**
+     * The configuration in the system properties whose names start with {@code dlock.}; other system
+     * properties are ignored.
+     *
+     * @throws DlockConfigException for an unknown {@code dlock.} key or a bad value
+     */
+    public static DlockConfig fromSystemProperties() {
+        Builder b = builder();
+        Properties sys = System.getProperties();
+        for (String key : sys.stringPropertyNames()) {
+            if (key.startsWith("dlock.")) {
+                b.set(key, sys.getProperty(key));
+            }
+        }
+        return b.build();
+    }
+
+    /** The mutual-exclusion algorithm. */
+    public MutexAlgorithm mutex() {
+        return mutex;
+    }
+
+    /** The options of the mutual-exclusion algorithm ({@code dlock.mutex.<option>} keys, prefix removed). */
+    public ProtocolOptions mutexOptions() {
+        return mutexOptions;
+    }
+
+    /** The leader-election algorithm. */
+    public ElectionAlgorithm election() {
+        return election;
+    }
+
+    /** The transport's name. */
+    public String transport() {
+        return transport;
+    }
+
+    /** The cluster name. */
+    public String cluster() {
+        return cluster;
+    }
+
+    /** This node's id, if configured. */
+    public OptionalLong nodeId() {
+        return nodeId;
+    }
+
+    /** The bound of the untimed {@code tryLock()}. */
+    public Duration tryTimeout() {
+        return tryTimeout;
+    }
+
+    /** The in-memory network's delay per message. */
+    public Duration inMemoryDelay() {
+        return inMemoryDelay;
+    }
+
+    /** Every key that was set explicitly, with its value. */
+    public Map<String, String> values() {
+        return values;
+    }
+
+    /** A builder that starts from this configuration. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.values.putAll(values);
+        return b;
+    }
+
+    @Override
+    public String toString() {
+        return "DlockConfig" + values;
+    }
+
+    private static String requireName(String key, String value) {
+        if (value.isBlank() || value.length() > 200 || !value.chars().allMatch(c -> c > ' ' && c < 127)) {
+            throw new DlockConfigException(key + "='" + value
+                    + "' is not allowed; allowed: 1 to 200 printable ASCII characters without spaces");
+        }
+        return value;
+    }
+
+    private static long parseLong(String key, String value, long min, long max) {
+        long v;
+        try {
+            v = Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new DlockConfigException(key + "=" + value + " is not an integer; allowed: " + min + " to " + max);
+        }
+        if (v < min || v > max) {
+            throw new DlockConfigException(key + "=" + value + " is out of range; allowed: " + min + " to " + max);
+        }
+        return v;
+    }
+
+    /** Collects keys and values; {@link #build()} validates them all at once. Not thread-safe. */
+    public static final class Builder {
+
+        private final Map<String, String> values = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        /** Sets any key, as a properties file would. Validated by {@link #build()}. */
+        public Builder set(String key, String value) {
+            values.put(key, value.trim());
+            return this;
+        }
+
+        /** {@code dlock.mutex}. */
+        public Builder mutex(MutexAlgorithm algorithm) {
+            return set(MUTEX, algorithm.configName());
+        }
+
+        /** {@code dlock.mutex.<option>}. */
+        public Builder mutexOption(String option, String value) {
+            return set(MUTEX_OPTION_PREFIX + option, value);
+        }
+
+        /** {@code dlock.election}. */
+        public Builder election(ElectionAlgorithm algorithm) {
+            return set(ELECTION, algorithm.configName());
+        }
+
+        /** {@code dlock.transport}. */
+        public Builder transport(String name) {
+            return set(TRANSPORT, name);
+        }
+
+        /** {@code dlock.cluster}. */
+        public Builder cluster(String name) {
+            return set(CLUSTER, name);
+        }
+
+        /** {@code dlock.node.id}. */
+        public Builder nodeId(long id) {
+            return set(NODE_ID, Long.toString(id));
+        }
+
+        /** {@code dlock.lock.try-timeout-ms}. */
+        public Builder tryTimeout(Duration timeout) {
+            return set(TRY_TIMEOUT_MS, Long.toString(timeout.toMillis()));
+        }
+
+        /** {@code dlock.inmemory.delay-ms}. */
+        public Builder inMemoryDelay(Duration delay) {
+            return set(INMEMORY_DELAY_MS, Long.toString(delay.toMillis()));
+        }
+
+        /**
+         * The validated configuration.
+         *
+         * @throws DlockConfigException for an unknown key or a bad value
+         */
+        public DlockConfig build() {
+            return new DlockConfig(values);
+        }
+    }
+}

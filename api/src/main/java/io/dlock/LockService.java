@@ -1,0 +1,77 @@
+package io.dlock;
+
+import io.dlock.runtime.NodeRuntime;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.Transport;
+import io.dlock.spi.View;
+
+/**
+ * One node of a dlock cluster: the entry point of the library. Start it from a configuration, take
+ * locks and elections from it by name, close it when done.
+ *
+ * <pre>{@code
+ * try (LockService dlock = LockService.start(DlockConfig.fromSystemProperties())) {
+ *     Lock lock = dlock.lock("orders");
+ *     lock.lock();
+ *     try { ... } finally { lock.unlock(); }
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe. {@link #close()} leaves the cluster: threads waiting for a lock get an
+ * {@link IllegalStateException}, held locks are dropped (the other nodes see this node leave and
+ * go on without it).
+ */
+public interface LockService extends AutoCloseable {
+
+    /**
+     * Starts a node with the transport named by {@code dlock.transport}, found on the class path.
+     *
+     * @throws DlockConfigException if no such transport exists, or the algorithm needs FIFO channels
+     *                              that the transport does not declare
+     * @throws io.dlock.spi.TransportException if the cluster cannot be joined
+     */
+    static LockService start(DlockConfig config) {
+        return NodeRuntime.start(config);
+    }
+
+    /**
+     * Starts a node over a transport the caller made (tests, custom networks). The service owns the
+     * transport from now on and closes it on {@link #close()}.
+     */
+    static LockService start(DlockConfig config, Transport transport) {
+        return NodeRuntime.start(config, transport);
+    }
+
+    /** This node's id. */
+    NodeId nodeId();
+
+    /** The configuration this node was started with. */
+    DlockConfig config();
+
+    /** The current membership view. */
+    View view();
+
+    /**
+     * The lock named {@code name}: the same instance for the same name on this node, and mutually
+     * exclusive with the lock of that name on every other node.
+     *
+     * @throws IllegalArgumentException if the name is empty or longer than 200 characters
+     * @throws IllegalStateException    if the service is closed
+     */
+    DistributedLock lock(String name);
+
+    /**
+     * The leader election of {@code group}: the same instance for the same group on this node.
+     *
+     * @throws IllegalArgumentException if the name is empty or longer than 200 characters
+     * @throws IllegalStateException    if the service is closed
+     */
+    LeaderElection election(String group);
+
+    /** The sum of the metrics of every lock on this node. */
+    LockMetrics metrics();
+
+    /** Leaves the cluster; idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,57 @@
+package io.dlock;
+
+import io.dlock.mutex.centralized.CentralizedDefinition;
+import io.dlock.mutex.lamport.LamportDefinition;
+import io.dlock.mutex.ricartagrawala.RicartAgrawalaDefinition;
+import io.dlock.protocol.MutexProtocolDefinition;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * The distributed mutual-exclusion algorithms dlock provides, selected by {@code dlock.mutex}. This
+ * is the registry: tests, the CLI and the benchmarks enumerate {@link #values()}.
+ */
+public enum MutexAlgorithm {
+
+    /** A coordinator (the highest id of the view) queues requests and grants in arrival order; 3 messages per entry. */
+    CENTRALIZED(new CentralizedDefinition()),
+    /** Ricart and Agrawala (1981): permission from every other node, replies deferred by priority; 2(N-1). */
+    RICART_AGRAWALA(new RicartAgrawalaDefinition()),
+    /** Lamport (1978): a replicated request queue ordered by logical clocks; needs FIFO channels; 3(N-1). */
+    LAMPORT(new LamportDefinition());
+
+    private final MutexProtocolDefinition<?> definition;
+
+    MutexAlgorithm(MutexProtocolDefinition<?> definition) {
+        this.definition = definition;
+    }
+
+    /** The configuration name, e.g. {@code ricart-agrawala}. */
+    public String configName() {
+        return definition.name();
+    }
+
+    /** The algorithm's definition: characteristics, codec, costs, factory. */
+    public MutexProtocolDefinition<?> definition() {
+        return definition;
+    }
+
+    /**
+     * The algorithm named {@code name} (its configuration name).
+     *
+     * @throws DlockConfigException naming the value and the allowed names
+     */
+    public static MutexAlgorithm fromConfigName(String name) {
+        for (MutexAlgorithm a : values()) {
+            if (a.configName().equals(name)) {
+                return a;
+            }
+        }
+        throw new DlockConfigException("dlock.mutex=" + name + " is not a known algorithm; allowed: " + allNames());
+    }
+
+    /** All configuration names, comma-separated, in declaration order. */
+    public static String allNames() {
+        return Arrays.stream(values()).map(MutexAlgorithm::configName).collect(Collectors.joining(", "));
+    }
+}

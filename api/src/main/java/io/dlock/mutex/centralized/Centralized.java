@@ -1,0 +1,375 @@
+package io.dlock.mutex.centralized;
+
+import io.dlock.mutex.centralized.CentralizedMessage.ClientState;
+import io.dlock.mutex.centralized.CentralizedMessage.Denied;
+import io.dlock.mutex.centralized.CentralizedMessage.Grant;
+import io.dlock.mutex.centralized.CentralizedMessage.Release;
+import io.dlock.mutex.centralized.CentralizedMessage.Request;
+import io.dlock.mutex.centralized.CentralizedMessage.Sync;
+import io.dlock.mutex.centralized.CentralizedMessage.SyncQuery;
+import io.dlock.mutex.common.FencingCounter;
+import io.dlock.protocol.MutexEffects;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Centralized mutual exclusion: one coordinator keeps a FIFO queue of requests and grants the lock
+ * to one client at a time. Every node is a client; the member with the highest id of the current
+ * view is also the coordinator (until leader elections are wired in).
+ *
+ * <p><b>Source.</b> Seed {@code 000_2104269f62208a17.txt} (集中アルゴリズム), as restated in SPEC.md
+ * A1, rules 1-6; A. S. Tanenbaum and M. van Steen, <i>Distributed Systems: Principles and
+ * Paradigms</i>, 2nd ed., 2007, §6.3.
+ *
+ * <p><b>Assumptions.</b> Reliable within an epoch; FIFO not required; all members agree on the
+ * coordinator because they agree on the view. A coordinator crash stops all grants until the view
+ * change that removes it; the next highest member then takes over and rebuilds the queue.
+ *
+ * <p><b>Cost.</b> 3 messages per entry by another node (REQUEST, GRANT, RELEASE), 4 with option
+ * {@code send-denied} when the request has to wait (DENIED); 0 for the coordinator's own requests,
+ * which it handles locally. Synchronization delay 2T; delay before entry 2T.
+ *
+ * <p><b>Deviations from the seed.</b>
+ * <ul>
+ *   <li>Each client numbers its requests (1, 2, ... never reused) and every message names the
+ *       request it concerns. The coordinator ignores a REQUEST or RELEASE it has already seen, and a
+ *       client ignores a GRANT that is not for its current waiting request, so duplicated and late
+ *       messages are harmless.</li>
+ *   <li>With {@code send-denied}, DENIED answers every request that is not granted at once: while
+ *       someone holds the lock (exactly the seed's rule), and also while the coordinator is still
+ *       collecting SYNCs after a view change.</li>
+ *   <li>Fencing tokens: the coordinator's counter, incremented for every grant, raised to the
+ *       epoch's floor on a view change (see {@link io.dlock.mutex.common.FencingCounter}).</li>
+ *   <li>View changes (not in the seed): the coordinator of the new view sends SYNC_QUERY to every
+ *       other member, and issues no grant before every member has answered with SYNC (its current
+ *       request, its state and the highest token it has seen). A coordinator that continues keeps
+ *       its queue and drops departed members (a departed holder frees the lock); a new coordinator
+ *       rebuilds the queue, the holder and the fencing counter from the SYNCs. A GRANT lost with
+ *       the old epoch is sent again with the same token. The coordinator asks rather than waiting
+ *       to be told because a member that never used this lock has no protocol instance to tell it:
+ *       the runtime creates one when the first message for the lock arrives.</li>
+ *   <li>Start: created with {@link ProtocolContext#startsIdle()} (a simulation), the coordinator
+ *       knows that nobody holds or waits and grants at once. Otherwise (a lock created on first use
+ *       in a running cluster) the coordinator queries every member as after a view change, on its
+ *       first event, before granting anything. These SYNC_QUERY and SYNC messages are not part of
+ *       the per-entry count.</li>
+ * </ul>
+ */
+final class Centralized implements MutexProtocol<CentralizedMessage> {
+
+    /*
+     * Overview.
+     *
+     * Client state: state (IDLE, WAITING, HOLDING); requestCounter (never reset, so request ids are
+     * unique per client); myRequestId (the current or last request); clientFences (highest token
+     * seen). Coordinator state (the inner Coordinator, present iff this node is the highest member):
+     * latestRequest and released (per client, highest ids seen); queue (FIFO of tickets
+     * (client, requestId)); holder (ticket and its token, or none); fences (the token counter);
+     * awaitingSync (members whose SYNC for this epoch has not arrived). queryPending: a coordinator
+     * created without startsIdle sends its SYNC_QUERY on its first event (effects are for handlers).
+     *
+     * Invariants:
+     *  - At most one ticket is the holder, and a GRANT (or a local grant) is issued only when the
+     *    holder slot is empty and no SYNC is outstanding: ME1 within an epoch (rule 2/6).
+     *  - A ticket (c, r) is queued at most once, never with r <= released[c]; at most one ticket per
+     *    client is live, since a client's requests are sequential.
+     *  - Grants follow queue order, which is arrival order of REQUESTs (SPEC.md CEN-3), then SYNC
+     *    arrival order for requests rebuilt after a view change.
+     *  - A client is HOLDING only for myRequestId, and only after a grant naming it.
+     *  - Across a view change: in-flight messages of the old epoch are lost, and a client's SYNC
+     *    describes its state when it answers the query. A holder says so (the coordinator
+     *    records it as the holder and grants nobody else); a waiting client is queued again or, if
+     *    its grant was lost, granted again with the same token; an idle client's SYNC releases
+     *    every older request of it, which also covers a RELEASE lost with the old epoch. Because
+     *    nothing is granted until every SYNC is in, the coordinator knows the holder before granting.
+     *    A SYNC and the client's other messages may arrive in any order (no FIFO, duplicates): a
+     *    SYNC releases only requests older than the one it names (up to it, if idle), and names a
+     *    released request only if the RELEASE overtook it, which the check r > released[c] catches;
+     *    a request it names that the coordinator has seen already is not queued twice.
+     *  - Two holders can only be reported after a partition heals; the first one recorded is kept
+     *    (partitions are out of scope here).
+     *
+     * Fencing. Tokens come from one counter per coordinator, so they increase within an epoch. A
+     * new coordinator starts from the highest token any member reports in its SYNC (a holder
+     * reports its own, a former coordinator its counter), and every coordinator raises its counter
+     * to the new epoch's floor (FencingCounter.enterEpoch), which is above every token of earlier
+     * epochs, including those of members that left or crashed. A GRANT re-sent after a view change
+     * keeps its token: nothing was granted after it.
+     */
+
+    private final NodeId self;
+    private final MutexEffects<CentralizedMessage> effects;
+    private final boolean sendDenied;
+    private View view;
+
+    private ClientState state = ClientState.IDLE;
+    private long requestCounter;
+    private long myRequestId;
+    private final FencingCounter clientFences = new FencingCounter();
+
+    /** Present iff this node is the coordinator of the current view. */
+    private Coordinator coordinator;
+    /** A SYNC_QUERY is due at the first event (a coordinator created without startsIdle). */
+    private boolean queryPending;
+
+    Centralized(ProtocolContext<CentralizedMessage> context, boolean sendDenied) {
+        this.self = context.self();
+        this.effects = context.effects();
+        this.view = context.view();
+        this.sendDenied = sendDenied;
+        if (isCoordinator(view)) {
+            coordinator = new Coordinator();
+            if (!context.startsIdle()) {
+                // members may hold or wait for the lock already: learn their state before granting
+                coordinator.fences.enterEpoch(view.epoch());
+                coordinator.awaitSyncFromOthers(view);
+                queryPending = view.size() > 1;
+            }
+        }
+    }
+
+    /** Sends the SYNC_QUERY a coordinator created without startsIdle owes, at its first event. */
+    private void sendPendingQuery() {
+        if (queryPending) {
+            queryPending = false;
+            effects.broadcast(new SyncQuery());
+        }
+    }
+
+    private boolean isCoordinator(View v) {
+        return v.highest().equals(self);
+    }
+
+    // ---- client ---------------------------------------------------------------------------
+
+    @Override
+    public void onRequest() {
+        sendPendingQuery();
+        if (state != ClientState.IDLE) {
+            throw new IllegalStateException(self + " already has an outstanding request");
+        }
+        // rule 1: ask the coordinator; our own coordinator handles it locally, with no message
+        myRequestId = ++requestCounter;
+        state = ClientState.WAITING;
+        if (coordinator != null) {
+            coordinator.onRequest(self, myRequestId);
+        } else {
+            effects.send(view.highest(), new Request(myRequestId));
+        }
+    }
+
+    @Override
+    public void onRelease() {
+        sendPendingQuery();
+        if (state != ClientState.HOLDING) {
+            throw new IllegalStateException(self + " does not hold the lock");
+        }
+        // rule 5: give the grant back
+        state = ClientState.IDLE;
+        if (coordinator != null) {
+            coordinator.onRelease(self, myRequestId);
+        } else {
+            effects.send(view.highest(), new Release(myRequestId));
+        }
+    }
+
+    /** Rule 3: enter, if the grant is for the request we are waiting for (else it is stale). */
+    private void onGrant(long requestId, long fence) {
+        if (state == ClientState.WAITING && requestId == myRequestId) {
+            state = ClientState.HOLDING;
+            clientFences.observe(fence);
+            effects.granted(fence);
+        }
+    }
+
+    /** What this client tells a coordinator that asks (SYNC_QUERY). */
+    private Sync clientSync() {
+        return new Sync(myRequestId, state, clientFences.highest());
+    }
+
+    // ---- events -----------------------------------------------------------------------------
+
+    @Override
+    public void onMessage(NodeId from, CentralizedMessage message) {
+        sendPendingQuery();
+        if (message instanceof Grant grant) {
+            if (from.equals(view.highest())) {
+                onGrant(grant.requestId(), grant.fence());
+            }
+        } else if (message instanceof SyncQuery) {
+            if (from.equals(view.highest())) {
+                effects.send(from, clientSync());
+            }
+        } else if (message instanceof Denied) {
+            // rule 4: the coordinator is alive and has queued us; keep waiting, do not ask again
+            return;
+        } else if (coordinator == null) {
+            return; // a request, release or sync for a coordinator we no longer are
+        } else if (message instanceof Request request) {
+            coordinator.onRequest(from, request.requestId());
+        } else if (message instanceof Release release) {
+            coordinator.onRelease(from, release.requestId());
+        } else if (message instanceof Sync sync) {
+            coordinator.onSync(from, sync);
+        }
+    }
+
+    @Override
+    public void onView(View newView) {
+        view = newView;
+        queryPending = false; // the query below replaces it
+        if (isCoordinator(newView)) {
+            if (coordinator == null) {
+                coordinator = new Coordinator();
+            } else {
+                coordinator.retainMembersOf(newView);
+            }
+            coordinator.fences.enterEpoch(newView.epoch());
+            coordinator.awaitSyncFromOthers(newView);
+            effects.broadcast(new SyncQuery());
+            coordinator.onSync(self, clientSync());
+        } else if (coordinator != null) {
+            // no longer the coordinator: our counter travels in our SYNC to the new one
+            clientFences.observe(coordinator.fences.highest());
+            coordinator = null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Centralized[" + self + " " + state + " request=" + myRequestId + ", maxFence="
+                + clientFences.highest() + (coordinator == null ? "" : ", " + coordinator) + "]";
+    }
+
+    // ---- coordinator --------------------------------------------------------------------------
+
+    /** A client's request as the coordinator tracks it. */
+    private record Ticket(NodeId client, long requestId) {
+    }
+
+    /** The coordinator's half; exists only on the highest member of the current view. */
+    private final class Coordinator {
+
+        private final Map<NodeId, Long> latestRequest = new TreeMap<>();
+        private final Map<NodeId, Long> released = new TreeMap<>();
+        private final Deque<Ticket> queue = new ArrayDeque<>();
+        private final Set<NodeId> awaitingSync = new TreeSet<>();
+        private final FencingCounter fences = new FencingCounter();
+        private Ticket holder;
+        private long holderFence;
+
+        void onRequest(NodeId client, long requestId) {
+            if (requestId <= latestRequest.getOrDefault(client, 0L)
+                    || requestId <= released.getOrDefault(client, 0L)) {
+                return; // a duplicate or a request already served
+            }
+            // rule 2: queue the request; grant it if the lock is free
+            latestRequest.put(client, requestId);
+            Ticket ticket = new Ticket(client, requestId);
+            queue.addLast(ticket);
+            grantNext();
+            if (sendDenied && !ticket.equals(holder) && !client.equals(self)) {
+                effects.send(client, new Denied(requestId));
+            }
+        }
+
+        void onRelease(NodeId client, long requestId) {
+            // rule 6: free the lock and grant the next request in the queue
+            releaseUpTo(client, requestId);
+            grantNext();
+        }
+
+        void onSync(NodeId client, Sync sync) {
+            fences.observe(sync.maxFence());
+            awaitingSync.remove(client);
+            long requestId = sync.requestId();
+            if (sync.state() == ClientState.IDLE) {
+                releaseUpTo(client, requestId); // covers a RELEASE lost with the old epoch
+            } else {
+                releaseUpTo(client, requestId - 1); // requests are sequential: older ones are done
+                if (requestId > released.getOrDefault(client, 0L)) {
+                    resume(new Ticket(client, requestId), sync);
+                }
+            }
+            grantNext();
+        }
+
+        /** Rebuilds the coordinator's view of a request that a client reports as live. */
+        private void resume(Ticket ticket, Sync sync) {
+            if (sync.state() == ClientState.HOLDING) {
+                queue.remove(ticket);
+                if (holder == null) {
+                    holder = ticket;
+                    holderFence = sync.maxFence();
+                } // else: a second holder, only possible after a partition; keep the first
+            } else if (ticket.equals(holder)) {
+                deliverGrant(ticket, holderFence); // our GRANT was lost with the old epoch
+            } else if (!queue.contains(ticket)) {
+                queue.addLast(ticket); // our copy of the REQUEST was lost, or we are new
+            }
+            latestRequest.merge(ticket.client(), ticket.requestId(), Math::max);
+        }
+
+        /** Marks every request of {@code client} up to {@code requestId} as released. */
+        private void releaseUpTo(NodeId client, long requestId) {
+            if (requestId <= 0) {
+                return;
+            }
+            released.merge(client, requestId, Math::max);
+            if (holder != null && holder.client().equals(client) && holder.requestId() <= requestId) {
+                holder = null;
+            }
+            queue.removeIf(t -> t.client().equals(client) && t.requestId() <= requestId);
+        }
+
+        /** Rules 2 and 6: grant the head of the queue if the lock is free and no SYNC is awaited. */
+        private void grantNext() {
+            if (!awaitingSync.isEmpty() || holder != null || queue.isEmpty()) {
+                return;
+            }
+            holder = queue.pollFirst();
+            holderFence = fences.next();
+            deliverGrant(holder, holderFence);
+        }
+
+        private void deliverGrant(Ticket ticket, long fence) {
+            if (ticket.client().equals(self)) {
+                onGrant(ticket.requestId(), fence);
+            } else {
+                effects.send(ticket.client(), new Grant(ticket.requestId(), fence));
+            }
+        }
+
+        void retainMembersOf(View newView) {
+            latestRequest.keySet().removeIf(member -> !newView.contains(member));
+            released.keySet().removeIf(member -> !newView.contains(member));
+            queue.removeIf(t -> !newView.contains(t.client()));
+            if (holder != null && !newView.contains(holder.client())) {
+                holder = null; // the holder left: the lock is free
+            }
+        }
+
+        void awaitSyncFromOthers(View newView) {
+            awaitingSync.clear();
+            for (NodeId member : newView.members()) {
+                if (!member.equals(self)) {
+                    awaitingSync.add(member);
+                }
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "coordinator[holder=" + holder + ", queue=" + queue + ", awaitingSync=" + awaitingSync
+                    + ", counter=" + fences.highest() + "]";
+        }
+    }
+}

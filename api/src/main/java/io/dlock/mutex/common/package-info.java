@@ -1,0 +1,19 @@
+/**
+ * Building blocks that more than one mutual-exclusion algorithm needs, kept here once instead of
+ * being copied into each algorithm package.
+ *
+ * <ul>
+ *   <li>{@link io.dlock.mutex.common.Permissions}: the set of other members that have answered the
+ *       current request (Ricart-Agrawala's replies, Lamport's acks), checked against the current view
+ *       and used after a view change to find whom to ask again.</li>
+ *   <li>{@link io.dlock.mutex.common.FencingCounter}: the highest fencing token a node has seen and
+ *       the rule for issuing the next one.</li>
+ *   <li>{@link io.dlock.mutex.common.CodecSupport}: the validation every message codec repeats
+ *       (unknown type byte, field ranges enforced by the message records).</li>
+ * </ul>
+ *
+ * <p>Like the algorithms, these classes are plain single-threaded state with no I/O; each protocol
+ * instance owns its own copies. They are candidates for {@code io.dlock.protocol} once a second
+ * algorithm family needs them.
+ */
+package io.dlock.mutex.common;

@@ -1,0 +1,264 @@
+package io.dlock.mutex.lamport;
+
+import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.Permissions;
+import io.dlock.mutex.lamport.LamportMessage.Ack;
+import io.dlock.mutex.lamport.LamportMessage.Release;
+import io.dlock.mutex.lamport.LamportMessage.Request;
+import io.dlock.protocol.LogicalClock;
+import io.dlock.protocol.MutexEffects;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.protocol.RequestStamp;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Lamport's mutual exclusion: every node keeps a replica of one request queue ordered by logical
+ * timestamps; a node enters when its own request heads its queue and every other member has
+ * acknowledged it; leaving, it tells everybody to remove the request.
+ *
+ * <p><b>Source.</b> Seed {@code 004_6328cd5d8a721332.txt} §2.1, rules LA1-LA5, as restated in SPEC.md
+ * A3; L. Lamport, "Time, clocks, and the ordering of events in a distributed system", CACM
+ * 21(7):558-565, 1978; S. Ghosh, <i>Distributed Systems: An Algorithmic Approach</i>, ch. 7.
+ *
+ * <p><b>Assumptions.</b> Fully connected; reliable within an epoch; <b>FIFO channels required</b>: on
+ * a reordering channel the ack of a later request can overtake the sender's own earlier request, and
+ * both nodes enter (SPEC.md LAM-3; the definition declares {@code requiresFifo}). Node {@code i} of
+ * the seed is the member of rank {@code i} in the current {@link View}.
+ *
+ * <p><b>Cost.</b> 3(N-1) messages per entry (N-1 REQUEST, N-1 ACK, N-1 RELEASE) with either ack rule;
+ * synchronization delay T; delay before entry 2T. N = 1 enters at once with no message.
+ *
+ * <p><b>Ack rule.</b> By default a node in the critical section defers its acks until it leaves (the
+ * seed's LA2); with option {@code immediate-ack} it acks at once, as in Lamport's paper (SPEC.md F19).
+ *
+ * <p><b>Deviations from the seed.</b>
+ * <ul>
+ *   <li>An ACK and a RELEASE name the request they concern: an ack counts only for the current
+ *       request, and a node remembers the newest request of each member it has seen released, so a
+ *       duplicated REQUEST arriving after its RELEASE is ignored instead of blocking the queue
+ *       forever. A duplicated REQUEST that is still pending gets a fresh ACK (acks are idempotent).
+ *       A newer REQUEST from a member replaces its older one in the queue, as an implied RELEASE
+ *       (the RELEASE can be lost with an old epoch while the re-sent REQUEST arrives).</li>
+ *   <li>With {@code immediate-ack}, a node in the critical section still defers its ack to a member
+ *       that has not acked the request it holds, i.e. one that joined while it was in the critical
+ *       section: that member's request may be stamped before it learned of the holder, and an
+ *       immediate ack would let it enter. With a static membership every member has acked, so this
+ *       is exactly Lamport's rule.</li>
+ *   <li>Fencing tokens: ACK and RELEASE carry the highest token the sender has seen; a node entering
+ *       takes one more than the highest it has seen; a view change, or creation without
+ *       {@link ProtocolContext#startsIdle()}, raises it to the epoch's floor (see
+ *       {@link io.dlock.mutex.common.FencingCounter}).</li>
+ *   <li>View changes: departed members are dropped from the queue and every per-member map; a node
+ *       with a request (waiting or in the CS) sends it again to every member that has not acked it
+ *       (lost in the old epoch, or a new member that must learn of a held lock); an idle node sends
+ *       its last RELEASE again, since a lost RELEASE would leave its request at the head of some
+ *       queue forever. These view-change messages are not part of the per-entry count.</li>
+ * </ul>
+ */
+final class Lamport implements MutexProtocol<LamportMessage> {
+
+    /*
+     * Overview.
+     *
+     * State: clock (LogicalClock, witness rule); queue (member -> timestamp of its pending request,
+     * including our own; at most one per member, ordered by RequestStamp); releasedUpTo (member ->
+     * newest request timestamp of theirs we saw released); myTs (our pending request, 0 = none);
+     * lastReleasedTs (our newest released request, for re-sending RELEASE after a view change);
+     * inCS; acks (members that acked myTs); deferredAcks (member -> newest request timestamp whose
+     * ack we owe after leaving); fences (highest fencing token seen); immediateAck.
+     *
+     * Invariants:
+     *  - myTs != 0 iff queue holds our entry with myTs; inCS implies myTs != 0.
+     *  - LA3: inCS became true only when acks covered every other member of the view and our
+     *    entry was the smallest RequestStamp in the queue.
+     *  - queue never holds an entry (j, t) with t <= releasedUpTo[j]; entries only grow per member,
+     *    and a newer request of j releases its older one.
+     *  - deferredAcks is empty unless inCS (entries are added only in the CS, flushed by LA4), and
+     *    with immediate-ack it only holds members that joined while we were in the CS.
+     *  - ME1 (FIFO): suppose i and j are both in the CS and i's request precedes j's. j had i's
+     *    ack of j's request. Had i sent its request before that ack, FIFO delivered it to j first
+     *    and it sat ahead of j's own in j's queue, so j could not enter; had i sent it after, i had
+     *    witnessed j's timestamp and its request would be the later one. Either way: contradiction.
+     *  - A member j that joins while i is in the CS gets i's request from i's onView before any
+     *    ack from i (FIFO). Until j acks that request, i defers its acks to j (even with
+     *    immediate-ack); a request j stamped before learning of i reaches i before j's ack (FIFO),
+     *    so it is deferred, and one stamped after is later than i's and waits behind it in j's
+     *    queue.
+     *
+     * Fencing. If i enters before j, j had queued i's request (it acked it, or got it through i's
+     * onView when it joined), and j can enter only once that entry is gone; only i's RELEASE
+     * removes it (or i's departure), and the RELEASE carries i's maxFence >= i's token. So j's
+     * token = maxFence + 1 is larger. That holds within an epoch; across a view change a member
+     * that left may take the highest token with it, so onView raises maxFence to the epoch's floor
+     * (FencingCounter.enterEpoch).
+     *
+     * Duplicates. A duplicate REQUEST of a pending request re-enters the same queue entry and is
+     * acked again; one of a released request is ignored (releasedUpTo); a duplicate ACK adds a
+     * member already in acks, or names an old request; a duplicate RELEASE removes nothing more.
+     */
+
+    private final NodeId self;
+    private final MutexEffects<LamportMessage> effects;
+    private final boolean immediateAck;
+    private View view;
+
+    private final LogicalClock clock = new LogicalClock();
+    private final FencingCounter fences = new FencingCounter();
+    private final Permissions acks;
+    /** Member -> timestamp of its pending request, our own included. */
+    private final Map<NodeId, Long> queue = new TreeMap<>();
+    /** Member -> newest of its request timestamps seen released. */
+    private final Map<NodeId, Long> releasedUpTo = new TreeMap<>();
+    /** Member -> newest request timestamp whose ack we owe after leaving the CS. */
+    private final Map<NodeId, Long> deferredAcks = new TreeMap<>();
+    private long myTs;
+    private long lastReleasedTs;
+    private boolean inCS;
+
+    Lamport(ProtocolContext<LamportMessage> context, boolean immediateAck) {
+        this.self = context.self();
+        this.effects = context.effects();
+        this.view = context.view();
+        this.immediateAck = immediateAck;
+        this.acks = new Permissions(self);
+        if (!context.startsIdle()) {
+            fences.enterEpoch(view.epoch()); // the lock may have been used before we knew of it
+        }
+    }
+
+    @Override
+    public void onRequest() {
+        if (myTs != 0) {
+            throw new IllegalStateException(self + " already has an outstanding request");
+        }
+        // LA1: timestamp the request, queue it locally, send it to every other member
+        myTs = clock.tick();
+        queue.put(self, myTs);
+        acks.clear();
+        effects.broadcast(new Request(myTs));
+        enterIfFirst(); // N = 1
+    }
+
+    @Override
+    public void onRelease() {
+        if (!inCS) {
+            throw new IllegalStateException(self + " is not in the critical section");
+        }
+        // LA4: remove our request, tell every other member, then send the acks we deferred
+        queue.remove(self);
+        long released = myTs;
+        lastReleasedTs = released;
+        myTs = 0;
+        inCS = false;
+        effects.broadcast(new Release(released, clock.tick(), fences.highest()));
+        for (Map.Entry<NodeId, Long> owed : deferredAcks.entrySet()) {
+            effects.send(owed.getKey(), new Ack(owed.getValue(), clock.tick(), fences.highest()));
+        }
+        deferredAcks.clear();
+    }
+
+    @Override
+    public void onMessage(NodeId from, LamportMessage message) {
+        if (message instanceof Request request) {
+            onRequestMessage(from, request);
+        } else if (message instanceof Ack ack) {
+            onAck(from, ack);
+        } else if (message instanceof Release release) {
+            onReleaseMessage(from, release);
+        }
+    }
+
+    private void onRequestMessage(NodeId from, Request request) {
+        long ts = request.timestamp();
+        clock.witness(ts);
+        if (ts <= releasedUpTo.getOrDefault(from, 0L)) {
+            return; // a duplicate of a request already released
+        }
+        // LA2: queue the request; ack now, or after leaving the CS
+        Long queued = queue.get(from);
+        if (queued == null || queued < ts) {
+            if (queued != null) {
+                // a member has one request at a time, so a newer one releases the older: its
+                // RELEASE was lost with an old epoch (this request is the re-sent one)
+                releasedUpTo.merge(from, queued, Math::max);
+            }
+            queue.put(from, ts);
+        }
+        // a member that has not acked our request joined while we were in the CS: it does not
+        // know we hold the lock, so even with immediate-ack its ack waits until we leave
+        if (inCS && (!immediateAck || !acks.contains(from))) {
+            deferredAcks.merge(from, ts, Math::max);
+        } else {
+            effects.send(from, new Ack(ts, clock.tick(), fences.highest()));
+        }
+        enterIfFirst(); // an implied release may have put our request at the head
+    }
+
+    private void onAck(NodeId from, Ack ack) {
+        clock.witness(ack.timestamp());
+        fences.observe(ack.fence());
+        if (myTs != 0 && ack.requestTimestamp() == myTs) {
+            acks.add(from);
+            enterIfFirst();
+        }
+    }
+
+    private void onReleaseMessage(NodeId from, Release release) {
+        clock.witness(release.timestamp());
+        fences.observe(release.fence());
+        // LA5: remove the released request (and nothing newer) from the queue
+        long released = release.requestTimestamp();
+        releasedUpTo.merge(from, released, Math::max);
+        Long queued = queue.get(from);
+        if (queued != null && queued <= released) {
+            queue.remove(from);
+        }
+        enterIfFirst();
+    }
+
+    @Override
+    public void onView(View newView) {
+        view = newView;
+        fences.enterEpoch(newView.epoch());
+        queue.keySet().removeIf(member -> !newView.contains(member));
+        releasedUpTo.keySet().removeIf(member -> !newView.contains(member));
+        deferredAcks.keySet().removeIf(member -> !newView.contains(member));
+        acks.retainMembersOf(newView);
+        if (myTs != 0) {
+            // our request or its ack may have been lost; a new member must learn of a held lock
+            for (NodeId member : acks.missingIn(newView)) {
+                effects.send(member, new Request(myTs));
+            }
+        } else if (lastReleasedTs != 0) {
+            // our last RELEASE may have been lost, leaving our old request in someone's queue
+            effects.broadcast(new Release(lastReleasedTs, clock.tick(), fences.highest()));
+        }
+        enterIfFirst(); // a member we were waiting for may have left
+    }
+
+    /** LA3: enter when every other member has acked our request and it heads our queue. */
+    private void enterIfFirst() {
+        if (myTs == 0 || inCS || !acks.isCompleteFor(view)) {
+            return;
+        }
+        RequestStamp mine = new RequestStamp(myTs, self);
+        for (Map.Entry<NodeId, Long> entry : queue.entrySet()) {
+            if (new RequestStamp(entry.getValue(), entry.getKey()).precedes(mine)) {
+                return;
+            }
+        }
+        inCS = true;
+        effects.granted(fences.next());
+    }
+
+    @Override
+    public String toString() {
+        return "Lamport[" + self + (inCS ? " in CS" : myTs != 0 ? " waiting ts=" + myTs : " idle")
+                + ", queue=" + queue + ", acks=" + acks.members() + ", deferredAcks=" + deferredAcks
+                + ", clock=" + clock.time() + ", maxFence=" + fences.highest() + "]";
+    }
+}

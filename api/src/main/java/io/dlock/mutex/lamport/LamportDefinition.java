@@ -1,0 +1,88 @@
+package io.dlock.mutex.lamport;
+
+import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.protocol.ProtocolFamily;
+import java.util.Set;
+
+/**
+ * Registry entry for {@linkplain Lamport Lamport's algorithm} (SPEC.md A3): permission-based,
+ * <b>requires FIFO channels</b>, 3(N-1) messages per entry, synchronization delay T.
+ *
+ * <p>Option {@value #IMMEDIATE_ACK} ({@code true}/{@code false}, default {@code false}): {@code false}
+ * is the seed's rule LA2 (a node in the critical section defers its acks until it leaves);
+ * {@code true} is Lamport's original (acks at once). Same message count; both need FIFO
+ * (SPEC.md F19).
+ */
+public final class LamportDefinition implements MutexProtocolDefinition<LamportMessage> {
+
+    /** The configuration name. */
+    public static final String NAME = "lamport";
+
+    /** Option key: acknowledge requests at once even while in the critical section. */
+    public static final String IMMEDIATE_ACK = "immediate-ack";
+
+    private static final LamportCodec CODEC = new LamportCodec();
+
+    /** Creates the definition; stateless, so one instance can serve every lock. */
+    public LamportDefinition() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public ProtocolFamily family() {
+        return ProtocolFamily.PERMISSION;
+    }
+
+    /** {@code true}: on a reordering channel an ack can overtake a request (SPEC.md LAM-3). */
+    @Override
+    public boolean requiresFifo() {
+        return true;
+    }
+
+    @Override
+    public Set<String> optionKeys() {
+        return Set.of(IMMEDIATE_ACK);
+    }
+
+    @Override
+    public MessageCodec<LamportMessage> codec() {
+        return CODEC;
+    }
+
+    /** @throws IllegalArgumentException if an option is unknown or {@value #IMMEDIATE_ACK} is not a boolean */
+    @Override
+    public MutexProtocol<LamportMessage> create(ProtocolContext<LamportMessage> context) {
+        context.options().requireKeysIn(NAME, optionKeys());
+        boolean immediateAck = context.options().getBoolean(IMMEDIATE_ACK, false);
+        return new Lamport(context, immediateAck);
+    }
+
+    @Override
+    public String messagesFormula() {
+        return "3(N-1)";
+    }
+
+    /** {@code 3(n-1)}: n-1 REQUEST, n-1 ACK, n-1 RELEASE, whoever requests. */
+    @Override
+    public double expectedMessagesPerEntry(int n) {
+        return 3.0 * (n - 1);
+    }
+
+    /** One RELEASE from the node leaving to the next one. */
+    @Override
+    public double expectedSyncDelay() {
+        return 1;
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+}

@@ -1,0 +1,39 @@
+package io.dlock.protocol;
+
+import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
+
+/**
+ * One node's half of a distributed mutual-exclusion algorithm for one lock: a pure, deterministic
+ * state machine. It has no threads, no clock and no I/O; it reacts to the events below, one at a
+ * time, and answers only through the {@link MutexEffects} it was created with. Given the same
+ * events it produces the same effects, which is what lets the simulator replay a run from its seed
+ * and lets both transports run the very same code.
+ *
+ * <p>Preconditions the driver guarantees: at most one request is outstanding ({@link #onRequest} is
+ * not called again before the matching {@link #onRelease}); {@link #onRelease} is called only after
+ * {@link MutexEffects#granted}; messages come from members of the current view and carry its epoch.
+ *
+ * @param <M> the algorithm's message type
+ */
+public interface MutexProtocol<M extends ProtocolMessage> {
+
+    /** The local node wants the critical section. Answer later (or now) with {@link MutexEffects#granted}. */
+    void onRequest();
+
+    /** The local node leaves the critical section. */
+    void onRelease();
+
+    /** A message from another member. */
+    void onMessage(NodeId from, M message);
+
+    /**
+     * A new membership view (a new epoch). The protocol rebuilds what depends on the member set and
+     * re-sends what the previous epoch may have lost: messages of the old epoch are dropped from now on.
+     */
+    void onView(View view);
+
+    /** The timer {@code name} set through {@link MutexEffects#setTimer} has fired. */
+    default void onTimer(String name) {
+    }
+}

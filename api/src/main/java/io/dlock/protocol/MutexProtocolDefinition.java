@@ -1,0 +1,50 @@
+package io.dlock.protocol;
+
+import java.util.Set;
+
+/**
+ * Names one mutual-exclusion algorithm and declares its characteristics, its codec and its
+ * theoretical costs; creates one node's {@link MutexProtocol}. Every algorithm package has exactly
+ * one; {@link io.dlock.MutexAlgorithm} lists them, and tests, the CLI and the benchmarks enumerate
+ * that list instead of hard-coding algorithms.
+ *
+ * @param <M> the algorithm's message type
+ */
+public interface MutexProtocolDefinition<M extends ProtocolMessage> {
+
+    /** The kebab-case name used in configuration, e.g. {@code ricart-agrawala}. */
+    String name();
+
+    /** Permission, quorum, token or central. */
+    ProtocolFamily family();
+
+    /** Whether the algorithm is only correct on FIFO channels (then it refuses a non-FIFO transport). */
+    boolean requiresFifo();
+
+    /** The option keys {@link ProtocolOptions} may set for this algorithm. */
+    default Set<String> optionKeys() {
+        return Set.of();
+    }
+
+    /** The codec of the algorithm's messages. */
+    MessageCodec<M> codec();
+
+    /**
+     * One node's state machine.
+     *
+     * @throws IllegalArgumentException if an option is unknown or has a bad value
+     */
+    MutexProtocol<M> create(ProtocolContext<M> context);
+
+    /** The message-count formula as SPEC.md writes it, e.g. {@code 2(N-1)}. */
+    String messagesFormula();
+
+    /**
+     * Expected messages per critical-section entry for {@code n} nodes when every node makes the same
+     * number of requests (the simulator's workload) and no fault occurs.
+     */
+    double expectedMessagesPerEntry(int n);
+
+    /** Synchronization delay under heavy load in message times T (SPEC.md 0.4), or NaN if unbounded. */
+    double expectedSyncDelay();
+}

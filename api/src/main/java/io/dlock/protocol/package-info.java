@@ -1,0 +1,15 @@
+/**
+ * What every algorithm implements and what it may use. A mutual-exclusion algorithm is a
+ * {@link io.dlock.protocol.MutexProtocol}: a pure state machine that reacts to
+ * {@code onRequest/onRelease/onMessage/onView/onTimer} and answers only through
+ * {@link io.dlock.protocol.MutexEffects}. Its messages are records in a sealed sub-interface of
+ * {@link io.dlock.protocol.ProtocolMessage}, encoded by a {@link io.dlock.protocol.MessageCodec}; a
+ * {@link io.dlock.protocol.MutexProtocolDefinition} names the algorithm and declares its
+ * characteristics and theoretical costs.
+ *
+ * <p>Building blocks shared by several algorithms live here once: {@link io.dlock.protocol.LogicalClock}
+ * and {@link io.dlock.protocol.RequestStamp}.
+ *
+ * <p>Neither the runtime nor the simulator knows any algorithm by name; both drive this interface.
+ */
+package io.dlock.protocol;

@@ -1,0 +1,58 @@
+package io.dlock.runtime;
+
+import io.dlock.spi.MalformedMessageException;
+import io.dlock.spi.WireReader;
+import io.dlock.spi.WireWriter;
+
+/**
+ * The header dlock puts in front of every algorithm message on the wire, so one transport can carry
+ * many locks and elections: a magic byte, the format version, the kind (lock or election), the
+ * algorithm's configuration name (a node of another algorithm recognises a foreign message and
+ * drops it), the lock or group name, and the sender's epoch. The algorithm's own bytes follow.
+ *
+ * @param kind      {@link #KIND_MUTEX} or {@link #KIND_ELECTION}
+ * @param algorithm the sender's algorithm configuration name
+ * @param name      the lock name or election group
+ * @param epoch     the epoch of the sender's view when it sent the message
+ */
+public record Envelope(int kind, String algorithm, String name, long epoch) {
+
+    /** First byte of every dlock message. */
+    public static final int MAGIC = 0xD1;
+    /** The wire format version this code writes and reads. */
+    public static final int VERSION = 1;
+    /** Kind of a mutual-exclusion message. */
+    public static final int KIND_MUTEX = 1;
+    /** Kind of a leader-election message. */
+    public static final int KIND_ELECTION = 2;
+
+    /** Writes this header; the payload is appended to {@code out} afterwards. */
+    public void writeTo(WireWriter out) {
+        out.writeByte(MAGIC).writeByte(VERSION).writeByte(kind).writeString(algorithm).writeString(name)
+                .writeVarLong(epoch);
+    }
+
+    /**
+     * Reads a header and leaves {@code in} at the first payload byte.
+     *
+     * @throws MalformedMessageException if the bytes are not a dlock message of this version
+     */
+    public static Envelope readFrom(WireReader in) {
+        int magic = in.readByte();
+        if (magic != MAGIC) {
+            throw new MalformedMessageException("not a dlock message: first byte 0x" + Integer.toHexString(magic)
+                    + ", expected 0x" + Integer.toHexString(MAGIC));
+        }
+        int version = in.readByte();
+        if (version != VERSION) {
+            throw new MalformedMessageException("dlock wire version " + version + " is not supported; this node speaks "
+                    + VERSION);
+        }
+        int kind = in.readByte();
+        if (kind != KIND_MUTEX && kind != KIND_ELECTION) {
+            throw new MalformedMessageException("unknown message kind " + kind + "; allowed: " + KIND_MUTEX + ", "
+                    + KIND_ELECTION);
+        }
+        return new Envelope(kind, in.readString(), in.readString(), in.readVarLong());
+    }
+}

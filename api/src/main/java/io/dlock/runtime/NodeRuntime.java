@@ -1,0 +1,268 @@
+package io.dlock.runtime;
+
+import io.dlock.DistributedLock;
+import io.dlock.DlockConfig;
+import io.dlock.DlockConfigException;
+import io.dlock.LeaderElection;
+import io.dlock.LockMetrics;
+import io.dlock.LockService;
+import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolMessage;
+import io.dlock.spi.MalformedMessageException;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.Transport;
+import io.dlock.spi.TransportFactory;
+import io.dlock.spi.View;
+import io.dlock.spi.WireReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link LockService} of one node: owns the transport, the threads (a small pool for the locks'
+ * event loops, one timer thread, one thread that calls leader listeners), and one {@link LockEngine}
+ * per lock name, created on first use or on the first message for that name. Routes every received
+ * message to its engine by the name in its {@link Envelope}.
+ */
+public final class NodeRuntime implements LockService, Transport.Receiver {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NodeRuntime.class);
+    private static final int MAX_NAME_LENGTH = 200;
+
+    private final DlockConfig config;
+    private final Transport transport;
+    private final ExecutorService pool;
+    private final ScheduledThreadPoolExecutor timers;
+    private final ExecutorService notifier;
+    private final Map<String, LockEngine<?>> engines = new ConcurrentHashMap<>();
+    private final Map<String, ViewLeaderElection> elections = new ConcurrentHashMap<>();
+    private final LongAdder foreign = new LongAdder();
+    private volatile View view;
+    private volatile boolean closed;
+    private volatile boolean foreignLogged;
+
+    private NodeRuntime(DlockConfig config, Transport transport) {
+        this.config = config;
+        this.transport = transport;
+        String cluster = config.cluster();
+        this.pool = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
+                threads("dlock-" + cluster + "-loop"));
+        this.timers = new ScheduledThreadPoolExecutor(1, threads("dlock-" + cluster + "-timer"));
+        this.timers.setRemoveOnCancelPolicy(true);
+        this.notifier = Executors.newSingleThreadExecutor(threads("dlock-" + cluster + "-events"));
+    }
+
+    /** Starts a node with the transport named by the configuration, found through {@link ServiceLoader}. */
+    public static LockService start(DlockConfig config) {
+        List<String> available = new ArrayList<>();
+        for (TransportFactory factory : ServiceLoader.load(TransportFactory.class, NodeRuntime.class.getClassLoader())) {
+            if (factory.name().equals(config.transport())) {
+                return start(config, factory.create(config));
+            }
+            available.add(factory.name());
+        }
+        throw new DlockConfigException(DlockConfig.TRANSPORT + "=" + config.transport()
+                + ": no such transport on the class path; available: "
+                + (available.isEmpty() ? "none (add io.dlock:dlock-inmemory or io.dlock:dlock-jgroups)"
+                : String.join(", ", available)));
+    }
+
+    /** Starts a node over {@code transport}, which the node owns from now on. */
+    public static LockService start(DlockConfig config, Transport transport) {
+        MutexProtocolDefinition<?> mutex = config.mutex().definition();
+        if (mutex.requiresFifo() && !transport.fifo()) {
+            transport.close();
+            throw new DlockConfigException(DlockConfig.MUTEX + "=" + mutex.name()
+                    + " needs FIFO channels, which transport " + config.transport()
+                    + " does not provide; choose an algorithm that does not need FIFO or a FIFO transport");
+        }
+        NodeRuntime runtime = new NodeRuntime(config, transport);
+        try {
+            transport.start(runtime);
+        } catch (RuntimeException e) {
+            runtime.shutdownThreads();
+            transport.close();
+            throw e;
+        }
+        if (runtime.view == null) {
+            runtime.close();
+            throw new IllegalStateException("transport " + transport + " started without delivering a view");
+        }
+        LOG.info("dlock node {} joined cluster '{}' ({}, mutex {}, view {})", transport.self(), config.cluster(),
+                config.transport(), mutex.name(), runtime.view.members());
+        return runtime;
+    }
+
+    @Override
+    public NodeId nodeId() {
+        return transport.self();
+    }
+
+    @Override
+    public DlockConfig config() {
+        return config;
+    }
+
+    @Override
+    public View view() {
+        return view;
+    }
+
+    @Override
+    public DistributedLock lock(String name) {
+        requireName("lock", name);
+        requireOpen();
+        return engine(name).facade();
+    }
+
+    @Override
+    public LeaderElection election(String group) {
+        requireName("election group", group);
+        requireOpen();
+        return elections.computeIfAbsent(group, g -> new ViewLeaderElection(g, transport.self(), notifier, view));
+    }
+
+    @Override
+    public LockMetrics metrics() {
+        LockMetrics sum = new LockMetrics(config.mutex().configName(), 0, 0, 0, 0, foreign.sum(), 0);
+        for (LockEngine<?> e : engines.values()) {
+            sum = sum.plus(e.metrics());
+        }
+        return sum;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (LockEngine<?> e : engines.values()) {
+            e.close("node " + transport.self() + " left cluster '" + config.cluster() + "'");
+        }
+        transport.close();
+        shutdownThreads();
+        LOG.info("dlock node {} left cluster '{}'", transport.self(), config.cluster());
+    }
+
+    // ---- Transport.Receiver ----
+
+    @Override
+    public void onMessage(NodeId from, byte[] payload) {
+        if (closed) {
+            return;
+        }
+        WireReader in = new WireReader(payload);
+        Envelope envelope;
+        try {
+            envelope = Envelope.readFrom(in);
+        } catch (MalformedMessageException e) {
+            foreign(from, e.getMessage());
+            return;
+        }
+        if (envelope.kind() != Envelope.KIND_MUTEX) {
+            foreign(from, "election messages are not handled by the '" + config.election().configName() + "' election");
+            return;
+        }
+        if (!envelope.algorithm().equals(config.mutex().configName())) {
+            foreign(from, "lock '" + envelope.name() + "' uses algorithm " + envelope.algorithm()
+                    + " there but " + config.mutex().configName() + " here");
+            return;
+        }
+        if (envelope.name().isEmpty() || envelope.name().length() > MAX_NAME_LENGTH) {
+            foreign(from, "bad lock name of length " + envelope.name().length());
+            return;
+        }
+        engine(envelope.name()).deliver(from, envelope.epoch(), payload, in.position());
+    }
+
+    @Override
+    public void onView(View newView) {
+        View old = view;
+        if (old != null && newView.epoch() <= old.epoch()) {
+            return;
+        }
+        view = newView;
+        for (LockEngine<?> e : engines.values()) {
+            e.viewChanged(newView);
+        }
+        for (ViewLeaderElection e : elections.values()) {
+            e.onView(newView);
+        }
+    }
+
+    // ---- internals ----
+
+    private LockEngine<?> engine(String name) {
+        LockEngine<?> engine = engines.computeIfAbsent(name, this::newEngine);
+        engine.viewChanged(view); // no-op unless a view arrived while the engine was being created
+        return engine;
+    }
+
+    private <M extends ProtocolMessage> LockEngine<M> newEngine(String name) {
+        @SuppressWarnings("unchecked")
+        MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) config.mutex().definition();
+        return new LockEngine<>(name, definition, config.mutexOptions(), transport, view, pool, timers,
+                config.tryTimeout().toNanos());
+    }
+
+    private void foreign(NodeId from, String why) {
+        foreign.increment();
+        if (!foreignLogged) {
+            foreignLogged = true;
+            LOG.warn("node {}: dropped a message from {}: {}; further ones are only counted", transport.self(), from, why);
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("lock service of node " + transport.self() + " is closed");
+        }
+    }
+
+    private static void requireName(String what, String name) {
+        if (name == null || name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException(what + " name must be 1 to " + MAX_NAME_LENGTH + " characters, got "
+                    + (name == null ? "null" : "'" + name + "' (" + name.length() + " characters)"));
+        }
+    }
+
+    private void shutdownThreads() {
+        timers.shutdownNow();
+        notifier.shutdown();
+        pool.shutdown();
+        try {
+            if (!pool.awaitTermination(5, TimeUnit.SECONDS)) {
+                pool.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            pool.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static ThreadFactory threads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "LockService[" + transport.self() + " in '" + config.cluster() + "']";
+    }
+}

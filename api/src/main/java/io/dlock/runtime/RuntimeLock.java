@@ -1,0 +1,91 @@
+package io.dlock.runtime;
+
+import io.dlock.DistributedLock;
+import io.dlock.LockMetrics;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+
+/**
+ * The {@link DistributedLock} handed to applications: a thin facade. {@link LocalLockState} does the
+ * local work (ownership, reentrancy, waiting, timeouts, interrupts) and {@link LockEngine} the
+ * distributed work; this class only forwards.
+ */
+final class RuntimeLock implements DistributedLock {
+
+    private final String name;
+    private final LocalLockState local;
+    private final LockEngine<?> engine;
+    private final long tryTimeoutNanos;
+
+    RuntimeLock(String name, LocalLockState local, LockEngine<?> engine, long tryTimeoutNanos) {
+        this.name = name;
+        this.local = local;
+        this.engine = engine;
+        this.tryTimeoutNanos = tryTimeoutNanos;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void lock() {
+        try {
+            local.acquire(false, -1);
+        } catch (InterruptedException e) {
+            throw new AssertionError("uninterruptible acquire was interrupted", e);
+        }
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        local.acquire(true, -1);
+    }
+
+    @Override
+    public boolean tryLock() {
+        return local.tryAcquireUninterruptibly(tryTimeoutNanos);
+    }
+
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        return local.acquire(true, Math.max(0, unit.toNanos(time)));
+    }
+
+    @Override
+    public void unlock() {
+        local.release();
+    }
+
+    @Override
+    public Condition newCondition() {
+        throw new UnsupportedOperationException("DistributedLock '" + name
+                + "' does not support conditions: a distributed condition needs its own protocol");
+    }
+
+    @Override
+    public long fencingToken() {
+        return local.fencingToken();
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        return local.isHeldByCurrentThread();
+    }
+
+    @Override
+    public int getHoldCount() {
+        return local.holdCount();
+    }
+
+    @Override
+    public LockMetrics metrics() {
+        return engine.metrics();
+    }
+
+    @Override
+    public String toString() {
+        return "DistributedLock[" + name + "]";
+    }
+}

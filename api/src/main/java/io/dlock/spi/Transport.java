@@ -1,0 +1,67 @@
+package io.dlock.spi;
+
+/**
+ * Moves opaque byte arrays between the members of one cluster and reports membership views. The
+ * only thing that differs between dlock's in-memory network and JGroups.
+ *
+ * <h2>Obligations of an implementation</h2>
+ * <ul>
+ *   <li>{@link #send} and {@link #broadcast} never block on the network and never throw: a message
+ *       that cannot be delivered (unknown member, closed channel, full buffer) is dropped, and the
+ *       algorithms' own rules or the next view change deal with the loss.</li>
+ *   <li>{@link Receiver#onMessage} and {@link Receiver#onView} may be called on any transport thread;
+ *       the receiver returns quickly (it only queues work).</li>
+ *   <li>Views are delivered in increasing epoch order and every view contains {@link #self()}.</li>
+ *   <li>{@link #fifo()} declares whether messages from one sender to one receiver arrive in the
+ *       order they were sent. Algorithms that need FIFO (Lamport, Maekawa) refuse to start on a
+ *       transport that does not declare it.</li>
+ * </ul>
+ */
+public interface Transport extends AutoCloseable {
+
+    /**
+     * Joins the cluster. Before returning, the first view has been passed to {@code receiver}.
+     *
+     * @throws TransportException if the cluster cannot be joined
+     */
+    void start(Receiver receiver);
+
+    /** This node's id; valid after {@link #start}. */
+    NodeId self();
+
+    /** The last view delivered to the receiver. */
+    View view();
+
+    /** Sends {@code payload} to {@code to}; a message to self is delivered like any other. */
+    void send(NodeId to, byte[] payload);
+
+    /**
+     * Sends {@code payload} to every member of the current view except this node. The default sends
+     * one unicast per member; a transport with a cheaper multicast may override it.
+     */
+    default void broadcast(byte[] payload) {
+        NodeId self = self();
+        for (NodeId member : view().members()) {
+            if (!member.equals(self)) {
+                send(member, payload);
+            }
+        }
+    }
+
+    /** Whether messages on each (sender, receiver) pair are delivered in send order. */
+    boolean fifo();
+
+    /** Leaves the cluster and releases its resources; idempotent, never throws. */
+    @Override
+    void close();
+
+    /** Where a transport delivers what it receives. */
+    interface Receiver {
+
+        /** A message from {@code from}; the array is owned by the receiver from now on. */
+        void onMessage(NodeId from, byte[] payload);
+
+        /** A new membership view. */
+        void onView(View view);
+    }
+}

@@ -1,0 +1,98 @@
+package io.dlock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Configuration: every source reaches the same validated {@link DlockConfig}; bad input fails naming key, value and allowed values. */
+class DlockConfigTest {
+
+    /** Defaults: centralized mutex, view election, in-memory transport, cluster "dlock", 1 s try timeout. */
+    @Test
+    void defaults() {
+        DlockConfig c = DlockConfig.builder().build();
+        assertEquals(MutexAlgorithm.CENTRALIZED, c.mutex());
+        assertEquals(ElectionAlgorithm.VIEW, c.election());
+        assertEquals("inmemory", c.transport());
+        assertEquals("dlock", c.cluster());
+        assertTrue(c.nodeId().isEmpty());
+        assertEquals(Duration.ofSeconds(1), c.tryTimeout());
+    }
+
+    /** Properties, a file, system properties and the builder give equal settings. */
+    @Test
+    void allSourcesAgree(@TempDir Path dir) throws Exception {
+        Properties p = new Properties();
+        p.setProperty("dlock.mutex", "ricart-agrawala");
+        p.setProperty("dlock.cluster", "orders");
+        p.setProperty("dlock.node.id", "7");
+        DlockConfig fromProps = DlockConfig.fromProperties(p);
+        Path file = dir.resolve("dlock.properties");
+        Files.writeString(file, "dlock.mutex=ricart-agrawala\ndlock.cluster=orders\ndlock.node.id=7\n");
+        DlockConfig fromFile = DlockConfig.load(file);
+        DlockConfig fromBuilder = DlockConfig.builder().mutex(MutexAlgorithm.RICART_AGRAWALA).cluster("orders").nodeId(7).build();
+        for (DlockConfig c : new DlockConfig[] {fromProps, fromFile, fromBuilder}) {
+            assertEquals(MutexAlgorithm.RICART_AGRAWALA, c.mutex());
+            assertEquals("orders", c.cluster());
+            assertEquals(7L, c.nodeId().getAsLong());
+        }
+        System.setProperty("dlock.mutex", "lamport");
+        try {
+            assertEquals(MutexAlgorithm.LAMPORT, DlockConfig.fromSystemProperties().mutex());
+        } finally {
+            System.clearProperty("dlock.mutex");
+        }
+    }
+
+    /** An unknown key fails and the message names it and lists the allowed keys. */
+    @Test
+    void unknownKey() {
+        DlockConfigException e = assertThrows(DlockConfigException.class,
+                () -> DlockConfig.builder().set("dlock.mutx", "lamport").build());
+        assertTrue(e.getMessage().contains("dlock.mutx"), e.getMessage());
+        assertTrue(e.getMessage().contains("dlock.mutex"), e.getMessage());
+    }
+
+    /** An unknown algorithm fails naming the key, the value and every allowed name. */
+    @Test
+    void unknownAlgorithm() {
+        DlockConfigException e = assertThrows(DlockConfigException.class,
+                () -> DlockConfig.builder().set("dlock.mutex", "ricart_agrawala").build());
+        assertTrue(e.getMessage().contains("dlock.mutex=ricart_agrawala"), e.getMessage());
+        for (MutexAlgorithm a : MutexAlgorithm.values()) {
+            assertTrue(e.getMessage().contains(a.configName()), e.getMessage());
+        }
+        assertThrows(DlockConfigException.class, () -> DlockConfig.builder().set("dlock.election", "bullyy").build());
+    }
+
+    /** Out-of-range and non-numeric values fail naming the range. */
+    @Test
+    void outOfRange() {
+        DlockConfigException e = assertThrows(DlockConfigException.class,
+                () -> DlockConfig.builder().set("dlock.node.id", "-1").build());
+        assertTrue(e.getMessage().contains("dlock.node.id=-1") && e.getMessage().contains("0 to"), e.getMessage());
+        e = assertThrows(DlockConfigException.class,
+                () -> DlockConfig.builder().set("dlock.lock.try-timeout-ms", "soon").build());
+        assertTrue(e.getMessage().contains("not an integer"), e.getMessage());
+        assertThrows(DlockConfigException.class, () -> DlockConfig.builder().set("dlock.cluster", "a b").build());
+    }
+
+    /** Algorithm options are checked against the chosen algorithm. */
+    @Test
+    void algorithmOptions() {
+        DlockConfig c = DlockConfig.builder().mutex(MutexAlgorithm.LAMPORT).mutexOption("immediate-ack", "true").build();
+        assertTrue(c.mutexOptions().getBoolean("immediate-ack", false));
+        DlockConfigException e = assertThrows(DlockConfigException.class,
+                () -> DlockConfig.builder().mutex(MutexAlgorithm.RICART_AGRAWALA).mutexOption("immediate-ack", "true").build());
+        assertTrue(e.getMessage().contains("dlock.mutex.immediate-ack"), e.getMessage());
+        assertThrows(DlockConfigException.class,
+                () -> DlockConfig.builder().mutex(MutexAlgorithm.LAMPORT).mutexOption("immediate-ack", "yes").build());
+    }
+}

@@ -1,0 +1,242 @@
+package io.dlock.mutex;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dlock.MutexAlgorithm;
+import io.dlock.mutex.testing.Cluster;
+import io.dlock.mutex.testing.RecordingEffects;
+import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.protocol.ProtocolFamily;
+import io.dlock.protocol.ProtocolMessage;
+import io.dlock.protocol.ProtocolOptions;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * What every registered mutual-exclusion algorithm must do: declare its characteristics, validate
+ * its options, and keep ME1 (one holder), ME3 (every request granted) and increasing fencing tokens
+ * on random schedules with reordering (FIFO only where the algorithm requires it), duplicated
+ * messages and view changes. Each random run is seeded; a failure names the seed.
+ */
+class MutexAlgorithmContractTest {
+
+    /** Each algorithm declares the name, family, FIFO need, options, formula and delay of SPEC.md. */
+    @Test
+    void definitionsDeclareTheirCharacteristics() {
+        check(MutexAlgorithm.CENTRALIZED, "centralized", ProtocolFamily.CENTRAL, false, Set.of("send-denied"),
+                "3 (0 for the coordinator's own)", 2);
+        check(MutexAlgorithm.RICART_AGRAWALA, "ricart-agrawala", ProtocolFamily.PERMISSION, false, Set.of(),
+                "2(N-1)", 1);
+        check(MutexAlgorithm.LAMPORT, "lamport", ProtocolFamily.PERMISSION, true, Set.of("immediate-ack"),
+                "3(N-1)", 1);
+    }
+
+    private static void check(MutexAlgorithm algorithm, String name, ProtocolFamily family, boolean fifo,
+                              Set<String> options, String formula, double syncDelay) {
+        MutexProtocolDefinition<?> d = algorithm.definition();
+        assertEquals(name, d.name());
+        assertSame(algorithm, MutexAlgorithm.fromConfigName(name));
+        assertEquals(family, d.family());
+        assertEquals(fifo, d.requiresFifo());
+        assertEquals(options, d.optionKeys());
+        assertEquals(formula, d.messagesFormula());
+        assertEquals(syncDelay, d.expectedSyncDelay());
+    }
+
+    /** Expected messages per entry: 3(n-1)/n centralized, 2(n-1) Ricart-Agrawala, 3(n-1) Lamport. */
+    @Test
+    void expectedMessagesPerEntryFollowTheFormulas() {
+        for (int n = 1; n <= 8; n++) {
+            assertEquals(3.0 * (n - 1) / n, MutexAlgorithm.CENTRALIZED.definition().expectedMessagesPerEntry(n), 1e-12);
+            assertEquals(2.0 * (n - 1), MutexAlgorithm.RICART_AGRAWALA.definition().expectedMessagesPerEntry(n));
+            assertEquals(3.0 * (n - 1), MutexAlgorithm.LAMPORT.definition().expectedMessagesPerEntry(n));
+        }
+    }
+
+    /** An unknown option key is refused with IllegalArgumentException naming the key. */
+    @ParameterizedTest
+    @EnumSource(MutexAlgorithm.class)
+    void unknownOptionIsRejected(MutexAlgorithm algorithm) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> create(algorithm.definition(), ProtocolOptions.NONE.with("no-such-option", "true")));
+        assertTrue(e.getMessage().contains("no-such-option"), e.getMessage());
+    }
+
+    /** A boolean option with a value other than true/false is refused, naming key and value. */
+    @ParameterizedTest
+    @EnumSource(MutexAlgorithm.class)
+    void badBooleanOptionIsRejected(MutexAlgorithm algorithm) {
+        for (String key : algorithm.definition().optionKeys()) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> create(algorithm.definition(), ProtocolOptions.NONE.with(key, "maybe")));
+            assertTrue(e.getMessage().contains(key) && e.getMessage().contains("maybe"), e.getMessage());
+        }
+    }
+
+    /** Every declared option accepts true and false (any case). */
+    @ParameterizedTest
+    @EnumSource(MutexAlgorithm.class)
+    void declaredOptionsAcceptBooleans(MutexAlgorithm algorithm) {
+        for (String key : algorithm.definition().optionKeys()) {
+            create(algorithm.definition(), ProtocolOptions.NONE.with(key, "true"));
+            create(algorithm.definition(), ProtocolOptions.NONE.with(key, "FALSE"));
+        }
+    }
+
+    private static <M extends ProtocolMessage> void create(MutexProtocolDefinition<M> definition,
+                                                           ProtocolOptions options) {
+        View view = View.ofRange(1, 3);
+        definition.create(new ProtocolContext<>(NodeId.of(0), view, new RecordingEffects<>(NodeId.of(0), view), options));
+    }
+
+    /** A single node enters at once, with no message, every time it asks. */
+    @ParameterizedTest
+    @EnumSource(MutexAlgorithm.class)
+    void singleNodeEntersAtOnce(MutexAlgorithm algorithm) {
+        Cluster<?> c = new Cluster<>(algorithm.definition(), 1);
+        for (int i = 0; i < 3; i++) {
+            c.request(0);
+            assertTrue(c.inCS(0));
+            c.release(0);
+        }
+        assertEquals(0, c.messagesSent());
+        assertEquals(List.of(1L, 2L, 3L), c.fences());
+    }
+
+    /**
+     * When every node makes the same number of requests, messages per entry equal
+     * {@code expectedMessagesPerEntry(n)} exactly, on any schedule the algorithm allows.
+     */
+    @ParameterizedTest
+    @EnumSource(MutexAlgorithm.class)
+    void messagesPerEntryMatchTheDefinition(MutexAlgorithm algorithm) {
+        MutexProtocolDefinition<?> d = algorithm.definition();
+        for (int n = 1; n <= 5; n++) {
+            for (long seed = 0; seed < 10; seed++) {
+                Cluster<?> c = new Cluster<>(d, n);
+                c.runWorkload(new Random(seed), Set.copyOf(View.ofRange(0, n).members()), 3, d.requiresFifo(), 0);
+                String where = algorithm + " n=" + n + " seed=" + seed;
+                assertEquals(List.of(), c.violations(), where);
+                assertEquals(3 * n, c.entries().size(), where);
+                assertEquals(d.expectedMessagesPerEntry(n), (double) c.messagesSent() / c.entries().size(), 1e-9, where);
+            }
+        }
+    }
+
+    /** ME1, ME3 and increasing fencing tokens hold when 5% of deliveries are duplicated. */
+    @ParameterizedTest
+    @EnumSource(MutexAlgorithm.class)
+    void safeAndLiveWithDuplicatedMessages(MutexAlgorithm algorithm) {
+        MutexProtocolDefinition<?> d = algorithm.definition();
+        for (int n = 2; n <= 5; n++) {
+            for (long seed = 0; seed < 25; seed++) {
+                Cluster<?> c = new Cluster<>(d, n);
+                Set<NodeId> all = Set.copyOf(View.ofRange(0, n).members());
+                c.runWorkload(new Random(seed), all, 4, d.requiresFifo(), 0.05);
+                String where = algorithm + " n=" + n + " seed=" + seed;
+                assertEquals(List.of(), c.violations(), where);
+                assertEquals(4 * n, c.entries().size(), where);
+            }
+        }
+    }
+
+    /**
+     * ME1, ME3 and increasing fencing tokens hold across view changes: members that leave (while
+     * idle or waiting), members that join (often with the highest id), messages lost with the old
+     * epoch, and 2% duplicated deliveries.
+     */
+    @ParameterizedTest
+    @EnumSource(MutexAlgorithm.class)
+    void safeAndLiveAcrossViewChanges(MutexAlgorithm algorithm) {
+        for (long seed = 0; seed < 60; seed++) {
+            runWithViewChanges(algorithm.definition(), ProtocolOptions.NONE, false, seed, false, 5, 0.02, algorithm + " seed=" + seed);
+        }
+    }
+
+    /** Fencing tokens keep increasing even when the holder crashes (leaves while in the critical section). */
+    @ParameterizedTest
+    @EnumSource(MutexAlgorithm.class)
+    void fencesIncreaseWhenHoldersCrash(MutexAlgorithm algorithm) {
+        for (long seed = 0; seed < 60; seed++) {
+            runWithViewChanges(algorithm.definition(), ProtocolOptions.NONE, false, seed, true, 5, 0.02, algorithm + " seed=" + seed);
+        }
+    }
+
+    /**
+     * Created on first use, as the runtime creates a lock (startsIdle = false): every request is
+     * granted once, one at a time, with increasing tokens, also across view changes.
+     */
+    @ParameterizedTest
+    @EnumSource(MutexAlgorithm.class)
+    void safeAndLiveWhenCreatedOnFirstUse(MutexAlgorithm algorithm) {
+        for (long seed = 0; seed < 60; seed++) {
+            runWithViewChanges(algorithm.definition(), ProtocolOptions.NONE, true, seed, seed % 2 == 0, 5, 0.02,
+                    algorithm + " lazy seed=" + seed);
+        }
+    }
+
+    /**
+     * A seeded run of 4 nodes (3 requests each, 3 for each joiner) with up to {@code maxViewChanges}
+     * random joins and leaves, and {@code duplicates} probability of duplicating a delivery; with
+     * {@code lazy}, protocols are created on first use.
+     */
+    static <M extends ProtocolMessage> void runWithViewChanges(MutexProtocolDefinition<M> d, ProtocolOptions options,
+                                                               boolean lazy, long seed,
+                                                               boolean holdersMayLeave, int maxViewChanges,
+                                                               double duplicates, String where) {
+        Random random = new Random(seed);
+        Cluster<M> c = lazy ? Cluster.lazy(d, 4, options) : new Cluster<>(d, 4, options);
+        Map<NodeId, Integer> budget = new TreeMap<>();
+        for (NodeId n : c.members()) {
+            budget.put(n, 3);
+        }
+        long nextId = 4;
+        int viewChanges = 0;
+        for (int step = 0; step < 200_000; step++) {
+            if (viewChanges < maxViewChanges && random.nextInt(25) == 0) {
+                viewChanges++;
+                List<NodeId> members = new ArrayList<>(c.view().members());
+                boolean join = members.size() <= 2 || random.nextBoolean();
+                if (join) {
+                    NodeId joiner = NodeId.of(random.nextInt(3) == 0 ? random.nextInt((int) nextId) : nextId);
+                    if (!members.contains(joiner)) {
+                        members.add(joiner);
+                        budget.put(joiner, 3);
+                        nextId = Math.max(nextId, joiner.value() + 1);
+                    }
+                } else {
+                    List<NodeId> leavers = new ArrayList<>();
+                    for (NodeId m : members) {
+                        if (holdersMayLeave || !c.inCS(m.value())) {
+                            leavers.add(m);
+                        }
+                    }
+                    if (!leavers.isEmpty()) {
+                        members.remove(leavers.get(random.nextInt(leavers.size())));
+                    }
+                }
+                c.changeView(new View(c.view().epoch() + 1, members));
+                continue;
+            }
+            if (!c.randomStep(random, budget, d.requiresFifo(), duplicates)) {
+                break;
+            }
+        }
+        c.checkNobodyWaits();
+        assertEquals(List.of(), c.violations(), where);
+        assertTrue(c.inFlight().isEmpty(), where);
+    }
+}

@@ -1,0 +1,392 @@
+package io.dlock.mutex.centralized;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dlock.mutex.centralized.CentralizedMessage.ClientState;
+import io.dlock.mutex.centralized.CentralizedMessage.Denied;
+import io.dlock.mutex.centralized.CentralizedMessage.Grant;
+import io.dlock.mutex.centralized.CentralizedMessage.Release;
+import io.dlock.mutex.centralized.CentralizedMessage.Request;
+import io.dlock.mutex.centralized.CentralizedMessage.Sync;
+import io.dlock.mutex.centralized.CentralizedMessage.SyncQuery;
+import io.dlock.mutex.testing.Cluster;
+import io.dlock.mutex.testing.Cluster.Envelope;
+import io.dlock.protocol.ProtocolOptions;
+import io.dlock.spi.NodeId;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The centralized coordinator (SPEC.md A1, claims CEN-1..CEN-5) and its view-change recovery. */
+class CentralizedTest {
+
+    private static final CentralizedDefinition DEFINITION = new CentralizedDefinition();
+
+    private static Cluster<CentralizedMessage> cluster(int n) {
+        return new Cluster<>(DEFINITION, n);
+    }
+
+    private static Cluster<CentralizedMessage> clusterWithDenied(int n) {
+        return new Cluster<>(DEFINITION, n, ProtocolOptions.NONE.with(CentralizedDefinition.SEND_DENIED, "true"));
+    }
+
+    private static Set<NodeId> ids(long... values) {
+        return Arrays.stream(values).mapToObj(NodeId::of).collect(Collectors.toSet());
+    }
+
+    /** CEN-1: M entries by non-coordinator nodes cost exactly 3M messages on any schedule. */
+    @Test
+    void cen1_threeMessagesPerEntryByOtherNodes() {
+        for (long seed = 0; seed < 30; seed++) {
+            Cluster<CentralizedMessage> c = cluster(5);
+            c.runWorkload(new Random(seed), ids(0, 1, 2, 3), 3, false, 0);
+            assertEquals(List.of(), c.violations(), "seed " + seed);
+            int m = c.entries().size();
+            assertEquals(12, m);
+            assertEquals(3 * m, c.messagesSent(), "seed " + seed);
+            assertEquals(m, c.messagesSent(Request.class));
+            assertEquals(m, c.messagesSent(Grant.class));
+            assertEquals(m, c.messagesSent(Release.class));
+        }
+    }
+
+    /** CEN-2: with send-denied, each REQUEST that arrives while the lock is held costs one DENIED more. */
+    @Test
+    void cen2_sendDeniedAddsOneMessagePerRequestThatWaits() {
+        Cluster<CentralizedMessage> c = clusterWithDenied(4); // coordinator 3
+        c.request(0);
+        c.deliver(0, 3, Request.class);          // free: GRANT, no DENIED
+        c.request(1);
+        c.deliver(1, 3, Request.class);          // held by 0 (GRANT in flight): DENIED
+        c.request(2);
+        c.deliver(2, 3, Request.class);          // DENIED
+        c.deliverAll();
+        assertTrue(c.inCS(0));
+        assertTrue(c.waiting(1) && c.waiting(2));
+        for (long holder = 0; holder < 3; holder++) {
+            assertTrue(c.inCS(holder));
+            c.release(holder);
+            c.deliverAll();
+        }
+        assertEquals(List.of(NodeId.of(0), NodeId.of(1), NodeId.of(2)), c.entries());
+        assertEquals(2, c.messagesSent(Denied.class));
+        assertEquals(3 * 3 + 2, c.messagesSent());
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** CEN-2 on random schedules: messages = 3M + number of DENIED, and never more DENIED than entries. */
+    @Test
+    void cen2_countsOnRandomSchedules() {
+        for (long seed = 0; seed < 30; seed++) {
+            Cluster<CentralizedMessage> c = clusterWithDenied(4);
+            c.runWorkload(new Random(seed), ids(0, 1, 2), 3, false, 0);
+            assertEquals(List.of(), c.violations());
+            long denied = c.messagesSent(Denied.class);
+            assertEquals(3 * 9 + denied, c.messagesSent(), "seed " + seed);
+            assertTrue(denied <= 9);
+        }
+    }
+
+    /** CEN-3: grants follow the order in which REQUESTs arrive at the coordinator. */
+    @Test
+    void cen3_grantsInArrivalOrder() {
+        Cluster<CentralizedMessage> c = cluster(4);
+        c.request(3);                            // the coordinator holds the lock
+        c.request(0);
+        c.request(1);
+        c.request(2);
+        c.deliver(2, 3, Request.class);
+        c.deliver(0, 3, Request.class);
+        c.deliver(1, 3, Request.class);
+        for (long next : new long[] {3, 2, 0, 1}) {
+            assertTrue(c.inCS(next), "expected " + next + " in the critical section");
+            c.release(next);
+            c.deliverAll();
+        }
+        assertEquals(List.of(NodeId.of(3), NodeId.of(2), NodeId.of(0), NodeId.of(1)), c.entries());
+    }
+
+    /** CEN-5: the coordinator's own request and release cost no message. */
+    @Test
+    void cen5_coordinatorsOwnRequestCostsNothing() {
+        Cluster<CentralizedMessage> c = cluster(3);
+        c.request(2);
+        assertTrue(c.inCS(2));
+        c.release(2);
+        c.request(2);
+        c.release(2);
+        assertEquals(0, c.messagesSent());
+        assertEquals(List.of(1L, 2L), c.fences());
+    }
+
+    /** The coordinator's own request waits in the FIFO queue like anybody's, still without messages of its own. */
+    @Test
+    void coordinatorsOwnRequestQueuesBehindOthers() {
+        Cluster<CentralizedMessage> c = cluster(3);
+        c.request(0);
+        c.deliverAll();
+        c.request(2);
+        assertFalse(c.inCS(2));
+        c.release(0);
+        c.deliverAll();
+        assertTrue(c.inCS(2));
+        assertEquals(3, c.messagesSent());
+    }
+
+    /** A duplicated REQUEST, before or after its grant was released, yields no second grant. */
+    @Test
+    void duplicateRequestIsIgnored() {
+        Cluster<CentralizedMessage> c = cluster(3);
+        c.request(0);
+        Envelope<CentralizedMessage> request = c.peek(0, 2, Request.class);
+        Envelope<CentralizedMessage> early = c.duplicate(request);
+        Envelope<CentralizedMessage> late = c.duplicate(request);
+        c.deliver(request);
+        c.deliver(early);
+        c.deliver(2, 0, Grant.class);
+        c.release(0);
+        c.deliver(0, 2, Release.class);
+        c.deliver(late);
+        assertEquals(1, c.messagesSent(Grant.class));
+        assertTrue(c.inFlight().isEmpty());
+        c.request(1);
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** A duplicated RELEASE does not free the lock held by the next client. */
+    @Test
+    void duplicateReleaseIsIgnored() {
+        Cluster<CentralizedMessage> c = cluster(3);
+        c.request(0);
+        c.deliverAll();
+        c.request(1);
+        c.deliverAll();
+        c.release(0);
+        Envelope<CentralizedMessage> release = c.peek(0, 2, Release.class);
+        Envelope<CentralizedMessage> copy = c.duplicate(release);
+        c.deliver(release);
+        c.deliver(2, 1, Grant.class);
+        assertTrue(c.inCS(1));
+        c.deliver(copy);
+        c.request(0);
+        c.deliverAll();
+        assertFalse(c.inCS(0), "a duplicate RELEASE of 0 freed the lock held by 1");
+        c.release(1);
+        c.deliverAll();
+        assertTrue(c.inCS(0));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** A duplicated GRANT is ignored, also when it arrives while the client waits for a later request. */
+    @Test
+    void duplicateGrantIsIgnored() {
+        Cluster<CentralizedMessage> c = cluster(3);
+        c.request(0);
+        c.deliver(0, 2, Request.class);
+        Envelope<CentralizedMessage> grant = c.peek(2, 0, Grant.class);
+        Envelope<CentralizedMessage> copy = c.duplicate(grant);
+        Envelope<CentralizedMessage> late = c.duplicate(grant);
+        c.deliver(grant);
+        c.deliver(copy);
+        c.request(1);
+        c.deliver(1, 2, Request.class);           // 1 queued behind 0
+        c.release(0);
+        c.request(0);                             // 0 asks again before its RELEASE arrives
+        c.deliver(late);                          // the stale GRANT of 0's first request
+        assertFalse(c.inCS(0));
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        assertFalse(c.inCS(0));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** A DENIED leaves the client waiting; it does not ask again and is granted later. */
+    @Test
+    void deniedClientKeepsWaiting() {
+        Cluster<CentralizedMessage> c = clusterWithDenied(3);
+        c.request(0);
+        c.deliverAll();
+        c.request(1);
+        c.deliverAll();
+        assertTrue(c.waiting(1));
+        assertEquals(1, c.messagesSent(Denied.class));
+        assertEquals(2, c.messagesSent(Request.class));
+        c.release(0);
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+    }
+
+    /** View change: when the holder leaves, the lock is free and the next waiting client is granted. */
+    @Test
+    void when_holderLeaves_then_nextWaiterIsGranted() {
+        Cluster<CentralizedMessage> c = cluster(4);
+        c.request(0);
+        c.deliverAll();
+        c.request(1);
+        c.deliverAll();
+        assertTrue(c.inCS(0) && c.waiting(1));
+        c.changeView(c.nextView(1, 2, 3));
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /**
+     * View change: a node with a higher id joins and becomes coordinator. On its first event it
+     * queries every member, learns the current holder from the SYNCs and grants nobody else until
+     * that holder releases.
+     */
+    @Test
+    void when_higherNodeJoins_then_holderKeepsTheLock() {
+        Cluster<CentralizedMessage> c = cluster(3);
+        c.request(0);
+        c.deliverAll();
+        c.request(1);
+        c.deliverAll();
+        long grantsBefore = c.messagesSent(Grant.class);
+        c.changeView(c.nextView(0, 1, 2, 3));     // 3 is the new coordinator
+        c.request(2);                             // its REQUEST is 3's first event
+        c.deliverAll();
+        assertEquals(3, c.messagesSent(SyncQuery.class));
+        assertEquals(3, c.messagesSent(Sync.class));
+        assertTrue(c.inCS(0));
+        assertTrue(c.waiting(1) && c.waiting(2));
+        assertEquals(grantsBefore, c.messagesSent(Grant.class), "no second grant while 0 holds");
+        c.release(0);
+        assertNotNull(c.peek(0, 3, Release.class), "the RELEASE goes to the new coordinator");
+        c.deliverAll();
+        assertEquals(grantsBefore + 1, c.messagesSent(Grant.class));
+        drainAll(c, 4);
+        assertEquals(3, c.entries().size());
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** A new coordinator whose first event is the holder's RELEASE learns the queue and grants the waiter. */
+    @Test
+    void when_higherNodeJoins_then_releaseTriggersTheSync() {
+        Cluster<CentralizedMessage> c = cluster(3);
+        c.request(0);
+        c.deliverAll();
+        c.request(1);
+        c.deliverAll();
+        c.changeView(c.nextView(0, 1, 2, 3));
+        c.release(0);
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** Releases whoever holds the lock, delivering everything, until nobody waits. */
+    private static void drainAll(Cluster<CentralizedMessage> c, int n) {
+        for (int round = 0; round < 100; round++) {
+            c.deliverAll();
+            boolean released = false;
+            for (long i = 0; i < n; i++) {
+                if (c.inCS(i)) {
+                    c.release(i);
+                    released = true;
+                }
+            }
+            if (!released) {
+                return;
+            }
+        }
+    }
+
+    /** View change: the coordinator leaves; the next highest takes over, keeps the holder and queues the waiter. */
+    @Test
+    void when_coordinatorLeaves_then_nextHighestRebuildsTheQueue() {
+        Cluster<CentralizedMessage> c = cluster(4);
+        c.request(0);
+        c.deliverAll();
+        c.request(1);
+        c.deliverAll();
+        c.changeView(c.nextView(0, 1, 2));
+        c.deliverAll();
+        assertTrue(c.inCS(0) && c.waiting(1));
+        c.release(0);
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        assertTrue(c.fences().get(1) > c.fences().get(0));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** View change: a GRANT lost with the old epoch is sent again, with the same fencing token. */
+    @Test
+    void when_grantIsLostInViewChange_then_itIsResent() {
+        Cluster<CentralizedMessage> c = cluster(3);
+        c.request(0);
+        c.deliver(0, 2, Request.class);
+        Grant lost = (Grant) c.peek(2, 0, Grant.class).message();
+        c.changeView(c.nextView(0, 1, 2));
+        c.deliverAll();
+        assertTrue(c.inCS(0));
+        assertEquals(List.of(lost.fence()), c.fences());
+    }
+
+    /** View change: a REQUEST lost with the old epoch is recovered from the client's SYNC. */
+    @Test
+    void when_requestIsLostInViewChange_then_syncQueuesIt() {
+        Cluster<CentralizedMessage> c = cluster(3);
+        c.request(0);
+        c.changeView(c.nextView(0, 1, 2));
+        c.deliverAll();
+        assertTrue(c.inCS(0));
+    }
+
+    /** View change: a RELEASE lost with the old epoch is implied by the client's idle SYNC, freeing the lock. */
+    @Test
+    void when_releaseIsLostInViewChange_then_idleSyncFreesTheLock() {
+        Cluster<CentralizedMessage> c = cluster(3);
+        c.request(0);
+        c.deliverAll();
+        c.request(1);
+        c.deliverAll();
+        c.release(0);
+        c.changeView(c.nextView(0, 1, 2));
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** After a view change the coordinator grants nothing until every member's SYNC has arrived. */
+    @Test
+    void noGrantBeforeEverySyncArrived() {
+        Cluster<CentralizedMessage> c = cluster(3);
+        c.request(0);
+        c.changeView(c.nextView(0, 1, 2));
+        c.deliver(2, 0, SyncQuery.class);
+        c.deliver(2, 1, SyncQuery.class);
+        c.deliver(0, 2, Sync.class);
+        assertNull(c.peek(2, 0, Grant.class));
+        c.deliver(1, 2, Sync.class);
+        assertNotNull(c.peek(2, 0, Grant.class));
+    }
+
+    /** A SYNC reporting a request that a RELEASE overtook (no FIFO) does not resurrect it as holder. */
+    @Test
+    void staleHoldingSyncAfterReleaseIsIgnored() {
+        Cluster<CentralizedMessage> c = cluster(3);
+        c.request(0);
+        c.deliverAll();
+        c.changeView(c.nextView(0, 1, 2));
+        c.deliver(2, 0, SyncQuery.class);         // 0 holds: SYNC(holding) to 2
+        assertEquals(new Sync(1, ClientState.HOLDING, 1), c.peek(0, 2, Sync.class).message());
+        c.release(0);
+        c.deliver(0, 2, Release.class);           // overtakes the SYNC
+        c.deliver(0, 2, Sync.class);
+        c.request(1);
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        assertEquals(List.of(), c.violations());
+    }
+}

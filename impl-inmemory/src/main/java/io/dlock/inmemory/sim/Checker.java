@@ -1,0 +1,197 @@
+package io.dlock.inmemory.sim;
+
+import java.util.function.Supplier;
+
+/**
+ * Watches one simulated run of one lock and counts what it sees go wrong, as it happens.
+ *
+ * <p>Invariants checked at every grant, release and crash (so after every event):
+ * <ul>
+ *   <li><b>ME1</b>: at most one node holds the lock (from {@code granted} to the release of that
+ *       entry) at any virtual instant; a grant while another node holds is a safety violation;</li>
+ *   <li>fencing tokens strictly increase across all grants of the run;</li>
+ *   <li>a node is granted only while it has a request outstanding, and at most once per request.</li>
+ * </ul>
+ * At the end, {@link #ungranted()} counts the live nodes whose request was never granted (ME3).
+ * A crashed node stops holding at its crash and its own pending request no longer counts.
+ *
+ * <p>It also measures the synchronization delay (SPEC.md 0.4): for every exit at which another
+ * live request is pending, the time until the next entry.
+ *
+ * <p>Every violation is counted; the first one of any kind is kept as a one-line description with
+ * its virtual time, the nodes involved and the event being processed.
+ */
+final class Checker {
+
+    private final Supplier<String> currentEvent;
+    private final boolean[] requested;
+    private final boolean[] granted;
+    private final boolean[] holding;
+    private final boolean[] crashed;
+    private int holders;
+    private int pending;
+    private long lastFence;
+    private boolean anyFence;
+    private long lastFenceTime;
+    private int lastFenceNode = -1;
+
+    private long safetyViolations;
+    private long fenceViolations;
+    private long grantViolations;
+    private long codecErrors;
+    private String firstViolation;
+
+    private long exitTime = -1;
+    private long syncDelaySum;
+    private long syncDelaySamples;
+
+    /**
+     * @param n            number of nodes
+     * @param currentEvent describes the event being processed, asked only when a violation is found
+     */
+    Checker(int n, Supplier<String> currentEvent) {
+        this.currentEvent = currentEvent;
+        requested = new boolean[n];
+        granted = new boolean[n];
+        holding = new boolean[n];
+        crashed = new boolean[n];
+    }
+
+    /** {@code node} made a request at {@code time}. */
+    void onRequest(int node, long time) {
+        requested[node] = true;
+        granted[node] = false;
+        pending++;
+    }
+
+    /**
+     * {@code node} was granted with {@code fence} at {@code time}.
+     *
+     * @return whether the grant answers an outstanding request (so the workload may hold and release it)
+     */
+    boolean onGrant(int node, long fence, long time) {
+        boolean valid = true;
+        if (!requested[node] || granted[node]) {
+            grantViolations++;
+            valid = false;
+            record(time, "grant to n" + node + (requested[node] ? " granted twice for one request"
+                    : " without an outstanding request") + " (fence " + fence + ")");
+        }
+        if (holders > (holding[node] ? 1 : 0)) {
+            safetyViolations++;
+            record(time, "ME1 violated: n" + node + " granted (fence " + fence + ") while " + holderList(node)
+                    + " hold" + (holders - (holding[node] ? 1 : 0) > 1 ? "" : "s") + " the lock");
+        }
+        if (anyFence && fence <= lastFence) {
+            fenceViolations++;
+            record(time, "fencing token not increasing: n" + node + " granted fence " + fence + " after fence "
+                    + lastFence + " granted to n" + lastFenceNode + " at t=" + lastFenceTime);
+        }
+        if (!anyFence || fence > lastFence) {
+            lastFence = fence;
+        }
+        anyFence = true;
+        lastFenceNode = node;
+        lastFenceTime = time;
+        if (!valid) {
+            return false;
+        }
+        granted[node] = true;
+        pending--;
+        if (!holding[node]) {
+            holding[node] = true;
+            holders++;
+        }
+        if (exitTime >= 0) {
+            syncDelaySum += time - exitTime;
+            syncDelaySamples++;
+            exitTime = -1;
+        }
+        return true;
+    }
+
+    /** {@code node} left the critical section at {@code time}. */
+    void onRelease(int node, long time) {
+        if (holding[node]) {
+            holding[node] = false;
+            holders--;
+        }
+        requested[node] = false;
+        granted[node] = false;
+        exitTime = pending > 0 ? time : -1;
+    }
+
+    /** {@code node} crashed at {@code time}: its hold ends and its pending request is abandoned. */
+    void onCrash(int node, long time) {
+        if (crashed[node]) {
+            return;
+        }
+        crashed[node] = true;
+        if (holding[node]) {
+            holding[node] = false;
+            holders--;
+        }
+        if (requested[node] && !granted[node]) {
+            pending--;
+        }
+        requested[node] = false;
+        granted[node] = false;
+    }
+
+    /** Counts a message the codec failed to encode or decode, or changed in a round trip. */
+    void reportCodecError(long time, String description) {
+        codecErrors++;
+        record(time, description);
+    }
+
+    /** Live nodes whose current request has not been granted. */
+    long ungranted() {
+        return pending;
+    }
+
+    long safetyViolations() {
+        return safetyViolations;
+    }
+
+    long fenceViolations() {
+        return fenceViolations;
+    }
+
+    long grantViolations() {
+        return grantViolations;
+    }
+
+    long codecErrors() {
+        return codecErrors;
+    }
+
+    /** The first violation of any kind, or {@code null}. */
+    String firstViolation() {
+        return firstViolation;
+    }
+
+    /** Average synchronization delay, NaN if no exit found another request pending. */
+    double syncDelay() {
+        return syncDelaySamples == 0 ? Double.NaN : (double) syncDelaySum / syncDelaySamples;
+    }
+
+    long syncDelaySamples() {
+        return syncDelaySamples;
+    }
+
+    private String holderList(int except) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < holding.length; i++) {
+            if (holding[i] && i != except) {
+                s.append(s.length() == 0 ? "n" : ", n").append(i);
+            }
+        }
+        return s.toString();
+    }
+
+    private void record(long time, String what) {
+        if (firstViolation == null) {
+            firstViolation = "t=" + time + ": " + what + "; during " + currentEvent.get();
+        }
+    }
+}

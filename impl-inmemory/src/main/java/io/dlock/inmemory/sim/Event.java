@@ -1,0 +1,57 @@
+package io.dlock.inmemory.sim;
+
+/**
+ * One scheduled event of a simulated run. Mutable and pooled by the {@link Engine} to keep the hot
+ * path free of allocation: an event belongs to the engine from {@link Engine} scheduling it until it
+ * has been processed, and is then cleared and reused.
+ */
+final class Event {
+
+    /** A message arrives at {@link #node} from {@link #from}. */
+    static final int DELIVER = 1;
+    /** Timer {@link #timer} of {@link #node} fires (if generation {@link #generation} is still current). */
+    static final int TIMER = 2;
+    /** The workload of {@link #node} requests the critical section. */
+    static final int REQUEST = 3;
+    /** The workload of {@link #node} leaves the critical section. */
+    static final int RELEASE = 4;
+    /** {@link #node} crashes. */
+    static final int CRASH = 5;
+    /** View change number {@link #node} of the fault plan is installed. */
+    static final int VIEW = 6;
+
+    int kind;
+    long time;
+    int node;
+    int from;
+    long epoch;
+    long generation;
+    Object message;
+    MessageTypeStats type;
+    String timer;
+
+    void clear() {
+        message = null;
+        type = null;
+        timer = null;
+    }
+
+    static String kindName(int kind) {
+        switch (kind) {
+            case DELIVER:
+                return "deliver";
+            case TIMER:
+                return "timer";
+            case REQUEST:
+                return "request";
+            case RELEASE:
+                return "release";
+            case CRASH:
+                return "crash";
+            case VIEW:
+                return "view";
+            default:
+                return "event" + kind;
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.dlock.inmemory.sim;
+
+import io.dlock.protocol.MutexEffects;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.ProtocolMessage;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * One simulated node: its protocol instance, the {@link MutexEffects} it was created with, its view
+ * and epoch, its timers and its workload state. The effects only schedule events on the
+ * {@link Engine}; nothing re-enters a protocol from inside one of its handlers.
+ *
+ * @param <M> the algorithm's message type
+ */
+final class SimNode<M extends ProtocolMessage> implements MutexEffects<M> {
+
+    final int index;
+    final NodeId id;
+    final SplittableRandom workloadRandom;
+    private final Engine<M> engine;
+
+    MutexProtocol<M> protocol;
+    View view;
+    long epoch;
+    /** Indices of the other members of {@link #view}, ascending: the broadcast targets. */
+    int[] others;
+    boolean crashed;
+    /** Whether this node's workload is over (all entries released, or crashed). */
+    boolean finished = true;
+    /** Requests still to make. */
+    long remaining;
+    long requests;
+    long entries;
+    /** Current generation per running timer name; a timer event of another generation is stale. */
+    final Map<String, Long> timers = new HashMap<>(4);
+    long timerGenerations;
+
+    SimNode(Engine<M> engine, int index, NodeId id, SplittableRandom workloadRandom) {
+        this.engine = engine;
+        this.index = index;
+        this.id = id;
+        this.workloadRandom = workloadRandom;
+    }
+
+    void install(View newView) {
+        view = newView;
+        epoch = newView.epoch();
+        int[] targets = new int[newView.size() - (newView.contains(id) ? 1 : 0)];
+        int k = 0;
+        for (NodeId member : newView.members()) {
+            if (!member.equals(id)) {
+                targets[k++] = (int) member.value();
+            }
+        }
+        others = targets;
+    }
+
+    @Override
+    public void send(NodeId to, M message) {
+        engine.send(this, to, message);
+    }
+
+    @Override
+    public void broadcast(M message) {
+        engine.broadcast(this, message);
+    }
+
+    @Override
+    public void granted(long fencingToken) {
+        engine.granted(this, fencingToken);
+    }
+
+    @Override
+    public void setTimer(String name, long delayMillis) {
+        engine.setTimer(this, name, delayMillis);
+    }
+
+    @Override
+    public void cancelTimer(String name) {
+        timers.remove(name);
+    }
+}

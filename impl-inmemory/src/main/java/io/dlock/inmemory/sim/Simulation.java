@@ -1,0 +1,315 @@
+package io.dlock.inmemory.sim;
+
+import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolMessage;
+import io.dlock.protocol.ProtocolOptions;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * A deterministic simulation of N nodes running one mutual-exclusion algorithm for one lock, in
+ * virtual time: the configuration of a run, and {@link #run()} to execute it.
+ *
+ * <p>Builder style on an immutable value: each setter returns a new {@code Simulation}, so one
+ * configuration can serve as a template for many seeds ({@link Simulations#runSeeds}). Nodes are
+ * {@code NodeId.of(0)} to {@code NodeId.of(N-1)}, the initial view is {@code View.ofRange(1, N)},
+ * and node {@code i}'s protocol is created with
+ * {@code definition.create(new ProtocolContext<>(self, view, effectsOfThatNode, options))}.
+ *
+ * <p>Determinism: {@link #run()} uses no thread, no wall clock and no unseeded randomness; the same
+ * configuration (including the seed) gives the same {@link SimulationResult}, down to its
+ * {@link SimulationResult#traceHash() trace hash}. Virtual time is a {@code long} in the unit of
+ * the protocols' timer delays (nominally milliseconds).
+ *
+ * <p>Defaults: 3 nodes, seed 0, {@link DelayModel#standard()} delays, {@code Workload.perNode(3)},
+ * no faults, no options, messages encoded and decoded through the algorithm's codec, FIFO channels
+ * exactly when the algorithm requires them, and at most 50 million events.
+ *
+ * <p>{@link #toString()} is one line of Java that rebuilds this configuration (the replay line of
+ * {@link SimulationResult#describeFailure()}); it assumes the definition class has a public no-argument
+ * constructor, as the registered ones do.
+ */
+public final class Simulation {
+
+    private final MutexProtocolDefinition<?> definition;
+    private int nodes = 3;
+    private long seed;
+    private DelayModel delay = DelayModel.standard();
+    private Workload workload = Workload.perNode(3);
+    private FaultPlan faults = FaultPlan.none();
+    private ProtocolOptions options = ProtocolOptions.NONE;
+    private boolean encodeMessages = true;
+    private boolean fifoGuard = true;
+    private boolean stopWhenWorkloadDone;
+    private long maxTime = Long.MAX_VALUE;
+    private long maxEvents = 50_000_000L;
+
+    private Simulation(MutexProtocolDefinition<?> definition) {
+        this.definition = Objects.requireNonNull(definition, "definition");
+    }
+
+    /** A simulation of {@code definition} with the defaults listed in the class comment. */
+    public static Simulation of(MutexProtocolDefinition<?> definition) {
+        return new Simulation(definition);
+    }
+
+    /**
+     * Runs the simulation once and returns what the checker and the counters saw. Never throws for
+     * what the protocol does: an exception from a handler ends the run and is reported in
+     * {@link SimulationResult#error()}.
+     *
+     * @throws IllegalArgumentException if a fault names a node outside {@code 0..N-1}, or the
+     *                                  definition rejects the options
+     */
+    public SimulationResult run() {
+        return start(definition, null);
+    }
+
+    /**
+     * Runs the simulation once like {@link #run()}, handing {@code log} one line per processed event
+     * ({@code t=<time> event #<k> <kind> ...}), in order, for debugging a failing seed. The log
+     * changes nothing in the run.
+     */
+    public SimulationResult run(Consumer<String> log) {
+        Objects.requireNonNull(log, "log");
+        return start(definition, log);
+    }
+
+    private <M extends ProtocolMessage> SimulationResult start(MutexProtocolDefinition<M> typed,
+                                                               Consumer<String> log) {
+        return new Engine<>(this, typed).run(log);
+    }
+
+    /** The algorithm simulated. */
+    public MutexProtocolDefinition<?> definition() {
+        return definition;
+    }
+
+    /**
+     * A copy with {@code n} nodes.
+     *
+     * @throws IllegalArgumentException if {@code n < 1}
+     */
+    public Simulation nodes(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("a simulation needs at least 1 node, got " + n);
+        }
+        Simulation copy = copy();
+        copy.nodes = n;
+        return copy;
+    }
+
+    /** Number of nodes N. */
+    public int nodes() {
+        return nodes;
+    }
+
+    /** A copy with run seed {@code seed}: every random choice of the run follows from it. */
+    public Simulation seed(long seed) {
+        Simulation copy = copy();
+        copy.seed = seed;
+        return copy;
+    }
+
+    /** The run seed. */
+    public long seed() {
+        return seed;
+    }
+
+    /** A copy whose messages take delays from {@code model}. */
+    public Simulation delay(DelayModel model) {
+        Simulation copy = copy();
+        copy.delay = Objects.requireNonNull(model, "delay model");
+        return copy;
+    }
+
+    /** The delay model. */
+    public DelayModel delay() {
+        return delay;
+    }
+
+    /** A copy whose nodes follow {@code workload}. */
+    public Simulation workload(Workload workload) {
+        Simulation copy = copy();
+        copy.workload = Objects.requireNonNull(workload, "workload");
+        return copy;
+    }
+
+    /** The workload. */
+    public Workload workload() {
+        return workload;
+    }
+
+    /** A copy that injects {@code plan}. */
+    public Simulation faults(FaultPlan plan) {
+        Simulation copy = copy();
+        copy.faults = Objects.requireNonNull(plan, "fault plan");
+        return copy;
+    }
+
+    /** The fault plan. */
+    public FaultPlan faults() {
+        return faults;
+    }
+
+    /** A copy whose protocols are created with {@code options}. */
+    public Simulation options(ProtocolOptions options) {
+        Simulation copy = copy();
+        copy.options = Objects.requireNonNull(options, "options");
+        return copy;
+    }
+
+    /** The protocol options. */
+    public ProtocolOptions options() {
+        return options;
+    }
+
+    /**
+     * A copy that does (or does not) pass every network message through the algorithm's codec:
+     * encode, count the bytes, and deliver the decoded copy. A codec that throws or whose round trip
+     * changes the message is reported as a violation. Costs time; the benchmark turns it off.
+     */
+    public Simulation encodeMessages(boolean on) {
+        Simulation copy = copy();
+        copy.encodeMessages = on;
+        return copy;
+    }
+
+    /** Whether messages go through the codec. */
+    public boolean encodeMessages() {
+        return encodeMessages;
+    }
+
+    /**
+     * With the guard on (the default), an algorithm that {@link MutexProtocolDefinition#requiresFifo()
+     * requires FIFO} gets FIFO channels: each ordered pair of nodes delivers in send order. Turned off,
+     * it runs on the same reordering channels as every other algorithm, to show why it needs FIFO.
+     * Algorithms that do not require FIFO always get reordering channels.
+     */
+    public Simulation fifoGuard(boolean on) {
+        Simulation copy = copy();
+        copy.fifoGuard = on;
+        return copy;
+    }
+
+    /** Whether the FIFO guard is on. */
+    public boolean fifoGuard() {
+        return fifoGuard;
+    }
+
+    /**
+     * A copy that ends the run as soon as every node has finished its workload, instead of
+     * draining the queue (for algorithms whose messages never stop, such as a circulating token).
+     */
+    public Simulation stopWhenWorkloadDone(boolean on) {
+        Simulation copy = copy();
+        copy.stopWhenWorkloadDone = on;
+        return copy;
+    }
+
+    /** Whether the run ends when the workload is done. */
+    public boolean stopWhenWorkloadDone() {
+        return stopWhenWorkloadDone;
+    }
+
+    /**
+     * A copy that processes no event after virtual time {@code time} (the run is then reported as
+     * {@link SimulationResult#truncated() truncated}).
+     *
+     * @throws IllegalArgumentException if {@code time} is negative
+     */
+    public Simulation maxTime(long time) {
+        if (time < 0) {
+            throw new IllegalArgumentException("max time must be >= 0, got " + time);
+        }
+        Simulation copy = copy();
+        copy.maxTime = time;
+        return copy;
+    }
+
+    /** The last virtual instant processed. */
+    public long maxTime() {
+        return maxTime;
+    }
+
+    /**
+     * A copy that processes at most {@code count} events (then reports the run as truncated).
+     *
+     * @throws IllegalArgumentException if {@code count} is not positive
+     */
+    public Simulation maxEvents(long count) {
+        if (count <= 0) {
+            throw new IllegalArgumentException("max events must be > 0, got " + count);
+        }
+        Simulation copy = copy();
+        copy.maxEvents = count;
+        return copy;
+    }
+
+    /** The most events one run processes. */
+    public long maxEvents() {
+        return maxEvents;
+    }
+
+    /** Whether this run has FIFO channels (the algorithm requires FIFO and the guard is on). */
+    public boolean fifoChannels() {
+        return definition.requiresFifo() && fifoGuard;
+    }
+
+    /** One line of Java that rebuilds this configuration, seed included, and runs it. */
+    @Override
+    public String toString() {
+        StringBuilder code = new StringBuilder("Simulation.of(new ")
+                .append(className(definition.getClass())).append("())")
+                .append(".nodes(").append(nodes).append(')')
+                .append(".delay(").append(delay).append(')')
+                .append(".workload(").append(workload).append(')');
+        if (!faults.isEmpty()) {
+            code.append(".faults(").append(faults).append(')');
+        }
+        if (!options.values().isEmpty()) {
+            code.append(".options(ProtocolOptions.NONE");
+            for (Map.Entry<String, String> e : new TreeMap<>(options.values()).entrySet()) {
+                code.append(".with(\"").append(e.getKey()).append("\", \"").append(e.getValue()).append("\")");
+            }
+            code.append(')');
+        }
+        code.append(".encodeMessages(").append(encodeMessages).append(')');
+        if (!fifoGuard) {
+            code.append(".fifoGuard(false)");
+        }
+        if (stopWhenWorkloadDone) {
+            code.append(".stopWhenWorkloadDone(true)");
+        }
+        if (maxTime != Long.MAX_VALUE) {
+            code.append(".maxTime(").append(maxTime).append("L)");
+        }
+        if (maxEvents != 50_000_000L) {
+            code.append(".maxEvents(").append(maxEvents).append("L)");
+        }
+        return code.append(".seed(").append(seed).append("L).run()").toString();
+    }
+
+    private static String className(Class<?> type) {
+        String canonical = type.getCanonicalName();
+        return canonical != null ? canonical : type.getName();
+    }
+
+    private Simulation copy() {
+        Simulation c = new Simulation(definition);
+        c.nodes = nodes;
+        c.seed = seed;
+        c.delay = delay;
+        c.workload = workload;
+        c.faults = faults;
+        c.options = options;
+        c.encodeMessages = encodeMessages;
+        c.fifoGuard = fifoGuard;
+        c.stopWhenWorkloadDone = stopWhenWorkloadDone;
+        c.maxTime = maxTime;
+        c.maxEvents = maxEvents;
+        return c;
+    }
+}

@@ -1,0 +1,39 @@
+package io.dlock.inmemory;
+
+import static org.awaitility.Awaitility.await;
+
+import io.dlock.DlockConfig;
+import io.dlock.LockService;
+import io.dlock.MutexAlgorithm;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** N lock services in one JVM on a fresh in-memory cluster; closes them all. Test fixture. */
+final class InMemoryCluster implements AutoCloseable {
+
+    final List<LockService> nodes = new ArrayList<>();
+
+    InMemoryCluster(int n, MutexAlgorithm algorithm) {
+        this(n, DlockConfig.builder().mutex(algorithm));
+    }
+
+    InMemoryCluster(int n, DlockConfig.Builder template) {
+        String cluster = "test-" + UUID.randomUUID();
+        for (int i = 0; i < n; i++) {
+            nodes.add(LockService.start(template.cluster(cluster).nodeId(i).build()));
+        }
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> nodes.stream().allMatch(s -> s.view().size() == n));
+    }
+
+    LockService node(int i) {
+        return nodes.get(i);
+    }
+
+    @Override
+    public void close() {
+        nodes.forEach(LockService::close);
+    }
+}

@@ -1,0 +1,61 @@
+package io.dlock.inmemory.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class EventQueueTest {
+
+    /** Events come out by time, and events of the same time in insertion order. */
+    @Test
+    void ordersByTimeThenInsertion() {
+        EventQueue queue = new EventQueue();
+        Event a = new Event();
+        Event b = new Event();
+        Event c = new Event();
+        Event d = new Event();
+        queue.add(5, a);
+        queue.add(3, b);
+        queue.add(5, c);
+        queue.add(3, d);
+        assertSame(b, queue.poll());
+        assertSame(d, queue.poll());
+        assertSame(a, queue.poll());
+        assertSame(c, queue.poll());
+        assertTrue(queue.isEmpty());
+    }
+
+    /** Interleaved adds and polls agree with a sort by (time, insertion order), through growth. */
+    @Test
+    void agreesWithAStableSortUnderRandomUse() {
+        SplittableRandom random = new SplittableRandom(7);
+        EventQueue queue = new EventQueue();
+        List<long[]> reference = new ArrayList<>();
+        long seq = 0;
+        long now = 0;
+        for (int round = 0; round < 20_000; round++) {
+            if (random.nextInt(3) > 0 || queue.isEmpty()) {
+                Event e = new Event();
+                long time = now + random.nextInt(20);
+                e.generation = seq;
+                queue.add(time, e);
+                reference.add(new long[] {time, seq++});
+            } else {
+                reference.sort(Comparator.<long[]>comparingLong(x -> x[0]).thenComparingLong(x -> x[1]));
+                long[] expected = reference.remove(0);
+                assertEquals(expected[0], queue.peekTime());
+                Event e = queue.poll();
+                assertEquals(expected[0], e.time);
+                assertEquals(expected[1], e.generation);
+                now = e.time;
+            }
+            assertEquals(reference.size(), queue.size());
+        }
+    }
+}

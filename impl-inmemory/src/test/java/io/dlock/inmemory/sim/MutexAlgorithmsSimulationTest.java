@@ -1,0 +1,174 @@
+package io.dlock.inmemory.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.spi.NodeId;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToLongFunction;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every registered mutual-exclusion algorithm in the simulator: SPEC.md Part G's generic claims
+ * (ME1, fencing, ME3) and the exact message counts and synchronization delays of CEN-*, RA-* and
+ * LAM-*, over many seeds and sizes. Channels reorder unless the algorithm requires FIFO.
+ */
+class MutexAlgorithmsSimulationTest {
+
+    private static final int SEEDS = 200;
+    private static final int[] SIZES = {2, 3, 5, 8, 16, 32};
+
+    /**
+     * Exact network messages of a failure-free run, per algorithm (SPEC.md CEN-1, RA-1, LAM-1): the
+     * identity the test asserts, written once. Centralized: 3 per entry of a node other than the
+     * coordinator (the highest id), 0 for the coordinator's own (CEN-5).
+     */
+    private static final Map<MutexAlgorithm, ToLongFunction<SimulationResult>> EXACT_MESSAGES =
+            new EnumMap<>(Map.of(
+                    MutexAlgorithm.CENTRALIZED,
+                    r -> 3 * (r.entries() - r.entriesByNode().get(r.nodes() - 1)),
+                    MutexAlgorithm.RICART_AGRAWALA, r -> 2L * (r.nodes() - 1) * r.entries(),
+                    MutexAlgorithm.LAMPORT, r -> 3L * (r.nodes() - 1) * r.entries()));
+
+    /** Unit-delay synchronization delay under heavy load, per algorithm (CEN-4, RA-3, LAM-4). */
+    private static final Map<MutexAlgorithm, Double> SYNC_DELAY = new EnumMap<>(Map.of(
+            MutexAlgorithm.CENTRALIZED, 2.0,
+            MutexAlgorithm.RICART_AGRAWALA, 1.0,
+            MutexAlgorithm.LAMPORT, 1.0));
+
+    static Stream<Arguments> algorithmsAndSizes() {
+        return Stream.of(MutexAlgorithm.values())
+                .flatMap(a -> java.util.Arrays.stream(SIZES).mapToObj(n -> Arguments.of(a, n)));
+    }
+
+    private static Simulation simulation(MutexAlgorithm algorithm, int n) {
+        return Simulation.of(algorithm.definition()).nodes(n)
+                .delay(DelayModel.uniform(1, 10))
+                .workload(Workload.perNode(3).think(0, 20).hold(0, 5))
+                .encodeMessages(true);
+    }
+
+    /** The tables above cover every registered algorithm, so a new one cannot slip past them. */
+    @Test
+    void tablesCoverTheRegistry() {
+        for (MutexAlgorithm a : MutexAlgorithm.values()) {
+            assertTrue(EXACT_MESSAGES.containsKey(a), "no exact message identity for " + a);
+            assertTrue(SYNC_DELAY.containsKey(a), "no sync delay for " + a);
+        }
+    }
+
+    /** 200 seeds, random delays and think/hold times: no ME1 or fence violation, every request granted, exact message count. */
+    @ParameterizedTest(name = "{0} N={1}")
+    @MethodSource("algorithmsAndSizes")
+    void safeLiveAndExactMessageCounts(MutexAlgorithm algorithm, int n) {
+        MutexProtocolDefinition<?> definition = algorithm.definition();
+        ToLongFunction<SimulationResult> exact = EXACT_MESSAGES.get(algorithm);
+        double expectedPerEntry = definition.expectedMessagesPerEntry(n);
+        SeedSweep sweep = Simulations.runSeeds(simulation(algorithm, n), 1, SEEDS, RunCheck.OK.and(r -> {
+            if (r.ungranted() != 0 || r.entries() != 3L * n) {
+                return "not every request granted: " + r.entries() + " of " + 3 * n;
+            }
+            if (r.messages() != exact.applyAsLong(r)) {
+                return "messages " + r.messages() + " != exact " + exact.applyAsLong(r);
+            }
+            if (Math.abs(r.messagesPerEntry() - expectedPerEntry) > 1e-9) {
+                return "messages per entry " + r.messagesPerEntry() + " != definition's " + expectedPerEntry;
+            }
+            return r.bytes() > 0 || n == 1 ? null : "no bytes counted";
+        }));
+        assertTrue(sweep.passed(), sweep::describeFailure);
+        assertEquals(SEEDS, sweep.seedsRun());
+    }
+
+    /** Duplicated messages (1% and 5%) cause no safety or fence violation and every request is still granted. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(MutexAlgorithm.class)
+    void duplicatesLoseNothing(MutexAlgorithm algorithm) {
+        for (double p : new double[] {0.01, 0.05}) {
+            for (int n : new int[] {2, 3, 5, 8}) {
+                Simulation sim = simulation(algorithm, n).faults(FaultPlan.none().duplicate(p));
+                SeedSweep sweep = Simulations.runSeeds(sim, 1, SEEDS, r -> r.ok() && r.ungranted() == 0
+                        && r.entries() == 3L * n ? null : "violation or ungranted request under duplication");
+                assertTrue(sweep.passed(), sweep::describeFailure);
+                assertTrue(sweep.results().stream().mapToLong(SimulationResult::duplicated).sum() > 0,
+                        "no message was duplicated at p=" + p);
+            }
+        }
+    }
+
+    /** Unit delay, all nodes request at t=0, zero hold time: SD is 2 for centralized and 1 for Ricart-Agrawala and Lamport. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(MutexAlgorithm.class)
+    void unitDelaySynchronizationDelay(MutexAlgorithm algorithm) {
+        for (int n : new int[] {2, 3, 5, 8, 16, 32}) {
+            SimulationResult r = Simulation.of(algorithm.definition()).nodes(n).delay(DelayModel.unit())
+                    .workload(Workload.perNode(1).think(0, 0).hold(0, 0)).run();
+            System.out.println("SD " + algorithm.configName() + " N=" + n + ": " + r.syncDelay() + " over "
+                    + r.syncDelaySamples() + " exits");
+            assertTrue(r.ok(), r::describeFailure);
+            assertEquals(SYNC_DELAY.get(algorithm), r.syncDelay(), r::describeFailure);
+            assertEquals(algorithm.definition().expectedSyncDelay(), r.syncDelay(), r::describeFailure);
+            assertEquals(n - 1L, r.syncDelaySamples(), r::describeFailure);
+        }
+    }
+
+    /** One seed run twice gives the same trace hash and result; different seeds give different traces. */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(MutexAlgorithm.class)
+    void deterministic(MutexAlgorithm algorithm) {
+        Simulation sim = simulation(algorithm, 8).faults(FaultPlan.none().duplicate(0.01)).seed(4242);
+        SimulationResult first = sim.run();
+        SimulationResult second = sim.run();
+        assertEquals(first.traceHash(), second.traceHash(), first::describeFailure);
+        assertEquals(first, second);
+        Set<Long> hashes = new HashSet<>();
+        for (long seed = 0; seed < 30; seed++) {
+            hashes.add(simulation(algorithm, 8).seed(seed).run().traceHash());
+        }
+        assertEquals(30, hashes.size());
+        assertNotEquals(first.traceHash(), simulation(algorithm, 8).seed(4243).run().traceHash());
+    }
+
+    /** RA-5: a crashed non-holder never replies, so every other requester blocks; no safety violation. */
+    @Test
+    void ricartAgrawalaBlocksWhenANonHolderCrashes() {
+        Simulation sim = simulation(MutexAlgorithm.RICART_AGRAWALA, 5)
+                .workload(Workload.perNode(3).think(5, 20).hold(0, 5))
+                .faults(FaultPlan.none().crash(NodeId.of(2), 1));
+        SimulationResult r = sim.run();
+        assertEquals(0, r.entries(), r::describeFailure);
+        assertEquals(4, r.ungranted(), r::describeFailure);
+        assertTrue(r.deadlocked(), r::describeFailure);
+        assertEquals(0, r.safetyViolations(), r::describeFailure);
+        assertTrue(r.dropped() >= 4, r::describeFailure);
+        assertTrue(r.ok(), r::describeFailure);
+    }
+
+    /**
+     * Random drops, a partition and a view change never put two nodes in the critical section (liveness
+     * and the fencing order may be lost: none of these algorithms recovers lost messages within an epoch).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(MutexAlgorithm.class)
+    void faultsNeverBreakMutualExclusion(MutexAlgorithm algorithm) {
+        FaultPlan plan = FaultPlan.none().drop(0.02)
+                .partition(List.of(List.of(NodeId.of(0), NodeId.of(1))), 10, 30)
+                .installView(40, List.of(NodeId.of(0), NodeId.of(1), NodeId.of(2), NodeId.of(3), NodeId.of(4)));
+        SeedSweep sweep = Simulations.runSeeds(simulation(algorithm, 5).faults(plan), 1, SEEDS,
+                r -> r.safetyViolations() + r.grantViolations() + r.codecErrors() == 0 && r.error() == null
+                        ? null : "ME1, grant or codec violation, or a protocol exception, under faults");
+        assertTrue(sweep.passed(), sweep::describeFailure);
+    }
+}

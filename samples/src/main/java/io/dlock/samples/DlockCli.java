@@ -1,0 +1,27 @@
+package io.dlock.samples;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code dlock} command line ({@code java -jar samples/target/dlock.jar}). With no arguments it
+ * prints its usage.
+ */
+@Command(name = "dlock", mixinStandardHelpOptions = true, version = "dlock 0.1.0-SNAPSHOT",
+        description = "Distributed mutual exclusion and leader election: run, compare and measure the algorithms.",
+        subcommands = {CompareCommand.class})
+public final class DlockCli implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    /** Entry point; exits with the command's exit code. */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new DlockCli()).execute(args));
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+}
