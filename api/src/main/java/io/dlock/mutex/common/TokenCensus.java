@@ -207,6 +207,31 @@ public final class TokenCensus<M> {
         }
     }
 
+    /**
+     * Routes a message: a census message (one of {@link CensusMessage}'s interfaces) goes to its
+     * handler; any other message, while the census is {@linkplain #active() active}, is deferred.
+     * Either way it returns true, and the algorithm is done with the message. It returns false
+     * (after {@link #beforeEvent}) for an algorithm message the algorithm must handle now.
+     */
+    public boolean onMessage(NodeId from, M message) {
+        if (message instanceof CensusMessage.Hello h) {
+            onHello(from, h.epoch());
+        } else if (message instanceof CensusMessage.Query q) {
+            onQuery(from, q.epoch());
+        } else if (message instanceof CensusMessage.Report r) {
+            onReport(from, r.report());
+        } else if (message instanceof CensusMessage.Done d) {
+            onDone(from, d.outcome());
+        } else {
+            beforeEvent();
+            if (!active()) {
+                return false;
+            }
+            defer(from, message);
+        }
+        return true;
+    }
+
     /** Keeps an algorithm message received while {@link #active()}; it is redelivered after DONE. */
     public void defer(NodeId from, M message) {
         deferred.add(new Deferred<>(from, message));

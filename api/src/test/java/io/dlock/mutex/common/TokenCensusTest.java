@@ -279,6 +279,71 @@ class TokenCensusTest {
         assertEquals(3L << 32, r.fences.highest(), "every view raises the epoch floor");
     }
 
+    private record Hello(long epoch) implements CensusMessage.Hello {
+    }
+
+    private record Query(long epoch) implements CensusMessage.Query {
+    }
+
+    private record Done(CensusOutcome outcome) implements CensusMessage.Done {
+    }
+
+    /** onMessage routes census messages to their handlers and defers other messages while a census is active. */
+    @Test
+    void onMessageRoutesAndDefers() {
+        Recorder r = new Recorder();
+        TokenCensus<Object> c = new TokenCensus<>(N1, View.ofRange(2, 3), false, r.fences,
+                new TokenCensus.Port<Object>() {
+                    @Override
+                    public CensusReport localReport(long epoch) {
+                        return r.localReport(epoch);
+                    }
+
+                    @Override
+                    public void sendHello(NodeId steward, long epoch) {
+                        r.sendHello(steward, epoch);
+                    }
+
+                    @Override
+                    public void broadcastQuery(long epoch) {
+                        r.broadcastQuery(epoch);
+                    }
+
+                    @Override
+                    public void sendReport(NodeId steward, CensusReport report) {
+                        r.sendReport(steward, report);
+                    }
+
+                    @Override
+                    public void sendDone(NodeId member, CensusOutcome outcome) {
+                        r.sendDone(member, outcome);
+                    }
+
+                    @Override
+                    public void broadcastDone(CensusOutcome outcome) {
+                        r.broadcastDone(outcome);
+                    }
+
+                    @Override
+                    public void censusDone(CensusOutcome outcome) {
+                        r.censusDone(outcome);
+                    }
+
+                    @Override
+                    public void redeliver(NodeId from, Object message) {
+                        r.redeliver(from, String.valueOf(message));
+                    }
+                });
+        assertTrue(c.onMessage(N2, "early"));
+        assertEquals(List.of("HELLO(2)->n0"), r.drain());
+        assertTrue(c.onMessage(N0, new Hello(2)), "not the steward: ignored, but consumed");
+        assertTrue(c.onMessage(N0, new Query(2)));
+        assertEquals(List.of("REPORT(2,false)->n0"), r.drain());
+        assertTrue(c.onMessage(N0, new Done(new CensusOutcome(2, N2, false, 0))));
+        assertEquals(List.of("n2:early"), r.redelivered);
+        assertFalse(c.onMessage(N2, "now"), "census complete: the algorithm handles it");
+    }
+
     /** Census fields survive the shared codec; bad flags and out-of-range fields are malformed. */
     @Test
     void codecRoundTrip() {
