@@ -95,8 +95,10 @@ public final class DlockConfig {
                         + String.join(", " + MUTEX_OPTION_PREFIX, new TreeSet<>(allowedOptions))));
             }
             String v = opts.get(option);
-            if (!v.equals("true") && !v.equals("false")) {
-                throw new DlockConfigException(MUTEX_OPTION_PREFIX + option + "=" + v + " is not allowed; allowed: true, false");
+            try {
+                mutex.definition().checkOption(option, v);
+            } catch (IllegalArgumentException e) {
+                throw new DlockConfigException(MUTEX_OPTION_PREFIX + option + "=" + v + " is not allowed; " + e.getMessage());
             }
         }
         this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, ElectionAlgorithm.VIEW.configName()));
