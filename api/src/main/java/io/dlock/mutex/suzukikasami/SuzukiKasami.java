@@ -44,9 +44,12 @@ import java.util.TreeMap;
  *   <li>GAP-FILL (SPEC.md F21, rule 2): an idle holder that receives a request it has not served
  *       sends the token at once; without it, a request made while the token is idle elsewhere waits
  *       forever (SK-5).</li>
- *   <li>The token names the request it answers (and its epoch); a node accepts it only while it waits
- *       for exactly that request, so a duplicated TOKEN is ignored. Duplicated REQUESTs are harmless
- *       already ({@code RN} is a maximum, SK-3).</li>
+ *   <li>The token carries its epoch and a hop count; a node accepts only a hop above the last it
+ *       accepted, so a duplicated TOKEN is ignored. Duplicated REQUESTs are harmless already
+ *       ({@code RN} is a maximum, SK-3).</li>
+ *   <li>The test {@code RN[j] == LN[j] + 1} is written {@code RN[j] > LN[j]} (the same while numbers
+ *       grow by one); a node created in a running cluster starts numbering at its epoch times 2^32,
+ *       so that a node rejoining under the id of one that left is not mistaken for it.</li>
  *   <li>Fencing: the token carries the highest fencing token its sender has seen; the node entering
  *       takes one more.</li>
  *   <li>View changes and creation on first use: the census (see {@link TokenCensus}) keeps exactly one
@@ -68,9 +71,11 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
      * Invariants:
      *  - At most one token exists per epoch: it moves only by a TOKEN message (the sender drops it),
      *    and the census regenerates one only when no member reports it (see TokenCensus).
-     *  - The token is sent to j only when rn[j] == last[j] + 1 (rules 2 and 4), naming request
-     *    rn[j]; j accepts it only when waiting for exactly that request: a token is never accepted
-     *    twice and never by a node that does not want it (rule 3).
+     *  - The token is sent to j only when j has a request it has not served (rn[j] > last[j],
+     *    rules 2 and 4); since only the token serves requests, j is still waiting when it arrives
+     *    (unless j is a new node under the id of one that left: then j keeps it idle, rule 2).
+     *    Each transfer numbers the token (hop); j accepts only a hop above the last it accepted, so
+     *    a duplicated or late copy is never used (rule 3).
      *  - requesting && token != null && !inCS happens only while a census is active (otherwise
      *    rule 1 or 3 enters at once).
      *  - Starvation freedom (seed 004): a waiting node's request reaches every member; the next exit
@@ -90,6 +95,8 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
 
     private final Map<NodeId, Long> rn = new TreeMap<>();
     private TokenState token;
+    /** Highest token hop accepted in this epoch (duplicates have one already seen). */
+    private long lastHop;
     private boolean requesting;
     private boolean numbered;
     private boolean inCS;
@@ -98,6 +105,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
     private static final class TokenState {
         final Map<NodeId, Long> last = new TreeMap<>();
         final Deque<NodeId> queue = new ArrayDeque<>();
+        long hop;
 
         long last(NodeId member) {
             return last.getOrDefault(member, 0L);
@@ -111,6 +119,11 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
         this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, new Port());
         if (context.startsIdle() && TokenCensus.stewardOf(context.view()).equals(self)) {
             token = new TokenState(); // SPEC DECISION: the token starts at the lowest member
+        }
+        if (!context.startsIdle()) {
+            // a node created in a running cluster may reuse the id of a member that left: number our
+            // requests above every number that member can have used (fewer than 2^32 per epoch)
+            rn.put(self, Math.min(context.view().epoch(), Integer.MAX_VALUE) << 32);
         }
     }
 
@@ -166,7 +179,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
         }
         token.last.put(self, rn(self));
         for (NodeId j : view().members()) {
-            if (!j.equals(self) && !token.queue.contains(j) && rn(j) == token.last(j) + 1) {
+            if (!j.equals(self) && !token.queue.contains(j) && pending(j)) {
                 token.queue.addLast(j);
             }
         }
@@ -193,26 +206,65 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
             return;
         }
         rn.merge(from, sn, Math::max);
-        if (idleHandOff && token != null && !inCS && rn(from) == token.last(from) + 1) {
+        if (idleHandOff && token != null && !inCS && pending(from)) {
             sendToken(from);
         }
     }
 
-    /** Rule 3: the token for our current request; anything else is a duplicate or stale. */
+    /**
+     * Rule 3: the token, which is sent only to a node with an outstanding request; a copy with a hop
+     * already seen (a duplicate) or of another epoch is ignored. Should it reach a node that does not
+     * want it (the sender's knowledge of a member that left and came back under the same id was
+     * stale), the node keeps it as an idle holder and hands it on by rule 2, so it is never lost.
+     */
     private void onToken(Token t) {
-        if (t.epoch() != view().epoch() || token != null || !requesting || !numbered || t.request() != rn(self)) {
+        if (t.epoch() != view().epoch() || t.hop() <= lastHop || token != null) {
             return;
         }
+        lastHop = t.hop();
         token = new TokenState();
+        token.hop = t.hop();
         token.last.putAll(t.last());
         token.queue.addAll(t.queue());
         fences.observe(t.fence());
-        enter();
+        forget(view());
+        useOrHandOff();
+    }
+
+    /** The holder, not in the CS: enter if we want it, else pass to Q's head or to a request heard. */
+    private void useOrHandOff() {
+        if (requesting) {
+            enter();
+        } else if (!token.queue.isEmpty()) {
+            passToQueueHead();
+        } else {
+            handOffToAPendingRequest();
+        }
+    }
+
+    /** Drops what we know of members that are not in {@code v} (they left). */
+    private void forget(View v) {
+        rn.keySet().removeIf(m -> !v.contains(m));
+        if (token != null) {
+            token.last.keySet().removeIf(m -> !v.contains(m));
+            token.queue.removeIf(m -> !v.contains(m));
+        }
     }
 
     @Override
     public void onView(View newView) {
+        forget(newView); // at once: a member that left may rejoin under its id before the census ends
         census.onView(newView); // census active now: the token stays where it is until DONE
+    }
+
+    /**
+     * Whether {@code j} has a request the token has not served: the seed's {@code RN[j] == LN[j] + 1}.
+     * Written {@code RN[j] > LN[j]}, which is the same while numbers grow by one ({@code RN[j]} never
+     * exceeds {@code LN[j] + 1}: one outstanding request per node) and also serves a node that
+     * rejoined under the same id and numbers its requests from a higher start.
+     */
+    private boolean pending(NodeId j) {
+        return rn(j) > token.last(j);
     }
 
     private void enter() {
@@ -231,7 +283,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
         TokenState t = token;
         token = null;
         t.queue.remove(to);
-        effects.send(to, new Token(view().epoch(), t.last(to) + 1, fences.highest(), t.last, t.queue.stream().toList()));
+        effects.send(to, new Token(view().epoch(), t.hop + 1, fences.highest(), t.last, t.queue.stream().toList()));
     }
 
     // ---- census -----------------------------------------------------------------------------
@@ -251,8 +303,10 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
 
         @Override
         public void censusDone(CensusOutcome outcome) {
-            View v = view();
-            rn.keySet().removeIf(m -> !v.contains(m));
+            lastHop = 0; // hops restart with the epoch
+            if (token != null) {
+                token.hop = 0;
+            }
             if (!outcome.holder().equals(self)) {
                 token = null; // another member keeps the token (more than one only after a partition)
             } else if (token == null) {
@@ -263,18 +317,9 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
                     rn.merge(e.getKey(), r.requestNumber(), Math::max);
                     token.last.put(e.getKey(), r.waiting() ? r.requestNumber() - 1 : r.requestNumber());
                 }
-            } else {
-                token.last.keySet().removeIf(m -> !v.contains(m));
-                token.queue.removeIf(m -> !v.contains(m));
             }
             if (token != null && !inCS) {
-                if (requesting) {
-                    enter();
-                } else if (!token.queue.isEmpty()) {
-                    passToQueueHead();
-                } else {
-                    handOffToAPendingRequest();
-                }
+                useOrHandOff();
             } else if (requesting && !inCS) {
                 ask(); // our REQUEST may have been lost with the old epoch: same number again
             }
@@ -292,7 +337,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
             return;
         }
         for (NodeId j : view().members()) {
-            if (!j.equals(self) && rn(j) == token.last(j) + 1) {
+            if (!j.equals(self) && pending(j)) {
                 sendToken(j);
                 return;
             }

@@ -24,7 +24,7 @@ import java.util.TreeMap;
  *
  * <pre>
  *   1 Request  sn
- *   2 Token    epoch request fence n (member last){n} q (member){q}     n, q at most 65536
+ *   2 Token    epoch hop fence n (member last){n} q (member){q}     n, q at most 65536
  *   60-63 census messages (see CensusCodec)
  * </pre>
  */
@@ -40,7 +40,7 @@ final class SuzukiKasamiCodec implements MessageCodec<SuzukiKasamiMessage> {
         if (message instanceof Request r) {
             out.writeByte(REQUEST).writeVarLong(r.sn());
         } else if (message instanceof Token t) {
-            out.writeByte(TOKEN).writeVarLong(t.epoch()).writeVarLong(t.request()).writeVarLong(t.fence());
+            out.writeByte(TOKEN).writeVarLong(t.epoch()).writeVarLong(t.hop()).writeVarLong(t.fence());
             out.writeVarLong(t.last().size());
             for (Map.Entry<NodeId, Long> e : t.last().entrySet()) {
                 out.writeVarLong(e.getKey().value()).writeVarLong(e.getValue());
@@ -64,7 +64,7 @@ final class SuzukiKasamiCodec implements MessageCodec<SuzukiKasamiMessage> {
             message = build(name, () -> new Request(sn));
         } else if (tag == TOKEN) {
             long epoch = in.readVarLong();
-            long request = in.readVarLong();
+            long hop = in.readVarLong();
             long fence = in.readVarLong();
             int n = in.readVarInt(MAX_MEMBERS);
             Map<NodeId, Long> last = new TreeMap<>();
@@ -80,7 +80,7 @@ final class SuzukiKasamiCodec implements MessageCodec<SuzukiKasamiMessage> {
             if (last.size() != n) {
                 throw new io.dlock.spi.MalformedMessageException("suzuki-kasami token lists a member twice");
             }
-            message = build(name, () -> new Token(epoch, request, fence, last, queue));
+            message = build(name, () -> new Token(epoch, hop, fence, last, queue));
         } else {
             message = CensusCodec.read(tag, in, name, CensusHello::new, CensusQuery::new, CensusReportMessage::new,
                     CensusDone::new);

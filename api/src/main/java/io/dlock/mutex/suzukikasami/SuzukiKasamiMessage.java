@@ -32,17 +32,18 @@ public sealed interface SuzukiKasamiMessage extends ProtocolMessage {
      * Rules 2 and 4: the token, sent to the node whose request it answers.
      *
      * @param epoch   the epoch it was sent in (a token of another epoch is ignored)
-     * @param request the receiver's request number this token answers ({@code LN[receiver] + 1})
+     * @param hop     number of transfers of the token in this epoch, at least 1; a receiver ignores a
+     *                hop not above the last it accepted (a duplicate)
      * @param fence   the highest fencing token the sender has seen; the receiver's grant is above it
      * @param last    the token's {@code LN}: per member, the number of its last request served
      *                (members absent are 0); sorted by member
      * @param queue   the token's FIFO queue {@code Q} of members with a pending request, distinct
      */
-    record Token(long epoch, long request, long fence, Map<NodeId, Long> last, List<NodeId> queue)
+    record Token(long epoch, long hop, long fence, Map<NodeId, Long> last, List<NodeId> queue)
             implements SuzukiKasamiMessage {
         public Token {
             requireAtLeast("epoch", epoch, 0);
-            requireAtLeast("request", request, 1);
+            requireAtLeast("hop", hop, 1);
             requireAtLeast("fence", fence, 0);
             last = new TreeMap<>(last);
             for (Map.Entry<NodeId, Long> e : last.entrySet()) {

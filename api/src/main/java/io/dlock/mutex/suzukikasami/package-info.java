@@ -6,7 +6,7 @@
  * holds the idle token; synchronization delay T; FIFO not required.
  *
  * <p>Beyond the seed: the idle holder hands the token over when a request arrives (GAP-FILL, SPEC.md
- * F21); the token names the request it answers so duplicates are ignored; it carries the fencing
+ * F21); the token carries a hop count so duplicates are ignored; it carries the fencing
  * counter; after a view change, or when the lock is created on first use, the shared
  * {@link io.dlock.mutex.common.TokenCensus} establishes exactly one token.
  *

@@ -95,7 +95,7 @@ class SuzukiKasamiTest {
         Envelope<SuzukiKasamiMessage> e = c.peek(0, 1, Token.class);
         Token t = (Token) e.message();
         assertEquals(List.of(NodeId.of(3), NodeId.of(4)), t.queue());
-        assertEquals(1, t.request());
+        assertEquals(1, t.hop());
         c.deliverAll();
         for (long j : new long[] {1, 3, 4}) {
             assertTrue(c.inCS(j), "node " + j + " next, in queue order");
