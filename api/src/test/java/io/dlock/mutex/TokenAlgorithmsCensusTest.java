@@ -1,8 +1,10 @@
 package io.dlock.mutex;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolFamily;
@@ -18,14 +20,48 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Token algorithms when a member leaves and a new node rejoins under the same id (a restarted node):
- * the census must not take the newcomer for the old instance, whether it is the steward (lowest id)
- * or not, with protocols created up front or on first use.
+ * The token census as every token algorithm runs it: its cost (3(N-1) messages per view change, one
+ * HELLO more when a lock is first used by a member that is not the steward), and a member that
+ * leaves and comes back as a new node under the same id (a restarted node), which the census must
+ * not take for the old instance.
  */
-class TokenAlgorithmsRejoinTest {
+class TokenAlgorithmsCensusTest {
 
     static Stream<MutexAlgorithm> tokenAlgorithms() {
         return Stream.of(MutexAlgorithm.values()).filter(a -> a.definition().family() == ProtocolFamily.TOKEN);
+    }
+
+    /** A view change costs exactly 3(N-1) census messages (QUERY, REPORT, DONE), then requests are granted. */
+    @ParameterizedTest
+    @MethodSource("tokenAlgorithms")
+    void viewChangeCostsThreeNMinusOne(MutexAlgorithm algorithm) {
+        censusCost(algorithm.definition(), false);
+    }
+
+    /** A lock first used by a non-steward (created lazily everywhere) costs 3(N-1) + 1 census messages (HELLO first). */
+    @ParameterizedTest
+    @MethodSource("tokenAlgorithms")
+    void firstUseCostsOneHelloMore(MutexAlgorithm algorithm) {
+        censusCost(algorithm.definition(), true);
+    }
+
+    private static <M extends ProtocolMessage> void censusCost(MutexProtocolDefinition<M> d, boolean lazy) {
+        int n = 5;
+        Cluster<M> c = lazy ? Cluster.lazy(d, n, ProtocolOptions.NONE) : new Cluster<>(d, n);
+        if (!lazy) {
+            c.changeView(c.nextView(0, 1, 2, 3, 4));
+        }
+        c.request(3);
+        for (int round = 0; round < 1000 && !c.inCS(3); round++) {
+            c.deliverAll();
+            for (Map.Entry<NodeId, String> t : c.runningTimers()) {
+                c.fireTimer(t.getKey().value(), t.getValue()); // token-ring's idle pause
+            }
+        }
+        assertTrue(c.inCS(3));
+        long census = c.sent().stream().filter(e -> e.message() instanceof CensusMessage).count();
+        assertEquals(3L * (n - 1) + (lazy ? 1 : 0), census, d.name() + (lazy ? " lazy" : " view change"));
+        assertEquals(List.of(), c.violations());
     }
 
     /** Node 0 (the steward) and then node 2 leave and come back; every request is granted once, one at a time. */
