@@ -29,7 +29,8 @@ import java.util.TreeSet;
  *   <tr><td>{@code dlock.mutex}</td><td>{@code centralized}</td><td>mutual-exclusion algorithm, one of
  *       {@link MutexAlgorithm}'s configuration names</td></tr>
  *   <tr><td>{@code dlock.mutex.<option>}</td><td></td><td>an option of the chosen algorithm, e.g.
- *       {@code dlock.mutex.send-denied=true} (centralized) or {@code dlock.mutex.immediate-ack=true} (lamport)</td></tr>
+ *       {@code dlock.mutex.send-denied=true} (centralized), {@code dlock.mutex.immediate-ack=true} (lamport) or
+ *       {@code dlock.mutex.idle-pause-ms=10} (token-ring); the algorithm checks the value</td></tr>
  *   <tr><td>{@code dlock.election}</td><td>{@code view}</td><td>leader-election algorithm</td></tr>
  *   <tr><td>{@code dlock.transport}</td><td>{@code inmemory}</td><td>{@code inmemory} or another transport
  *       on the class path</td></tr>
