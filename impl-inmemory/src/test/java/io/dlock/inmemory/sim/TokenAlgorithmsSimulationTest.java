@@ -42,6 +42,22 @@ class TokenAlgorithmsSimulationTest {
         assertEquals(SEEDS, sweep.seedsRun());
     }
 
+    /** RAY-3 for large trees: N = 64 and 256, light and heavy load, at most 2D messages per entry (D = 11 and 15). */
+    @org.junit.jupiter.api.Test
+    void raymondStaysWithinTwoDForLargeN() {
+        for (int n : new int[] {64, 256}) {
+            long bound = 2L * io.dlock.mutex.raymond.RaymondDefinition.treeDiameter(n);
+            for (Workload w : List.of(Workload.perNode(2).think(0, 50_000L * n / 8), Workload.perNode(3).think(0, 0))) {
+                for (long seed = 1; seed <= 2; seed++) {
+                    SimulationResult r = Simulation.of(MutexAlgorithm.RAYMOND.definition()).nodes(n).seed(seed)
+                            .workload(w).delay(DelayModel.uniform(1, 10)).encodeMessages(false).run();
+                    assertTrue(r.ok() && r.ungranted() == 0, r::describeFailure);
+                    assertTrue(r.messages() <= bound * r.entries(), r::describeFailure);
+                }
+            }
+        }
+    }
+
     /** The node in the critical section crashes and a view without it is installed: the census regenerates the token for the others. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("tokenAlgorithms")
