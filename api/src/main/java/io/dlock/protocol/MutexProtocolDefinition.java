@@ -26,6 +26,28 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
         return Set.of();
     }
 
+    /**
+     * Whether the algorithm falls silent when no node wants the lock (true for most). False for an
+     * algorithm whose messages never stop, such as a token that circulates forever (SPEC.md F30):
+     * drivers then end a run when its workload is done instead of when no message is left, and
+     * {@link #expectedMessagesPerEntry} is a lower bound (the saturated figure), not an identity.
+     */
+    default boolean quiescentWhenIdle() {
+        return true;
+    }
+
+    /**
+     * Checks the value of option {@code key} (one of {@link #optionKeys()}); configuration calls this
+     * at start. By default every option is a boolean.
+     *
+     * @throws IllegalArgumentException whose message says what is allowed
+     */
+    default void checkOption(String key, String value) {
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException("allowed: true, false");
+        }
+    }
+
     /** The codec of the algorithm's messages. */
     MessageCodec<M> codec();
 

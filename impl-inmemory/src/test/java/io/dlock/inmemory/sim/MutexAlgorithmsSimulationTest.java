@@ -42,11 +42,42 @@ class MutexAlgorithmsSimulationTest {
                     MutexAlgorithm.RICART_AGRAWALA, r -> 2L * (r.nodes() - 1) * r.entries(),
                     MutexAlgorithm.LAMPORT, r -> 3L * (r.nodes() - 1) * r.entries()));
 
+    /**
+     * Message claims of the algorithms whose count per entry depends on the schedule (SPEC.md Part G),
+     * checked instead of an identity: null if the run satisfies them, else what is wrong. Token ring
+     * (TR-2, F30; runs end when the workload is done): only TOKEN messages, at least one hop per
+     * entry but the first. Suzuki-Kasami (SK-1): N-1 REQUEST and 1 TOKEN per entry that needed the
+     * token, at most one TOKEN per entry. Raymond (RAY-3): at most 2D messages per entry.
+     */
+    private static final Map<MutexAlgorithm, java.util.function.Function<SimulationResult, String>> MESSAGE_BOUNDS =
+            new EnumMap<>(Map.of(
+                    MutexAlgorithm.TOKEN_RING, r -> r.messages() == r.messages("Token")
+                            && r.messages("Token") >= r.entries() - 1 ? null : "token ring: hops < entries - 1",
+                    MutexAlgorithm.SUZUKI_KASAMI, r -> r.messages("Token") <= r.entries()
+                            && r.messages("Request") == (r.nodes() - 1L) * r.messages("Token")
+                            && r.messages() == r.nodes() * r.messages("Token") ? null
+                            : "suzuki-kasami: not N-1 REQUEST + 1 TOKEN per entry needing the token",
+                    MutexAlgorithm.RAYMOND, r -> r.messages()
+                            <= 2L * io.dlock.mutex.raymond.RaymondDefinition.treeDiameter(r.nodes()) * r.entries()
+                            ? null : "raymond: more than 2D messages per entry"));
+
+    /**
+     * Unit-delay synchronization delay bounds (in T) for the algorithms whose value there is not the
+     * heavy-load figure: the first holder of Suzuki-Kasami and Raymond exits before any request has
+     * reached it, so that first hand-off takes a request's trip too (up to D edges for Raymond, whose
+     * token then crosses up to D edges more; SPEC.md A8: SD at most D·T under heavy load).
+     */
+    private static final Map<MutexAlgorithm, java.util.function.IntToDoubleFunction> SYNC_DELAY_BOUND =
+            new EnumMap<>(Map.of(
+                    MutexAlgorithm.SUZUKI_KASAMI, n -> n / (n - 1.0),
+                    MutexAlgorithm.RAYMOND, n -> 2 * io.dlock.mutex.raymond.RaymondDefinition.treeDiameter(n)));
+
     /** Unit-delay synchronization delay under heavy load, per algorithm (CEN-4, RA-3, LAM-4). */
     private static final Map<MutexAlgorithm, Double> SYNC_DELAY = new EnumMap<>(Map.of(
             MutexAlgorithm.CENTRALIZED, 2.0,
             MutexAlgorithm.RICART_AGRAWALA, 1.0,
-            MutexAlgorithm.LAMPORT, 1.0));
+            MutexAlgorithm.LAMPORT, 1.0,
+            MutexAlgorithm.TOKEN_RING, 1.0));
 
     static Stream<Arguments> algorithmsAndSizes() {
         return Stream.of(MutexAlgorithm.values())
@@ -64,8 +95,8 @@ class MutexAlgorithmsSimulationTest {
     @Test
     void tablesCoverTheRegistry() {
         for (MutexAlgorithm a : MutexAlgorithm.values()) {
-            assertTrue(EXACT_MESSAGES.containsKey(a), "no exact message identity for " + a);
-            assertTrue(SYNC_DELAY.containsKey(a), "no sync delay for " + a);
+            assertTrue(EXACT_MESSAGES.containsKey(a) || MESSAGE_BOUNDS.containsKey(a), "no exact message identity for " + a);
+            assertTrue(SYNC_DELAY.containsKey(a) || SYNC_DELAY_BOUND.containsKey(a), "no sync delay for " + a);
         }
     }
 
@@ -80,10 +111,15 @@ class MutexAlgorithmsSimulationTest {
             if (r.ungranted() != 0 || r.entries() != 3L * n) {
                 return "not every request granted: " + r.entries() + " of " + 3 * n;
             }
-            if (r.messages() != exact.applyAsLong(r)) {
+            if (exact == null) {
+                String bound = MESSAGE_BOUNDS.get(algorithm).apply(r);
+                if (bound != null) {
+                    return bound;
+                }
+            } else if (r.messages() != exact.applyAsLong(r)) {
                 return "messages " + r.messages() + " != exact " + exact.applyAsLong(r);
             }
-            if (Math.abs(r.messagesPerEntry() - expectedPerEntry) > 1e-9) {
+            if (exact != null && Math.abs(r.messagesPerEntry() - expectedPerEntry) > 1e-9) {
                 return "messages per entry " + r.messagesPerEntry() + " != definition's " + expectedPerEntry;
             }
             return r.bytes() > 0 || n == 1 ? null : "no bytes counted";
@@ -118,8 +154,13 @@ class MutexAlgorithmsSimulationTest {
             System.out.println("SD " + algorithm.configName() + " N=" + n + ": " + r.syncDelay() + " over "
                     + r.syncDelaySamples() + " exits");
             assertTrue(r.ok(), r::describeFailure);
-            assertEquals(SYNC_DELAY.get(algorithm), r.syncDelay(), r::describeFailure);
-            assertEquals(algorithm.definition().expectedSyncDelay(), r.syncDelay(), r::describeFailure);
+            if (SYNC_DELAY.containsKey(algorithm)) {
+                assertEquals(SYNC_DELAY.get(algorithm), r.syncDelay(), r::describeFailure);
+                assertEquals(algorithm.definition().expectedSyncDelay(), r.syncDelay(), r::describeFailure);
+            } else {
+                assertTrue(r.syncDelay() >= 1 && r.syncDelay() <= SYNC_DELAY_BOUND.get(algorithm).applyAsDouble(n) + 1e-9,
+                        r::describeFailure);
+            }
             assertEquals(n - 1L, r.syncDelaySamples(), r::describeFailure);
         }
     }
