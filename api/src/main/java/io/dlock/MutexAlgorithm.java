@@ -1,7 +1,9 @@
 package io.dlock;
 
 import io.dlock.mutex.centralized.CentralizedDefinition;
+import io.dlock.mutex.ctta.CttaDefinition;
 import io.dlock.mutex.lamport.LamportDefinition;
+import io.dlock.mutex.naimitrehel.NaimiTrehelDefinition;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
 import java.util.Arrays;
@@ -18,7 +20,11 @@ public enum MutexAlgorithm {
     /** Ricart and Agrawala (1981): permission from every other node, replies deferred by priority; 2(N-1). */
     RICART_AGRAWALA(new RicartAgrawalaDefinition()),
     /** Lamport (1978): a replicated request queue ordered by logical clocks; needs FIFO channels; 3(N-1). */
-    LAMPORT(new LamportDefinition());
+    LAMPORT(new LamportDefinition()),
+    /** Naimi and Trehel (1987/1996): path reversal over LAST/NEXT pointers, with token recovery; avg O(log N). */
+    NAIMI_TREHEL(new NaimiTrehelDefinition()),
+    /** CTTA (Muro, Katoh, Minoura, Hasegawa): broadcast requests, cyclic token hand-off, REGENERATE; N. */
+    CTTA(new CttaDefinition());
 
     private final MutexProtocolDefinition<?> definition;
 
