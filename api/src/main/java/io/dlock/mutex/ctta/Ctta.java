@@ -85,6 +85,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     private final MutexEffects<CttaMessage> effects;
     private final boolean regenerate;
     private final long regenTimeout;
+    private final boolean completionCheck;
     private View view;
     private int n;
     private int me;
@@ -121,6 +122,12 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     }
 
     Ctta(ProtocolContext<CttaMessage> context, boolean regenerate, long regenTimeout) {
+        this(context, regenerate, regenTimeout, true);
+    }
+
+    /** {@code completionCheck = false} drops F8's {@code CG == g} test: only for CT-9's counterexample. */
+    Ctta(ProtocolContext<CttaMessage> context, boolean regenerate, long regenTimeout, boolean completionCheck) {
+        this.completionCheck = completionCheck;
         this.self = context.self();
         this.effects = context.effects();
         this.regenerate = regenerate;
@@ -319,7 +326,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         }
         regen = null;
         // rule 11 with F8: only if nobody refused and nobody raised our age meanwhile
-        if (!r.nacked && cg == r.g && tokenHr == null) {
+        if (!r.nacked && (cg == r.g || !completionCheck) && tokenHr == null) {
             tokenHr = r.hr;
             tokenHr[me] = hrOwn;
             tokenTg = r.g;

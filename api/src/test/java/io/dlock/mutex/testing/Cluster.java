@@ -139,6 +139,29 @@ public final class Cluster<M extends ProtocolMessage> {
         collect(n);
     }
 
+    /** Fires the running timer {@code name} of {@code node}, as the driver does when it expires; fails if it is not running. */
+    public void fireTimer(long node, String name) {
+        NodeId n = id(node);
+        RecordingEffects<M> fx = effects.get(n);
+        if (fx == null || !fx.timers().containsKey(name)) {
+            throw new AssertionError("timer " + name + " of " + n + " is not running");
+        }
+        fx.cancelTimer(name);
+        protocols.get(n).onTimer(name);
+        collect(n);
+    }
+
+    /** The running timers of {@code node}: name to delay. */
+    public Map<String, Long> timers(long node) {
+        RecordingEffects<M> fx = effects.get(id(node));
+        return fx == null ? Map.of() : fx.timers();
+    }
+
+    /** The protocol instance of {@code node}, or null if it has none (for algorithm-specific inspection in tests). */
+    public MutexProtocol<M> protocol(long node) {
+        return protocols.get(id(node));
+    }
+
     // ---- delivery ------------------------------------------------------------------------------
 
     /** The messages in flight, oldest first (a snapshot). */
