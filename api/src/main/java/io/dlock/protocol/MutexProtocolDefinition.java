@@ -26,6 +26,16 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
         return Set.of();
     }
 
+    /**
+     * Whether the algorithm falls silent when no node wants the lock (true for most). False for an
+     * algorithm whose messages never stop, such as a token that circulates forever (SPEC.md F30):
+     * drivers then end a run when its workload is done instead of when no message is left, and
+     * {@link #expectedMessagesPerEntry} is a lower bound (the saturated figure), not an identity.
+     */
+    default boolean quiescentWhenIdle() {
+        return true;
+    }
+
     /** The codec of the algorithm's messages. */
     MessageCodec<M> codec();
 

@@ -118,7 +118,8 @@ class MutexAlgorithmContractTest {
 
     /**
      * When every node makes the same number of requests, messages per entry equal
-     * {@code expectedMessagesPerEntry(n)} exactly, on any schedule the algorithm allows.
+     * {@code expectedMessagesPerEntry(n)} exactly, on any schedule the algorithm allows (for an
+     * algorithm that is not quiescent when idle, it is a lower bound).
      */
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
@@ -131,7 +132,11 @@ class MutexAlgorithmContractTest {
                 String where = algorithm + " n=" + n + " seed=" + seed;
                 assertEquals(List.of(), c.violations(), where);
                 assertEquals(3 * n, c.entries().size(), where);
-                assertEquals(d.expectedMessagesPerEntry(n), (double) c.messagesSent() / c.entries().size(), 1e-9, where);
+                if (d.quiescentWhenIdle()) {
+                    assertEquals(d.expectedMessagesPerEntry(n), (double) c.messagesSent() / c.entries().size(), 1e-9, where);
+                } else { // a circulating token: the figure is the saturated lower bound (first entry may be free)
+                    assertTrue(c.messagesSent() >= d.expectedMessagesPerEntry(n) * (c.entries().size() - 1), where);
+                }
             }
         }
     }
@@ -237,6 +242,6 @@ class MutexAlgorithmContractTest {
         }
         c.checkNobodyWaits();
         assertEquals(List.of(), c.violations(), where);
-        assertTrue(c.inFlight().isEmpty(), where);
+        assertTrue(c.inFlight().isEmpty() || !d.quiescentWhenIdle(), where);
     }
 }

@@ -10,6 +10,13 @@
  *       the rule for issuing the next one.</li>
  *   <li>{@link io.dlock.mutex.common.CodecSupport}: the validation every message codec repeats
  *       (unknown type byte, field ranges enforced by the message records).</li>
+ *   <li>{@link io.dlock.mutex.common.TokenCensus}, with {@link io.dlock.mutex.common.CensusReport},
+ *       {@link io.dlock.mutex.common.CensusOutcome}, {@link io.dlock.mutex.common.CensusMessage},
+ *       {@link io.dlock.mutex.common.EffectsCensusPort} and {@link io.dlock.mutex.common.CensusCodec}: the
+ *       token census every token algorithm runs after a view change and when its instance is created
+ *       lazily: the steward (lowest member) collects who holds the token and keeps exactly one,
+ *       regenerating it with a fence above every reported one if it was lost with the old epoch.
+ *       Each algorithm wraps the census messages as records of its own message type.</li>
  * </ul>
  *
  * <p>Like the algorithms, these classes are plain single-threaded state with no I/O; each protocol

@@ -283,7 +283,10 @@ public final class Cluster<M extends ProtocolMessage> {
 
     /**
      * One random action: a request by an idle node with budget left (the budget is decremented), a
-     * release by a node in the critical section, or a delivery. Returns false if none is possible.
+     * release by a node in the critical section, a delivery, or the firing of a running timer. Returns
+     * false if none is possible, or, for an algorithm that is not
+     * {@linkplain MutexProtocolDefinition#quiescentWhenIdle() quiescent when idle}, when nobody can
+     * request, waits or holds.
      */
     public boolean randomStep(Random random, Map<NodeId, Integer> budget, boolean fifo, double duplicateProbability) {
         List<NodeId> canRequest = new ArrayList<>();
@@ -294,7 +297,12 @@ public final class Cluster<M extends ProtocolMessage> {
             }
         }
         List<NodeId> canRelease = new ArrayList<>(inCS);
-        int choices = (canRequest.isEmpty() ? 0 : 1) + (canRelease.isEmpty() ? 0 : 1) + (inFlight.isEmpty() ? 0 : 2);
+        if (!definition.quiescentWhenIdle() && canRequest.isEmpty() && waiting.isEmpty() && inCS.isEmpty()) {
+            return false; // a circulating token never stops: the work is done
+        }
+        List<Map.Entry<NodeId, String>> timers = runningTimers();
+        int choices = (canRequest.isEmpty() ? 0 : 1) + (canRelease.isEmpty() ? 0 : 1) + (inFlight.isEmpty() ? 0 : 2)
+                + (timers.isEmpty() ? 0 : 1);
         if (choices == 0) {
             return false;
         }
@@ -305,10 +313,36 @@ public final class Cluster<M extends ProtocolMessage> {
             request(n.value());
         } else if (!canRelease.isEmpty() && pick-- == 0) {
             release(canRelease.get(random.nextInt(canRelease.size())).value());
+        } else if (!timers.isEmpty() && pick-- == 0) {
+            Map.Entry<NodeId, String> t = timers.get(random.nextInt(timers.size()));
+            fireTimer(t.getKey().value(), t.getValue());
         } else {
             deliverRandom(random, fifo, duplicateProbability);
         }
         return true;
+    }
+
+    /** The running timers of every node with a protocol, as (node, timer name), ascending. */
+    public List<Map.Entry<NodeId, String>> runningTimers() {
+        List<Map.Entry<NodeId, String>> running = new ArrayList<>();
+        for (Map.Entry<NodeId, RecordingEffects<M>> e : effects.entrySet()) {
+            for (String name : new TreeSet<>(e.getValue().timers().keySet())) {
+                running.add(Map.entry(e.getKey(), name));
+            }
+        }
+        return running;
+    }
+
+    /** Fires the running timer {@code name} of {@code node} (a random step does this too, when timers run). */
+    public void fireTimer(long node, String name) {
+        NodeId n = id(node);
+        RecordingEffects<M> fx = effects.get(n);
+        if (fx == null || !fx.timers().containsKey(name)) {
+            throw new AssertionError("no timer '" + name + "' running at " + n);
+        }
+        fx.cancelTimer(name);
+        protocols.get(n).onTimer(name);
+        collect(n);
     }
 
     /** Records an ME3 violation if a request is still waiting (call when nothing is in flight). */

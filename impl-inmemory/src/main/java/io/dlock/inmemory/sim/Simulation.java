@@ -25,7 +25,9 @@ import java.util.function.Consumer;
  *
  * <p>Defaults: 3 nodes, seed 0, {@link DelayModel#standard()} delays, {@code Workload.perNode(3)},
  * no faults, no options, messages encoded and decoded through the algorithm's codec, FIFO channels
- * exactly when the algorithm requires them, and at most 50 million events.
+ * exactly when the algorithm requires them, at most 50 million events, and
+ * {@link #stopWhenWorkloadDone} exactly when the algorithm is not
+ * {@link MutexProtocolDefinition#quiescentWhenIdle() quiescent when idle}.
  *
  * <p>{@link #toString()} is one line of Java that rebuilds this configuration (the replay line of
  * {@link SimulationResult#describeFailure()}); it assumes the definition class has a public no-argument
@@ -48,6 +50,7 @@ public final class Simulation {
 
     private Simulation(MutexProtocolDefinition<?> definition) {
         this.definition = Objects.requireNonNull(definition, "definition");
+        this.stopWhenWorkloadDone = !definition.quiescentWhenIdle(); // a circulating token never drains the queue
     }
 
     /** A simulation of {@code definition} with the defaults listed in the class comment. */
@@ -280,8 +283,8 @@ public final class Simulation {
         if (!fifoGuard) {
             code.append(".fifoGuard(false)");
         }
-        if (stopWhenWorkloadDone) {
-            code.append(".stopWhenWorkloadDone(true)");
+        if (stopWhenWorkloadDone == definition.quiescentWhenIdle()) {
+            code.append(".stopWhenWorkloadDone(").append(stopWhenWorkloadDone).append(")");
         }
         if (maxTime != Long.MAX_VALUE) {
             code.append(".maxTime(").append(maxTime).append("L)");

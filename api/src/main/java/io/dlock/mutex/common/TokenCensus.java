@@ -1,0 +1,382 @@
+package io.dlock.mutex.common;
+
+import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The token census: how a token algorithm re-establishes exactly one token after a view change, and
+ * learns where the token is when its protocol instance is created lazily in a running cluster. One
+ * instance per protocol instance; the algorithm forwards its census messages and lifecycle events to
+ * it and reacts to the decision through a {@link Port}.
+ *
+ * <h2>Protocol</h2>
+ * <ul>
+ *   <li>The <em>steward</em> is the lowest member of the current view.</li>
+ *   <li>A census runs on every {@link #onView view change}, and on the first event of an instance
+ *       created with {@code startsIdle = false} ({@link #beforeEvent}). On such a first event a
+ *       member that is not the steward sends HELLO to the steward, so that a steward with no instance
+ *       yet gets one (the runtime creates it on the first message) and runs the census; a member
+ *       whose first event is the steward's QUERY needs no HELLO. After a view change a member sends
+ *       HELLO only if it cannot know that the new steward has an instance (it was not a member of the
+ *       last census this member saw complete).</li>
+ *   <li>The steward sends QUERY to every other member and waits for every REPORT
+ *       ({@link CensusReport}). Then it decides ({@link #decide}): exactly one member holds the
+ *       token: it keeps it; none: the token was lost with the old epoch, the steward regenerates it;
+ *       more than one (only after a partition): the one in the critical section keeps it, else the one
+ *       with the highest token fence, else the lowest id, and the others discard theirs. It sends
+ *       DONE ({@link CensusOutcome}) to every other member.</li>
+ *   <li>A steward that has finished the census of its epoch answers a late HELLO with DONE.</li>
+ *   <li>While a census is {@linkplain #active() active} at a member, the member sends no token and
+ *       enters no critical section with one (a member already in it stays there and keeps the token);
+ *       algorithm messages that arrive meanwhile are {@linkplain #defer deferred} and redelivered
+ *       after DONE; a request made meanwhile is the algorithm's to remember and send after DONE.</li>
+ * </ul>
+ * Cost: 3(N-1) messages per census (QUERY, REPORT, DONE), plus a HELLO per member that creates its
+ * instance lazily or cannot know that the steward has one. None of it counts as per-entry cost.
+ *
+ * <h2>Robustness</h2>
+ * Every census message names its epoch; messages of another epoch than the current view's, and
+ * duplicates (a second REPORT, a DONE for a census already complete), are ignored. One census runs
+ * per epoch. Fencing: the census owns no counter but updates the algorithm's {@link FencingCounter}:
+ * {@link FencingCounter#enterEpoch} on every view, the reports' fences at the steward, the outcome's
+ * floor at every member.
+ *
+ * <p>Not thread-safe: owned by one protocol instance and used only from its event loop. Pure: it acts
+ * only through the {@link Port}.
+ *
+ * @param <M> the algorithm's message type (for the deferred messages)
+ */
+public final class TokenCensus<M> {
+
+    /*
+     * Overview.
+     *
+     * State: view (current), phase (COMPLETE: the census of view.epoch() is done here; WAITING: a
+     * member waits for DONE; COLLECTING: the steward waits for REPORTs), firstEventPending (created
+     * with startsIdle = false and no event handled yet), awaiting and reports (steward), lastOutcome
+     * (the decision of the current epoch, once COMPLETE), instantiated (members known to have a
+     * protocol instance: every member of the view of the last complete census, plus a steward that
+     * queried us), deferred (algorithm messages received while active).
+     *
+     * Invariants:
+     *  - Only the steward of view.epoch() decides, at most once per epoch, and only when every other
+     *    member has reported for this epoch. Since nobody sends the token while active, and a member
+     *    reports only after installing the epoch (so old-epoch tokens can no longer reach it), "no
+     *    report holds the token" means no token exists in this epoch: regenerating is safe.
+     *  - A steward with no instance at epoch e implies no member has completed census e: members enter
+     *    WAITING on onView / on their first event, and only the steward's DONE ends it. So when a
+     *    lazily created steward starts a census mid-epoch, nobody is moving the token.
+     */
+
+    /** What the census needs from its algorithm. Calls happen only from within the census's methods. */
+    public interface Port<M> {
+
+        /** This member's state now, for the census of {@code epoch}. */
+        CensusReport localReport(long epoch);
+
+        /** Sends HELLO (the algorithm's record) for {@code epoch} to {@code steward}. */
+        void sendHello(NodeId steward, long epoch);
+
+        /** Sends QUERY for {@code epoch} to every other member of the current view. */
+        void broadcastQuery(long epoch);
+
+        /** Sends {@code report} to {@code steward}. */
+        void sendReport(NodeId steward, CensusReport report);
+
+        /** Sends DONE with {@code outcome} to {@code member}. */
+        void sendDone(NodeId member, CensusOutcome outcome);
+
+        /** Sends DONE with {@code outcome} to every other member of the current view. */
+        void broadcastDone(CensusOutcome outcome);
+
+        /**
+         * The census of the current epoch is complete: rebuild the algorithm's state toward
+         * {@code outcome.holder()}, discard a token this member holds if it is not the holder, create
+         * the token if this member is the holder of a regenerated one (the steward can read
+         * {@link TokenCensus#reports()}), and send the requests that are waiting. The deferred
+         * messages are redelivered after this returns.
+         */
+        void censusDone(CensusOutcome outcome);
+
+        /** Redelivers a message deferred while the census was active. */
+        void redeliver(NodeId from, M message);
+    }
+
+    private enum Phase { COMPLETE, WAITING, COLLECTING }
+
+    private final NodeId self;
+    private final FencingCounter fences;
+    private final Port<M> port;
+    private View view;
+    private Phase phase;
+    private boolean firstEventPending;
+    private final Set<NodeId> awaiting = new TreeSet<>();
+    private final Map<NodeId, CensusReport> reports = new TreeMap<>();
+    private CensusOutcome lastOutcome;
+    private final Set<NodeId> instantiated = new TreeSet<>();
+    private final List<Deferred<M>> deferred = new ArrayList<>();
+
+    private record Deferred<M>(NodeId from, M message) {
+    }
+
+    /**
+     * @param self       this member
+     * @param view       the view the protocol is created with
+     * @param startsIdle whether every member starts idle with the token at the lowest member (the
+     *                   simulator's genesis): then no census runs until the first view change and
+     *                   the lowest member is the holder; otherwise a census runs at the first event
+     * @param fences     the algorithm's counter, which the census keeps above every reported fence
+     * @param port       the algorithm's side
+     */
+    public TokenCensus(NodeId self, View view, boolean startsIdle, FencingCounter fences, Port<M> port) {
+        this.self = self;
+        this.view = view;
+        this.fences = fences;
+        this.port = port;
+        if (startsIdle) {
+            phase = Phase.COMPLETE;
+            lastOutcome = new CensusOutcome(view.epoch(), steward(), false, 0);
+            instantiated.addAll(view.members());
+        } else {
+            fences.enterEpoch(view.epoch());
+            phase = Phase.WAITING;
+            firstEventPending = true;
+        }
+    }
+
+    /** The steward of {@code v}: its lowest member. */
+    public static NodeId stewardOf(View v) {
+        return v.member(0);
+    }
+
+    /** The steward of the current view. */
+    public NodeId steward() {
+        return stewardOf(view);
+    }
+
+    /** Whether this member is the steward of the current view. */
+    public boolean isSteward() {
+        return steward().equals(self);
+    }
+
+    /** The current view. */
+    public View view() {
+        return view;
+    }
+
+    /**
+     * Whether a census is under way (or has yet to start) at this member: no token may be sent and no
+     * critical section entered with it.
+     */
+    public boolean active() {
+        return phase != Phase.COMPLETE || firstEventPending;
+    }
+
+    /** The outcome of the current epoch's census, or null while it is active. */
+    public CensusOutcome outcome() {
+        return active() ? null : lastOutcome;
+    }
+
+    /**
+     * The reports of the last census this member ran as steward, by member, its own included
+     * (read-only; valid in {@link Port#censusDone} at the steward, for rebuilding a regenerated token).
+     */
+    public Map<NodeId, CensusReport> reports() {
+        return Collections.unmodifiableMap(reports);
+    }
+
+    /**
+     * Call at the start of every event handler except the census message handlers below (which do it
+     * themselves): starts the census owed by an instance created with {@code startsIdle = false}.
+     */
+    public void beforeEvent() {
+        if (firstEventPending) {
+            firstEventPending = false;
+            if (isSteward()) {
+                startCensus();
+            } else {
+                port.sendHello(steward(), view.epoch());
+            }
+        }
+    }
+
+    /**
+     * Routes a message: a census message (one of {@link CensusMessage}'s interfaces) goes to its
+     * handler; any other message, while the census is {@linkplain #active() active}, is deferred.
+     * Either way it returns true, and the algorithm is done with the message. It returns false
+     * (after {@link #beforeEvent}) for an algorithm message the algorithm must handle now.
+     */
+    public boolean onMessage(NodeId from, M message) {
+        if (message instanceof CensusMessage.Hello h) {
+            onHello(from, h.epoch());
+        } else if (message instanceof CensusMessage.Query q) {
+            onQuery(from, q.epoch());
+        } else if (message instanceof CensusMessage.Report r) {
+            onReport(from, r.report());
+        } else if (message instanceof CensusMessage.Done d) {
+            onDone(from, d.outcome());
+        } else {
+            beforeEvent();
+            if (!active()) {
+                return false;
+            }
+            defer(from, message);
+        }
+        return true;
+    }
+
+    /** Keeps an algorithm message received while {@link #active()}; it is redelivered after DONE. */
+    public void defer(NodeId from, M message) {
+        deferred.add(new Deferred<>(from, message));
+    }
+
+    /** A new view: a new census (messages of the old epoch, deferred ones included, are lost). */
+    public void onView(View newView) {
+        boolean stewardKnown = instantiated.contains(stewardOf(newView)) && !firstEventPending;
+        view = newView;
+        firstEventPending = false;
+        deferred.clear();
+        fences.enterEpoch(newView.epoch());
+        if (isSteward()) {
+            startCensus();
+        } else {
+            phase = Phase.WAITING;
+            awaiting.clear();
+            if (!stewardKnown) {
+                port.sendHello(steward(), newView.epoch());
+            }
+        }
+    }
+
+    /** HELLO from {@code from}: a steward not yet counting starts; a finished one answers DONE. */
+    public void onHello(NodeId from, long epoch) {
+        if (epoch != view.epoch() || !isSteward()) {
+            beforeEvent();
+            return;
+        }
+        if (firstEventPending) {
+            firstEventPending = false;
+            startCensus(); // the QUERY reaches {@code from} too
+        } else if (phase == Phase.COMPLETE && !from.equals(self)) {
+            port.sendDone(from, lastOutcome);
+        } // COLLECTING: our QUERY is on its way to it
+    }
+
+    /** QUERY from the steward: report (once per epoch; a duplicate after DONE is ignored). */
+    public void onQuery(NodeId from, long epoch) {
+        if (epoch != view.epoch() || !from.equals(steward()) || isSteward()) {
+            beforeEvent();
+            return;
+        }
+        firstEventPending = false; // the steward runs the census: no HELLO needed
+        instantiated.add(from);
+        if (phase == Phase.COMPLETE) {
+            return; // a duplicate of the query this census already answered
+        }
+        phase = Phase.WAITING;
+        port.sendReport(from, port.localReport(view.epoch()));
+    }
+
+    /** REPORT at the steward; decides when every member has reported. */
+    public void onReport(NodeId from, CensusReport report) {
+        beforeEvent();
+        if (phase != Phase.COLLECTING || report.epoch() != view.epoch() || !awaiting.remove(from)) {
+            return; // not collecting, another epoch, or a duplicate
+        }
+        reports.put(from, report);
+        if (awaiting.isEmpty()) {
+            decide();
+        }
+    }
+
+    /** DONE from the steward: the census of this epoch is complete here. */
+    public void onDone(NodeId from, CensusOutcome outcome) {
+        if (outcome.epoch() != view.epoch() || !from.equals(steward()) || isSteward()
+                || phase == Phase.COMPLETE) {
+            beforeEvent();
+            return; // another epoch, not from the steward, or a duplicate
+        }
+        firstEventPending = false;
+        complete(outcome);
+    }
+
+    private void startCensus() {
+        phase = Phase.COLLECTING;
+        reports.clear();
+        awaiting.clear();
+        for (NodeId member : view.members()) {
+            if (!member.equals(self)) {
+                awaiting.add(member);
+            }
+        }
+        if (awaiting.isEmpty()) {
+            decide();
+        } else {
+            port.broadcastQuery(view.epoch());
+        }
+    }
+
+    /**
+     * The steward's decision, once every report is in: the holder (in the critical section first,
+     * then the highest token fence, then the lowest id), or a regenerated token at the steward, and
+     * the fence floor.
+     */
+    private void decide() {
+        reports.put(self, port.localReport(view.epoch()));
+        NodeId holder = null;
+        CensusReport best = null;
+        for (Map.Entry<NodeId, CensusReport> e : reports.entrySet()) {
+            CensusReport r = e.getValue();
+            fences.observe(r.maxFence());
+            fences.observe(r.tokenFence());
+            if (r.holdsToken() && (best == null || better(r, best))) {
+                best = r;
+                holder = e.getKey();
+            }
+        }
+        boolean regenerated = holder == null;
+        CensusOutcome outcome = new CensusOutcome(view.epoch(), regenerated ? self : holder, regenerated,
+                fences.highest());
+        if (view.size() > 1) {
+            port.broadcastDone(outcome);
+        }
+        complete(outcome);
+    }
+
+    /** Whether holder report {@code a} beats {@code b} (reports are visited in ascending id order). */
+    private static boolean better(CensusReport a, CensusReport b) {
+        if (a.inCS() != b.inCS()) {
+            return a.inCS();
+        }
+        return a.tokenFence() > b.tokenFence();
+    }
+
+    private void complete(CensusOutcome outcome) {
+        phase = Phase.COMPLETE;
+        lastOutcome = outcome;
+        awaiting.clear();
+        instantiated.clear();
+        instantiated.addAll(view.members());
+        fences.observe(outcome.fenceFloor());
+        port.censusDone(outcome);
+        List<Deferred<M>> due = List.copyOf(deferred);
+        deferred.clear();
+        for (Deferred<M> d : due) {
+            port.redeliver(d.from(), d.message());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Census[" + view.epoch() + " " + (firstEventPending ? "FIRST_EVENT_PENDING" : phase)
+                + (phase == Phase.COLLECTING ? " awaiting=" + awaiting : "")
+                + (lastOutcome != null && !active() ? " holder=" + lastOutcome.holder() : "") + "]";
+    }
+}
