@@ -1,8 +1,16 @@
 package io.dlock.mutex.ctta;
 
+import io.dlock.mutex.common.CensusOutcome;
+import io.dlock.mutex.common.CensusReport;
+import io.dlock.mutex.common.EffectsCensusPort;
 import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.TokenCensus;
 import io.dlock.mutex.ctta.CttaMessage.Ack;
+import io.dlock.mutex.ctta.CttaMessage.CensusQuery;
 import io.dlock.mutex.ctta.CttaMessage.CrReq;
+import io.dlock.mutex.ctta.CttaMessage.Done;
+import io.dlock.mutex.ctta.CttaMessage.Hello;
+import io.dlock.mutex.ctta.CttaMessage.Report;
 import io.dlock.mutex.ctta.CttaMessage.Jdcg;
 import io.dlock.mutex.ctta.CttaMessage.Nack;
 import io.dlock.mutex.ctta.CttaMessage.Token;
@@ -105,6 +113,8 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     private Regen regen;
     private final Map<NodeId, long[]> answered = new HashMap<>();
 
+    private final TokenCensus<CttaMessage> census;
+
     /** A REGENERATE attempt in progress (rule 7). */
     private static final class Regen {
         final long g;
@@ -136,9 +146,10 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         this.n = view.size();
         this.me = view.indexOf(self);
         this.lr = new long[n];
-        if (me == 0) {
+        if (me == 0 && context.startsIdle()) {
             tokenHr = new long[n]; // F3: site 1 starts with the token
         }
+        this.census = new TokenCensus<>(self, view, context.startsIdle(), fences, new CensusPort());
     }
 
     /**
@@ -164,8 +175,12 @@ final class Ctta implements MutexProtocol<CttaMessage> {
             throw new IllegalStateException(self + " already has an outstanding request");
         }
         // rule 1: number the request and broadcast it (even with the idle token here: F5)
+        census.beforeEvent();
         requesting = true;
         lr[me]++;
+        if (census.active()) {
+            return; // broadcast when the census ends
+        }
         effects.broadcast(new CrReq(lr[me]));
         if (tokenHr != null && !inCR) {
             enter();
@@ -180,11 +195,14 @@ final class Ctta implements MutexProtocol<CttaMessage> {
             throw new IllegalStateException(self + " is not in the critical section");
         }
         // rule 4: count the entry, then PASS
+        census.beforeEvent();
         tokenHr[me]++;
         hrOwn = tokenHr[me];
         inCR = false;
         requesting = false;
-        pass();
+        if (!census.active()) {
+            pass();
+        }
     }
 
     private void enter() {
@@ -214,6 +232,9 @@ final class Ctta implements MutexProtocol<CttaMessage> {
 
     @Override
     public void onMessage(NodeId from, CttaMessage message) {
+        if (census.onMessage(from, message)) {
+            return; // a census message, or deferred until the census ends
+        }
         int j = view.indexOf(from);
         if (j < 0) {
             return;
@@ -344,7 +365,8 @@ final class Ctta implements MutexProtocol<CttaMessage> {
 
     @Override
     public void onTimer(String name) {
-        if (!regenerate || !name.equals(REGEN_TIMER) || !requesting || tokenHr != null) {
+        census.beforeEvent();
+        if (census.active() || !regenerate || !name.equals(REGEN_TIMER) || !requesting || tokenHr != null) {
             return;
         }
         // rule 6 (an attempt still missing answers is abandoned), rule 7
@@ -360,8 +382,85 @@ final class Ctta implements MutexProtocol<CttaMessage> {
 
     @Override
     public void onView(View newView) {
+        // re-index LR and the token's HR by the new ranks; departed sites go, joiners start at 0
+        long[] newLr = new long[newView.size()];
+        long[] newHr = tokenHr == null ? null : new long[newView.size()];
+        for (int k = 0; k < newView.size(); k++) {
+            int old = view.indexOf(newView.member(k));
+            if (old >= 0) {
+                newLr[k] = lr[old];
+                if (newHr != null) {
+                    newHr[k] = tokenHr[old];
+                }
+            }
+        }
         view = newView;
-        // TODO census
+        n = newView.size();
+        me = newView.indexOf(self);
+        lr = newLr;
+        tokenHr = newHr;
+        regen = null;
+        answered.clear();
+        effects.cancelTimer(REGEN_TIMER);
+        census.onView(newView);
+    }
+
+    /** The census's side in this algorithm: what we report, and the rebuild toward the holder. */
+    private final class CensusPort extends EffectsCensusPort<CttaMessage> {
+
+        CensusPort() {
+            super(effects, Hello::new, CensusQuery::new, Report::new, Done::new);
+        }
+
+        @Override
+        public CensusReport localReport(long epoch) {
+            boolean holds = tokenHr != null;
+            return new CensusReport(epoch, holds, inCR, holds ? fences.highest() : 0, fences.highest(), lr[me],
+                    requesting && !inCR);
+        }
+
+        /**
+         * Ages restart at 0 in the new epoch (no token of an older epoch can arrive); the holder keeps
+         * or gets the token (a regenerated one with HR(j) = LR_j[j], minus 1 while j waits: CT-3);
+         * waiting sites broadcast their request again (F9's re-request, same number).
+         */
+        @Override
+        public void censusDone(CensusOutcome outcome) {
+            cg = 0;
+            tokenTg = 0;
+            if (outcome.holder().equals(self)) {
+                if (tokenHr == null) {
+                    tokenHr = new long[n];
+                    for (Map.Entry<NodeId, CensusReport> e : census.reports().entrySet()) {
+                        int k = view.indexOf(e.getKey());
+                        if (k >= 0) {
+                            CensusReport r = e.getValue();
+                            tokenHr[k] = Math.max(0, r.requestNumber() - (r.waiting() ? 1 : 0));
+                        }
+                    }
+                    tokenHop = 0;
+                    lastStampFence = fences.highest();
+                    lastStampHop = 0;
+                }
+            } else {
+                tokenHr = null; // only after a partition: another site keeps its token
+            }
+            if (requesting && !inCR) {
+                effects.broadcast(new CrReq(lr[me]));
+                if (tokenHr != null) {
+                    enter();
+                } else if (regenerate) {
+                    effects.setTimer(REGEN_TIMER, regenTimeout);
+                }
+            } else if (tokenHr != null && !inCR) {
+                pass();
+            }
+        }
+
+        @Override
+        public void redeliver(NodeId from, CttaMessage message) {
+            onMessage(from, message);
+        }
     }
 
     // ---- inspection (tests) ----------------------------------------------------------------
@@ -394,6 +493,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     public String toString() {
         return "Ctta[" + self + " LR=" + Arrays.toString(lr) + " HRown=" + hrOwn + " CG=" + cg
                 + (tokenHr == null ? "" : " token HR=" + Arrays.toString(tokenHr) + " TG=" + tokenTg)
-                + (requesting ? " requesting" : "") + (inCR ? " inCR" : "") + " fence=" + fences.highest() + "]";
+                + (requesting ? " requesting" : "") + (inCR ? " inCR" : "") + " fence=" + fences.highest() + " " + census
+                + "]";
     }
 }

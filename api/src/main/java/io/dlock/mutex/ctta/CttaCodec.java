@@ -3,8 +3,13 @@ package io.dlock.mutex.ctta;
 import static io.dlock.mutex.common.CodecSupport.build;
 import static io.dlock.mutex.common.CodecSupport.unknownType;
 
+import io.dlock.mutex.common.CensusCodec;
 import io.dlock.mutex.ctta.CttaMessage.Ack;
+import io.dlock.mutex.ctta.CttaMessage.CensusQuery;
 import io.dlock.mutex.ctta.CttaMessage.CrReq;
+import io.dlock.mutex.ctta.CttaMessage.Done;
+import io.dlock.mutex.ctta.CttaMessage.Hello;
+import io.dlock.mutex.ctta.CttaMessage.Report;
 import io.dlock.mutex.ctta.CttaMessage.Jdcg;
 import io.dlock.mutex.ctta.CttaMessage.Nack;
 import io.dlock.mutex.ctta.CttaMessage.Token;
@@ -24,6 +29,10 @@ import java.util.List;
  *   3 Jdcg   g n
  *   4 Ack    g hr fence
  *   5 Nack   g
+ *   6 Hello        epoch
+ *   7 CensusQuery  epoch
+ *   8 Report       (CensusCodec report)
+ *   9 Done         (CensusCodec outcome)
  * </pre>
  */
 final class CttaCodec implements MessageCodec<CttaMessage> {
@@ -33,6 +42,10 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
     static final int JDCG = 3;
     static final int ACK = 4;
     static final int NACK = 5;
+    static final int HELLO = 6;
+    static final int CENSUS_QUERY = 7;
+    static final int REPORT = 8;
+    static final int DONE = 9;
 
     /** Largest HR array accepted from the wire. */
     static final int MAX_SITES = 1 << 16;
@@ -53,6 +66,14 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
             out.writeByte(ACK).writeVarLong(a.g()).writeVarLong(a.hr()).writeVarLong(a.fence());
         } else if (message instanceof Nack k) {
             out.writeByte(NACK).writeVarLong(k.g());
+        } else if (message instanceof Hello h) {
+            out.writeByte(HELLO).writeVarLong(h.epoch());
+        } else if (message instanceof CensusQuery q) {
+            out.writeByte(CENSUS_QUERY).writeVarLong(q.epoch());
+        } else if (message instanceof Report r) {
+            CensusCodec.writeReport(out.writeByte(REPORT), r.report());
+        } else if (message instanceof Done d) {
+            CensusCodec.writeOutcome(out.writeByte(DONE), d.outcome());
         } else {
             throw new IllegalArgumentException("not a ctta message: " + message);
         }
@@ -88,6 +109,13 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
         } else if (tag == NACK) {
             long g = in.readVarLong();
             message = build(name, () -> new Nack(g));
+        } else if (tag == HELLO || tag == CENSUS_QUERY) {
+            long epoch = in.readVarLong();
+            message = build(name, () -> tag == HELLO ? new Hello(epoch) : new CensusQuery(epoch));
+        } else if (tag == REPORT) {
+            message = new Report(CensusCodec.readReport(name, in));
+        } else if (tag == DONE) {
+            message = new Done(CensusCodec.readOutcome(name, in));
         } else {
             throw unknownType(name, tag);
         }

@@ -1,11 +1,19 @@
 package io.dlock.mutex.naimitrehel;
 
+import io.dlock.mutex.common.CensusOutcome;
+import io.dlock.mutex.common.CensusReport;
+import io.dlock.mutex.common.EffectsCensusPort;
 import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.TokenCensus;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CandidateElected;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CensusQuery;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Consult;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.ConsultReply;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Done;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Election;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Hello;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Query;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Report;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Request;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Token;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.TokenPresent;
@@ -84,6 +92,12 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
      *
      * Fencing: the holder grants fences.next(); the token carries fences.highest(); the receiver
      * observes it. A regenerated token starts at the generation floor (see class comment).
+     *
+     * View changes and lazy creation (io.dlock.mutex.common.TokenCensus): while the census is active
+     * no token is sent and nobody enters; algorithm messages are deferred and requests remembered.
+     * At its end every node points LAST at the holder, clears NEXT, and a waiting node sends a new
+     * REQUEST to the holder (so the NEXT chain is rebuilt from scratch; requests lost with the old
+     * epoch cannot leave anyone waiting). Recovery timers stop at a view change.
      */
 
     static final String TWAIT = "twait";
@@ -101,7 +115,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     private final boolean faultTolerant;
     private final long twait;
     private final long telec;
-    private View view;
+    private View view; // the census keeps its own copy; both are set in onView
 
     private NodeId last;
     private NodeId next;
@@ -120,6 +134,8 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     private long generation;
     private NodeId minCandidate;
 
+    private final TokenCensus<NaimiTrehelMessage> census;
+
     NaimiTrehel(ProtocolContext<NaimiTrehelMessage> context, boolean faultTolerant, long twait, long telec) {
         this.self = context.self();
         this.effects = context.effects();
@@ -130,7 +146,8 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
         // SPEC decision: node 1 (the lowest member) is the initial root and holder
         NodeId root = view.member(0);
         this.last = root;
-        this.hasToken = root.equals(self);
+        this.hasToken = context.startsIdle() && root.equals(self);
+        this.census = new TokenCensus<>(self, view, context.startsIdle(), fences, new CensusPort());
     }
 
     // ---- application --------------------------------------------------------------------------
@@ -140,7 +157,11 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
         if (requesting) {
             throw new IllegalStateException(self + " already has an outstanding request");
         }
+        census.beforeEvent();
         requesting = true;
+        if (census.active()) {
+            return; // remembered: sent (or served) when the census ends
+        }
         if (hasToken) {
             // rule 1, root case: a non-requesting root holds the idle token: enter with no message
             enter();
@@ -160,10 +181,11 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
             throw new IllegalStateException(self + " is not in the critical section");
         }
         // rule 4: pass the token to NEXT, or keep it idle
+        census.beforeEvent();
         inCS = false;
         requesting = false;
         ft = Ft.NORMAL;
-        if (next != null) {
+        if (next != null && !census.active()) {
             sendToken(next, nextSeq);
         }
     }
@@ -214,6 +236,9 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
 
     @Override
     public void onMessage(NodeId from, NaimiTrehelMessage message) {
+        if (census.onMessage(from, message)) {
+            return; // a census message, or deferred until the census ends
+        }
         if (message instanceof Request r) {
             onRequestMessage(r);
         } else if (message instanceof Token t) {
@@ -338,8 +363,9 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
 
     @Override
     public void onTimer(String name) {
-        if (!faultTolerant) {
-            return;
+        census.beforeEvent();
+        if (!faultTolerant || census.active()) {
+            return; // the census settles the token; waiting requesters re-request after it
         }
         if (name.equals(TWAIT) && ft == Ft.WAITING) {
             consult(); // rule 7
@@ -398,8 +424,59 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
 
     @Override
     public void onView(View newView) {
+        // messages of the old epoch are lost: the census finds (or remakes) the token; recovery stops
         view = newView;
-        // TODO census
+        cancelTimers();
+        ft = Ft.NORMAL;
+        minCandidate = null;
+        seen.keySet().removeIf(member -> !newView.contains(member));
+        census.onView(newView);
+    }
+
+    /** The census's side in this algorithm: what we report, and the rebuild toward the holder. */
+    private final class CensusPort extends EffectsCensusPort<NaimiTrehelMessage> {
+
+        CensusPort() {
+            super(effects, Hello::new, CensusQuery::new, Report::new, Done::new);
+        }
+
+        @Override
+        public CensusReport localReport(long epoch) {
+            return new CensusReport(epoch, hasToken, inCS, hasToken ? fences.highest() : 0, fences.highest(), seq,
+                    requesting && !inCS);
+        }
+
+        /** Every node: LAST = holder, NEXT = nil; the holder has the token; waiting nodes request again. */
+        @Override
+        public void censusDone(CensusOutcome outcome) {
+            NodeId holder = outcome.holder();
+            generation = 0;
+            if (holder.equals(self)) {
+                if (!hasToken) { // regenerated by the census
+                    hasToken = true;
+                    tokenHop = 0;
+                    lastStampFence = fences.highest();
+                    lastStampHop = 0;
+                }
+            } else {
+                hasToken = false; // only after a partition: another member keeps its token
+            }
+            last = holder;
+            next = null;
+            nextSeq = 0;
+            if (requesting && !inCS) {
+                if (hasToken) {
+                    enter();
+                } else {
+                    sendRequest(holder);
+                }
+            }
+        }
+
+        @Override
+        public void redeliver(NodeId from, NaimiTrehelMessage message) {
+            onMessage(from, message);
+        }
     }
 
     // ---- inspection (tests) ----------------------------------------------------------------
@@ -424,6 +501,6 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     public String toString() {
         return "NaimiTrehel[" + self + " last=" + last + " next=" + next + (hasToken ? " token" : "")
                 + (requesting ? " requesting" : "") + (inCS ? " inCS" : "") + " ft=" + ft + " seq=" + seq
-                + " gen=" + generation + " fence=" + fences.highest() + "]";
+                + " gen=" + generation + " fence=" + fences.highest() + " " + census + "]";
     }
 }

@@ -2,6 +2,9 @@ package io.dlock.mutex.naimitrehel;
 
 import static io.dlock.mutex.common.CodecSupport.requireAtLeast;
 
+import io.dlock.mutex.common.CensusMessage;
+import io.dlock.mutex.common.CensusOutcome;
+import io.dlock.mutex.common.CensusReport;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.NodeId;
 import java.util.Objects;
@@ -109,6 +112,50 @@ public sealed interface NaimiTrehelMessage extends ProtocolMessage {
     record CandidateElected(long generation) implements NaimiTrehelMessage {
         public CandidateElected {
             requireAtLeast("generation", generation, 1);
+        }
+    }
+
+    /**
+     * Token census (not in the seed): a member created on first use greets the steward.
+     *
+     * @param epoch the epoch of the census wanted
+     */
+    record Hello(long epoch) implements NaimiTrehelMessage, CensusMessage.Hello {
+        public Hello {
+            requireAtLeast("epoch", epoch, 0);
+        }
+    }
+
+    /**
+     * Token census: the steward asks for a {@link Report}.
+     *
+     * @param epoch the epoch of the census
+     */
+    record CensusQuery(long epoch) implements NaimiTrehelMessage, CensusMessage.Query {
+        public CensusQuery {
+            requireAtLeast("epoch", epoch, 0);
+        }
+    }
+
+    /**
+     * Token census: a member's state (its request number is its latest REQUEST number).
+     *
+     * @param report what the member reports
+     */
+    record Report(CensusReport report) implements NaimiTrehelMessage, CensusMessage.Report {
+        public Report {
+            Objects.requireNonNull(report, "report");
+        }
+    }
+
+    /**
+     * Token census: the steward's decision; every node sets LAST to the holder and NEXT to nil.
+     *
+     * @param outcome the decision
+     */
+    record Done(CensusOutcome outcome) implements NaimiTrehelMessage, CensusMessage.Done {
+        public Done {
+            Objects.requireNonNull(outcome, "outcome");
         }
     }
 }
