@@ -59,7 +59,10 @@ import java.util.Map;
  *   <li>JDCG carries the sender's request number and is merged as a CRREQ: a holder that missed the
  *       CRREQ learns of the request (F9's re-request, without extra messages).</li>
  *   <li>A REGENERATE attempt whose answers do not all arrive before the next timeout is abandoned
- *       and a new one (with a higher age) starts.</li>
+ *       and a new one (with a higher age) starts. After a failed attempt the timeout doubles (up to
+ *       2^10 times); after 16 failed attempts in a row the site stops trying until a token or a new
+ *       view arrives (reachable only when messages other than the token are lost, which the
+ *       runtime's transports do not do within an epoch).</li>
  *   <li>Fencing: the token carries the highest fence granted with it; every ACK carries the
  *       acknowledging site's highest seen fence, so a regenerated token's first grant is above every
  *       fence granted before (all other sites acknowledged, including the last holder).</li>
@@ -88,6 +91,10 @@ final class Ctta implements MutexProtocol<CttaMessage> {
      */
 
     static final String REGEN_TIMER = "regen";
+    /** Consecutive failed REGENERATE attempts after which a site stops trying until the token or a view comes. */
+    static final int MAX_FAILED_ATTEMPTS = 16;
+    /** The timeout doubles after each failed attempt, up to 2^this times the base. */
+    static final int MAX_BACKOFF_SHIFT = 10;
 
     private final NodeId self;
     private final MutexEffects<CttaMessage> effects;
@@ -111,6 +118,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     private long lastStampHop = -1;
 
     private Regen regen;
+    private int failedAttempts;
     private final Map<NodeId, long[]> answered = new HashMap<>();
 
     private final TokenCensus<CttaMessage> census;
@@ -184,8 +192,8 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         effects.broadcast(new CrReq(lr[me]));
         if (tokenHr != null && !inCR) {
             enter();
-        } else if (regenerate) {
-            effects.setTimer(REGEN_TIMER, regenTimeout); // rule 6's timer
+        } else {
+            armRegenTimer(); // rule 6's timer
         }
     }
 
@@ -205,7 +213,15 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         }
     }
 
+    /** Rule 6's timer, backing off after failed attempts. */
+    private void armRegenTimer() {
+        if (regenerate && failedAttempts < MAX_FAILED_ATTEMPTS) {
+            effects.setTimer(REGEN_TIMER, regenTimeout << Math.min(failedAttempts, MAX_BACKOFF_SHIFT));
+        }
+    }
+
     private void enter() {
+        failedAttempts = 0;
         inCR = true;
         effects.cancelTimer(REGEN_TIMER);
         effects.granted(fences.next());
@@ -357,7 +373,8 @@ final class Ctta implements MutexProtocol<CttaMessage> {
             lastStampHop = 0;
             acceptToken();
         } else if (requesting && tokenHr == null) {
-            effects.setTimer(REGEN_TIMER, regenTimeout); // aborted: try again later
+            failedAttempts++;
+            armRegenTimer(); // aborted: try again later
         }
     }
 
@@ -370,11 +387,18 @@ final class Ctta implements MutexProtocol<CttaMessage> {
             return;
         }
         // rule 6 (an attempt still missing answers is abandoned), rule 7
+        if (regen != null) {
+            regen = null;
+            failedAttempts++;
+            if (failedAttempts >= MAX_FAILED_ATTEMPTS) {
+                return; // give up until the token or a new view arrives
+            }
+        }
         long g = candidateAge(cg, me + 1, n);
         cg = g;
         regen = new Regen(g, n);
         effects.broadcast(new Jdcg(g, lr[me]));
-        effects.setTimer(REGEN_TIMER, regenTimeout);
+        armRegenTimer();
         completeIfAllAnswered(); // a site alone in its view needs no answer
     }
 
@@ -400,6 +424,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         lr = newLr;
         tokenHr = newHr;
         regen = null;
+        failedAttempts = 0;
         answered.clear();
         effects.cancelTimer(REGEN_TIMER);
         census.onView(newView);
@@ -449,8 +474,8 @@ final class Ctta implements MutexProtocol<CttaMessage> {
                 effects.broadcast(new CrReq(lr[me]));
                 if (tokenHr != null) {
                     enter();
-                } else if (regenerate) {
-                    effects.setTimer(REGEN_TIMER, regenTimeout);
+                } else {
+                    armRegenTimer();
                 }
             } else if (tokenHr != null && !inCR) {
                 pass();
