@@ -66,6 +66,11 @@ import java.util.Map;
  *   <li>Fencing: the token carries the highest fence granted with it; every ACK carries the
  *       acknowledging site's highest seen fence, so a regenerated token's first grant is above every
  *       fence granted before (all other sites acknowledged, including the last holder).</li>
+ *   <li>View changes and creation on first use (not in the seed) go through the shared
+ *       {@linkplain io.dlock.mutex.common.TokenCensus token census}: {@code LR} and the token's
+ *       {@code HR} are re-indexed by the new ranks (joiners start at 0), ages restart at 0, the
+ *       steward finds the token or regenerates it with {@code HR(j) = LR_j[j]} (minus 1 while j
+ *       waits, CT-3), and waiting sites broadcast their request again with the same number (F9).</li>
  *   <li>Not implemented: the failure-mode modifications of the seed's §5 (the "failed" site and
  *       partition modes are injected by a harness the runtime does not have).</li>
  * </ul>

@@ -63,6 +63,11 @@ import java.util.Map;
  *   <li>F12: a requesting root (waiting or in the CS) records NEXT; a second request reaching a root
  *       that already has a NEXT (only after a recovery re-request) is forwarded to that NEXT.</li>
  *   <li>Rules 12, 14, 16, 17 are the SPEC's GAP-FILLs (F13).</li>
+ *   <li>View changes and creation on first use (not in the seed) go through the shared
+ *       {@linkplain io.dlock.mutex.common.TokenCensus token census}: the steward (lowest member) finds
+ *       the token or regenerates it; then every node sets LAST to the holder and NEXT to nil, and each
+ *       waiting node sends a new REQUEST to the holder. The census's 3(N-1) messages are not part of
+ *       the per-entry cost.</li>
  *   <li>{@link CandidateElected} is acted on once per generation (duplicates are ignored); a node
  *       that still holds a token when it learns of a regenerated one drops it unless it is in the CS
  *       (unreachable under the timing assumptions; SPEC.md rule 16).</li>

@@ -2,9 +2,13 @@ package io.dlock.mutex.naimitrehel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dlock.mutex.common.CensusOutcome;
+import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.naimitrehel.NaimiTrehel.Ft;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CandidateElected;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Consult;
@@ -15,6 +19,9 @@ import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Request;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Token;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.TimedRandomRun;
+import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.ProtocolOptions;
+import io.dlock.spi.MalformedMessageException;
 import io.dlock.spi.NodeId;
 import java.util.List;
 import java.util.Random;
@@ -321,5 +328,109 @@ class NaimiTrehelTest {
             }
         }
         assertTrue(completed >= 290, "runs that granted every request: " + completed);
+    }
+
+    /** The wire format round-trips every message, census messages included. */
+    @Test
+    void codecRoundTrips() {
+        MessageCodec<NaimiTrehelMessage> codec = DEF.codec();
+        for (NaimiTrehelMessage m : List.of(new Request(id(3), 1), new Request(id(Long.MAX_VALUE), Long.MAX_VALUE),
+                new Token(0, 0, 1, 0), new Token(7, 1L << 40, 9, 2), new Consult(4), new ConsultReply(4), new Query(5),
+                new NaimiTrehelMessage.TokenPresent(5), new Election(6), new CandidateElected(1),
+                new NaimiTrehelMessage.Hello(3), new NaimiTrehelMessage.CensusQuery(3),
+                new NaimiTrehelMessage.Report(new CensusReport(3, true, true, 9, 9, 2, false)),
+                new NaimiTrehelMessage.Done(new CensusOutcome(3, id(1), true, 1L << 33)))) {
+            assertEquals(m, codec.fromBytes(codec.toBytes(m)));
+        }
+        assertThrows(MalformedMessageException.class, () -> codec.fromBytes(new byte[] {1, 3, 0}));
+    }
+
+    /** Options: the timeouts must be positive numbers, and the names are checked. */
+    @Test
+    void badOptionsAreRejected() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new Cluster<>(DEF, 2, ProtocolOptions.NONE.with(NaimiTrehelDefinition.TELEC, "-1")));
+        assertTrue(e.getMessage().contains("telec"), e.getMessage());
+        new Cluster<>(DEF, 2, ProtocolOptions.NONE.with(NaimiTrehelDefinition.TWAIT, "100")
+                .with(NaimiTrehelDefinition.FAULT_TOLERANT, "false"));
+    }
+
+    /** Without the recovery (fault-tolerant=false) no timer is ever set. */
+    @Test
+    void noTimersWithoutRecovery() {
+        Cluster<NaimiTrehelMessage> c = new Cluster<>(DEF, 3, ProtocolOptions.NONE.with(NaimiTrehelDefinition.FAULT_TOLERANT, "false"));
+        c.request(0);
+        c.request(2);
+        c.deliverAll();
+        assertTrue(c.timers(2).isEmpty());
+        c.release(0);
+        c.deliverAll();
+        assertTrue(c.inCS(2));
+    }
+
+    /** A view change while the token is in flight: the census finds no token, the steward regenerates one, and the waiter is granted. */
+    @Test
+    void tokenLostAtViewChangeIsRegeneratedByTheCensus() {
+        Cluster<NaimiTrehelMessage> c = new Cluster<>(DEF, 4);
+        c.request(0);
+        c.request(3);
+        c.deliverAll();
+        c.release(0);
+        assertNotNull(c.peek(0, 3, Token.class));
+        int before = c.messagesSent();
+        c.changeView(c.nextView(0, 1, 2, 3)); // the token in flight is lost with the old epoch
+        c.deliverAll();
+        assertTrue(c.inCS(3));
+        assertEquals(1, tokenCount(c));
+        assertTrue(c.messagesSent() - before >= 3 * 3, "census QUERY, REPORT, DONE");
+        c.release(3);
+        c.deliverAll();
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** The holder leaves in the critical section: the others go on with one regenerated token and larger fences. */
+    @Test
+    void holderLeavesThenOthersContinue() {
+        Cluster<NaimiTrehelMessage> c = new Cluster<>(DEF, 4);
+        c.request(2);
+        c.deliverAll();
+        assertTrue(c.inCS(2));
+        c.request(1);
+        c.deliverAll();
+        c.changeView(c.nextView(0, 1, 3));
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        c.release(1);
+        c.request(3);
+        c.deliverAll();
+        assertTrue(c.inCS(3));
+        assertEquals(1, tokenCount(c));
+        assertEquals(List.of(), c.violations()); // includes: fences strictly increasing
+    }
+
+    /** Created on first use (startsIdle = false): the first requester greets the steward, the census makes the token, all are granted. */
+    @Test
+    void lazyCreationMakesOneToken() {
+        Cluster<NaimiTrehelMessage> c = Cluster.lazy(DEF, 3, ProtocolOptions.NONE);
+        c.request(2);
+        c.deliverAll();
+        assertTrue(c.inCS(2));
+        c.request(1);
+        c.release(2);
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        c.release(1);
+        c.deliverAll();
+        assertEquals(1, tokenCount(c));
+        assertEquals(List.of(), c.violations());
+    }
+
+    private static int tokenCount(Cluster<NaimiTrehelMessage> c) {
+        int count = 0;
+        for (NodeId m : c.members()) {
+            long k = m.value();
+            count += c.protocol(k) != null && nt(c, k).hasToken() ? 1 : 0;
+        }
+        return count;
     }
 }
