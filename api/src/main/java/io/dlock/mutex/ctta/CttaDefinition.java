@@ -75,7 +75,7 @@ public final class CttaDefinition implements MutexProtocolDefinition<CttaMessage
 
     @Override
     public String messagesFormula() {
-        return "N (N-1 if the idle token is at the requester); REGENERATE 2(N-1)";
+        return "N (N-1 at the idle holder)";
     }
 
     /**

@@ -82,7 +82,7 @@ public final class NaimiTrehelDefinition implements MutexProtocolDefinition<Naim
 
     @Override
     public String messagesFormula() {
-        return "avg O(log N); worst N; 0 for the idle root";
+        return "avg O(log N); worst N";
     }
 
     /**
