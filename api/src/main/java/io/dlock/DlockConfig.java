@@ -29,7 +29,8 @@ import java.util.TreeSet;
  *   <tr><td>{@code dlock.mutex}</td><td>{@code centralized}</td><td>mutual-exclusion algorithm, one of
  *       {@link MutexAlgorithm}'s configuration names</td></tr>
  *   <tr><td>{@code dlock.mutex.<option>}</td><td></td><td>an option of the chosen algorithm, e.g.
- *       {@code dlock.mutex.send-denied=true} (centralized) or {@code dlock.mutex.immediate-ack=true} (lamport)</td></tr>
+ *       {@code dlock.mutex.send-denied=true} (centralized), {@code dlock.mutex.immediate-ack=true} (lamport) or
+ *       {@code dlock.mutex.idle-pause-ms=10} (token-ring); the algorithm checks the value</td></tr>
  *   <tr><td>{@code dlock.election}</td><td>{@code view}</td><td>leader-election algorithm</td></tr>
  *   <tr><td>{@code dlock.transport}</td><td>{@code inmemory}</td><td>{@code inmemory} or another transport
  *       on the class path</td></tr>
@@ -95,8 +96,10 @@ public final class DlockConfig {
                         + String.join(", " + MUTEX_OPTION_PREFIX, new TreeSet<>(allowedOptions))));
             }
             String v = opts.get(option);
-            if (!v.equals("true") && !v.equals("false")) {
-                throw new DlockConfigException(MUTEX_OPTION_PREFIX + option + "=" + v + " is not allowed; allowed: true, false");
+            try {
+                mutex.definition().checkOption(option, v);
+            } catch (IllegalArgumentException e) {
+                throw new DlockConfigException(MUTEX_OPTION_PREFIX + option + "=" + v + " is not allowed; " + e.getMessage());
             }
         }
         this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, ElectionAlgorithm.VIEW.configName()));

@@ -4,7 +4,10 @@ import io.dlock.mutex.centralized.CentralizedDefinition;
 import io.dlock.mutex.ctta.CttaDefinition;
 import io.dlock.mutex.lamport.LamportDefinition;
 import io.dlock.mutex.naimitrehel.NaimiTrehelDefinition;
+import io.dlock.mutex.raymond.RaymondDefinition;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaDefinition;
+import io.dlock.mutex.suzukikasami.SuzukiKasamiDefinition;
+import io.dlock.mutex.tokenring.TokenRingDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
 import java.util.Arrays;
 import java.util.stream.Collectors;
@@ -21,6 +24,12 @@ public enum MutexAlgorithm {
     RICART_AGRAWALA(new RicartAgrawalaDefinition()),
     /** Lamport (1978): a replicated request queue ordered by logical clocks; needs FIFO channels; 3(N-1). */
     LAMPORT(new LamportDefinition()),
+    /** The token ring (seed 000): one token circulates along the ring of members in id order; 1 to infinity per entry. */
+    TOKEN_RING(new TokenRingDefinition()),
+    /** Suzuki and Kasami (1985): broadcast numbered requests, a token with LN and a queue; N per entry (0 for the idle holder). */
+    SUZUKI_KASAMI(new SuzukiKasamiDefinition()),
+    /** Raymond (1989): HOLDER pointers on a complete binary tree of the members; at most 2D, O(log N) per entry. */
+    RAYMOND(new RaymondDefinition()),
     /** Naimi and Trehel (1987/1996): path reversal over LAST/NEXT pointers, with token recovery; avg O(log N). */
     NAIMI_TREHEL(new NaimiTrehelDefinition()),
     /** CTTA (Muro, Katoh, Minoura, Hasegawa): broadcast requests, cyclic token hand-off, REGENERATE; N. */

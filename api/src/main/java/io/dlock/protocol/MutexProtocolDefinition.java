@@ -36,6 +36,18 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
         return true;
     }
 
+    /**
+     * Checks the value of option {@code key} (one of {@link #optionKeys()}); configuration calls this
+     * at start. By default every option is a boolean.
+     *
+     * @throws IllegalArgumentException whose message says what is allowed
+     */
+    default void checkOption(String key, String value) {
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException("allowed: true, false");
+        }
+    }
+
     /** The codec of the algorithm's messages. */
     MessageCodec<M> codec();
 

@@ -11,14 +11,24 @@ import io.dlock.mutex.centralized.CentralizedMessage;
 import io.dlock.mutex.centralized.CentralizedMessage.ClientState;
 import io.dlock.mutex.lamport.LamportDefinition;
 import io.dlock.mutex.lamport.LamportMessage;
+import io.dlock.mutex.common.CensusOutcome;
+import io.dlock.mutex.common.CensusReport;
+import io.dlock.mutex.raymond.RaymondDefinition;
+import io.dlock.mutex.raymond.RaymondMessage;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaDefinition;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaMessage;
+import io.dlock.mutex.suzukikasami.SuzukiKasamiDefinition;
+import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage;
+import io.dlock.mutex.tokenring.TokenRingDefinition;
+import io.dlock.mutex.tokenring.TokenRingMessage;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.MalformedMessageException;
+import io.dlock.spi.NodeId;
 import io.dlock.spi.WireWriter;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +42,9 @@ class CodecTest {
     private static final MessageCodec<CentralizedMessage> CENTRALIZED = new CentralizedDefinition().codec();
     private static final MessageCodec<RicartAgrawalaMessage> RA = new RicartAgrawalaDefinition().codec();
     private static final MessageCodec<LamportMessage> LAMPORT = new LamportDefinition().codec();
+    private static final MessageCodec<TokenRingMessage> TOKEN_RING = new TokenRingDefinition().codec();
+    private static final MessageCodec<SuzukiKasamiMessage> SK = new SuzukiKasamiDefinition().codec();
+    private static final MessageCodec<RaymondMessage> RAYMOND = new RaymondDefinition().codec();
 
     /** One sample of every message type of every algorithm, with small and large field values. */
     static Stream<Arguments> samples() {
@@ -57,7 +70,29 @@ class CodecTest {
                 Arguments.of(LAMPORT, new LamportMessage.Ack(3, 4, 0)),
                 Arguments.of(LAMPORT, new LamportMessage.Ack(big, big, big)),
                 Arguments.of(LAMPORT, new LamportMessage.Release(3, 9, 2)),
-                Arguments.of(LAMPORT, new LamportMessage.Release(big, big, big)));
+                Arguments.of(LAMPORT, new LamportMessage.Release(big, big, big)),
+                // token algorithms (issue 3) and their census messages
+                Arguments.of(TOKEN_RING, new TokenRingMessage.Token(1, 1, 0)),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.Token(big, big, big)),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.CensusHello(3)),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.CensusQuery(big)),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.CensusReportMessage(
+                        new CensusReport(2, true, true, 9, 10, 0, false))),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.CensusDone(new CensusOutcome(2, NodeId.of(big), true, big))),
+                Arguments.of(SK, new SuzukiKasamiMessage.Request(1)),
+                Arguments.of(SK, new SuzukiKasamiMessage.Request(big)),
+                Arguments.of(SK, new SuzukiKasamiMessage.Token(0, 1, 0, Map.of(), List.of())),
+                Arguments.of(SK, new SuzukiKasamiMessage.Token(big, big, big,
+                        Map.of(NodeId.of(0), 0L, NodeId.of(7), big), List.of(NodeId.of(big), NodeId.of(3)))),
+                Arguments.of(SK, new SuzukiKasamiMessage.CensusReportMessage(
+                        new CensusReport(big, false, false, 0, big, big, true))),
+                Arguments.of(SK, new SuzukiKasamiMessage.CensusDone(new CensusOutcome(0, NodeId.of(0), false, 0))),
+                Arguments.of(RAYMOND, new RaymondMessage.Request(1)),
+                Arguments.of(RAYMOND, new RaymondMessage.Request(big)),
+                Arguments.of(RAYMOND, new RaymondMessage.Privilege(1, 1, 0)),
+                Arguments.of(RAYMOND, new RaymondMessage.Privilege(big, big, big)),
+                Arguments.of(RAYMOND, new RaymondMessage.CensusHello(0)),
+                Arguments.of(RAYMOND, new RaymondMessage.CensusQuery(1)));
     }
 
     /** Decoding an encoded message gives an equal message, and re-encoding gives the same bytes. */
@@ -114,6 +149,21 @@ class CodecTest {
         assertMalformed(LAMPORT, new WireWriter().writeByte(1).writeVarLong(0));
         assertMalformed(LAMPORT, new WireWriter().writeByte(2).writeVarLong(1).writeVarLong(0).writeVarLong(0));
         assertMalformed(LAMPORT, new WireWriter().writeByte(3).writeVarLong(0).writeVarLong(1).writeVarLong(0));
+    }
+
+    /** Token-algorithm fields out of range (hop 0, request 0, a member listed twice) are malformed. */
+    @Test
+    void tokenFieldsOutOfRangeAreMalformed() {
+        assertMalformed(TOKEN_RING, new WireWriter().writeByte(1).writeVarLong(1).writeVarLong(0).writeVarLong(0));
+        assertMalformed(RAYMOND, new WireWriter().writeByte(1).writeVarLong(1).writeVarLong(0).writeVarLong(0));
+        assertMalformed(RAYMOND, new WireWriter().writeByte(2).writeVarLong(0));
+        assertMalformed(SK, new WireWriter().writeByte(1).writeVarLong(0));
+        assertMalformed(SK, new WireWriter().writeByte(2).writeVarLong(1).writeVarLong(0).writeVarLong(0)
+                .writeVarLong(0).writeVarLong(0));
+        assertMalformed(SK, new WireWriter().writeByte(2).writeVarLong(1).writeVarLong(1).writeVarLong(0)
+                .writeVarLong(2).writeVarLong(4).writeVarLong(1).writeVarLong(4).writeVarLong(2).writeVarLong(0));
+        assertMalformed(SK, new WireWriter().writeByte(2).writeVarLong(1).writeVarLong(1).writeVarLong(0)
+                .writeVarLong(0).writeVarLong(2).writeVarLong(5).writeVarLong(5));
     }
 
     /** A SYNC with an unknown client state, or waiting or holding without a request, is malformed. */

@@ -3,23 +3,84 @@ package io.dlock.mutex.common;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
+import java.util.function.Function;
+import java.util.function.LongFunction;
 
 /**
- * Wire format of the census fields every token algorithm's census messages share, written once:
- * each algorithm writes its own type byte, then calls these.
+ * Wire format of the census messages every token algorithm shares, written once. An algorithm's
+ * codec calls {@link #write} and {@link #read} first; the census messages use the type bytes
+ * {@value #HELLO} to {@value #DONE}, which algorithms leave free for them.
  *
  * <pre>
+ *   60 Hello   epoch
+ *   61 Query   epoch
+ *   62 Report  report
+ *   63 Done    outcome
  *   report   epoch flags(bit0 holdsToken, bit1 inCS, bit2 waiting) tokenFence maxFence requestNumber
  *   outcome  epoch holder regenerated(byte) fenceFloor
  * </pre>
  */
 public final class CensusCodec {
 
+    /** Type byte of a census HELLO. */
+    public static final int HELLO = 60;
+    /** Type byte of a census QUERY. */
+    public static final int QUERY = 61;
+    /** Type byte of a census REPORT. */
+    public static final int REPORT = 62;
+    /** Type byte of a census DONE. */
+    public static final int DONE = 63;
+
     private static final int HOLDS = 1;
     private static final int IN_CS = 2;
     private static final int WAITING = 4;
 
     private CensusCodec() {
+    }
+
+    /**
+     * Writes {@code message} with its type byte if it is a census message.
+     *
+     * @return false (and nothing written) if it is not one
+     */
+    public static boolean write(Object message, WireWriter out) {
+        if (message instanceof CensusMessage.Hello h) {
+            out.writeByte(HELLO).writeVarLong(h.epoch());
+        } else if (message instanceof CensusMessage.Query q) {
+            out.writeByte(QUERY).writeVarLong(q.epoch());
+        } else if (message instanceof CensusMessage.Report r) {
+            out.writeByte(REPORT);
+            writeReport(out, r.report());
+        } else if (message instanceof CensusMessage.Done d) {
+            out.writeByte(DONE);
+            writeOutcome(out, d.outcome());
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Reads the census message of type byte {@code tag} (already read) with the algorithm's record
+     * constructors.
+     *
+     * @return the message, or null if {@code tag} is not a census type byte (nothing read)
+     * @throws io.dlock.spi.MalformedMessageException for a bad field
+     */
+    public static <M> M read(int tag, WireReader in, String algorithm, LongFunction<? extends M> hello,
+                             LongFunction<? extends M> query, Function<CensusReport, ? extends M> report,
+                             Function<CensusOutcome, ? extends M> done) {
+        if (tag == HELLO || tag == QUERY) {
+            long epoch = in.readVarLong();
+            return CodecSupport.build(algorithm, () -> tag == HELLO ? hello.apply(epoch) : query.apply(epoch));
+        } else if (tag == REPORT) {
+            CensusReport r = readReport(algorithm, in);
+            return CodecSupport.build(algorithm, () -> report.apply(r));
+        } else if (tag == DONE) {
+            CensusOutcome o = readOutcome(algorithm, in);
+            return CodecSupport.build(algorithm, () -> done.apply(o));
+        }
+        return null;
     }
 
     /** Appends {@code report}. */

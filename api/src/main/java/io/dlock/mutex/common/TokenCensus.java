@@ -239,6 +239,9 @@ public final class TokenCensus<M> {
 
     /** A new view: a new census (messages of the old epoch, deferred ones included, are lost). */
     public void onView(View newView) {
+        // a member that left may come back as a new node with no instance: forget departed members
+        instantiated.retainAll(newView.members());
+        instantiated.retainAll(view.members());
         boolean stewardKnown = instantiated.contains(stewardOf(newView)) && !firstEventPending;
         view = newView;
         firstEventPending = false;

@@ -1,11 +1,11 @@
 package io.dlock.mutex.ctta;
 
-import io.dlock.mutex.common.OptionValues;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
+import io.dlock.protocol.ProtocolOptions;
 import java.util.Set;
 
 /**
@@ -33,6 +33,9 @@ public final class CttaDefinition implements MutexProtocolDefinition<CttaMessage
     /** Default token-loss timeout. */
     public static final long DEFAULT_REGEN_TIMEOUT = 5000;
 
+    /** Largest timeout accepted (2^40; CTTA backs off up to 2^10 times it without overflow). */
+    public static final long MAX_TIMEOUT = 1L << 40;
+
     private static final CttaCodec CODEC = new CttaCodec();
 
     /** Creates the definition; stateless, so one instance can serve every lock. */
@@ -59,6 +62,20 @@ public final class CttaDefinition implements MutexProtocolDefinition<CttaMessage
         return Set.of(REGENERATE, REGEN_TIMEOUT);
     }
 
+    /**
+     * {@value #REGENERATE} is a boolean; the timeouts are whole numbers from 1 to {@value #MAX_TIMEOUT}.
+     *
+     * @throws IllegalArgumentException saying what is allowed
+     */
+    @Override
+    public void checkOption(String key, String value) {
+        if (key.equals(REGENERATE)) {
+            MutexProtocolDefinition.super.checkOption(key, value);
+        } else {
+            ProtocolOptions.NONE.with(key, value).getLong(key, 0, 1, MAX_TIMEOUT);
+        }
+    }
+
     @Override
     public MessageCodec<CttaMessage> codec() {
         return CODEC;
@@ -69,7 +86,7 @@ public final class CttaDefinition implements MutexProtocolDefinition<CttaMessage
     public MutexProtocol<CttaMessage> create(ProtocolContext<CttaMessage> context) {
         context.options().requireKeysIn(NAME, optionKeys());
         boolean regenerate = context.options().getBoolean(REGENERATE, true);
-        long timeout = OptionValues.positiveLong(context.options(), NAME, REGEN_TIMEOUT, DEFAULT_REGEN_TIMEOUT);
+        long timeout = context.options().getLong(REGEN_TIMEOUT, DEFAULT_REGEN_TIMEOUT, 1, MAX_TIMEOUT);
         return new Ctta(context, regenerate, timeout);
     }
 

@@ -1,11 +1,11 @@
 package io.dlock.mutex.naimitrehel;
 
-import io.dlock.mutex.common.OptionValues;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
+import io.dlock.protocol.ProtocolOptions;
 import java.util.Set;
 
 /**
@@ -39,6 +39,9 @@ public final class NaimiTrehelDefinition implements MutexProtocolDefinition<Naim
     /** Default Telec. */
     public static final long DEFAULT_TELEC = 500;
 
+    /** Largest timeout accepted (2^40; CTTA backs off up to 2^10 times it without overflow). */
+    public static final long MAX_TIMEOUT = 1L << 40;
+
     private static final NaimiTrehelCodec CODEC = new NaimiTrehelCodec();
 
     /** Creates the definition; stateless, so one instance can serve every lock. */
@@ -65,6 +68,20 @@ public final class NaimiTrehelDefinition implements MutexProtocolDefinition<Naim
         return Set.of(FAULT_TOLERANT, TWAIT, TELEC);
     }
 
+    /**
+     * {@value #FAULT_TOLERANT} is a boolean; the timeouts are whole numbers from 1 to {@value #MAX_TIMEOUT}.
+     *
+     * @throws IllegalArgumentException saying what is allowed
+     */
+    @Override
+    public void checkOption(String key, String value) {
+        if (key.equals(FAULT_TOLERANT)) {
+            MutexProtocolDefinition.super.checkOption(key, value);
+        } else {
+            ProtocolOptions.NONE.with(key, value).getLong(key, 0, 1, MAX_TIMEOUT);
+        }
+    }
+
     @Override
     public MessageCodec<NaimiTrehelMessage> codec() {
         return CODEC;
@@ -75,8 +92,8 @@ public final class NaimiTrehelDefinition implements MutexProtocolDefinition<Naim
     public MutexProtocol<NaimiTrehelMessage> create(ProtocolContext<NaimiTrehelMessage> context) {
         context.options().requireKeysIn(NAME, optionKeys());
         boolean faultTolerant = context.options().getBoolean(FAULT_TOLERANT, true);
-        long twait = OptionValues.positiveLong(context.options(), NAME, TWAIT, DEFAULT_TWAIT);
-        long telec = OptionValues.positiveLong(context.options(), NAME, TELEC, DEFAULT_TELEC);
+        long twait = context.options().getLong(TWAIT, DEFAULT_TWAIT, 1, MAX_TIMEOUT);
+        long telec = context.options().getLong(TELEC, DEFAULT_TELEC, 1, MAX_TIMEOUT);
         return new NaimiTrehel(context, faultTolerant, twait, telec);
     }
 

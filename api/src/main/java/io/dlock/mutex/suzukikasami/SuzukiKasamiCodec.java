@@ -1,0 +1,94 @@
+package io.dlock.mutex.suzukikasami;
+
+import static io.dlock.mutex.common.CodecSupport.build;
+import static io.dlock.mutex.common.CodecSupport.unknownType;
+
+import io.dlock.mutex.common.CensusCodec;
+import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusDone;
+import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusHello;
+import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusQuery;
+import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusReportMessage;
+import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Request;
+import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Token;
+import io.dlock.protocol.MessageCodec;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.WireReader;
+import io.dlock.spi.WireWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Wire format of {@link SuzukiKasamiMessage}: one type byte, then unsigned varints.
+ *
+ * <pre>
+ *   1 Request  sn
+ *   2 Token    epoch hop fence n (member last){n} q (member){q}     n, q at most 65536
+ *   60-63 census messages (see CensusCodec)
+ * </pre>
+ */
+final class SuzukiKasamiCodec implements MessageCodec<SuzukiKasamiMessage> {
+
+    static final int REQUEST = 1;
+    static final int TOKEN = 2;
+    /** Most members a token may list (a sanity bound against garbage lengths). */
+    static final int MAX_MEMBERS = 65_536;
+
+    @Override
+    public void encode(SuzukiKasamiMessage message, WireWriter out) {
+        if (message instanceof Request r) {
+            out.writeByte(REQUEST).writeVarLong(r.sn());
+        } else if (message instanceof Token t) {
+            out.writeByte(TOKEN).writeVarLong(t.epoch()).writeVarLong(t.hop()).writeVarLong(t.fence());
+            out.writeVarLong(t.last().size());
+            for (Map.Entry<NodeId, Long> e : t.last().entrySet()) {
+                out.writeVarLong(e.getKey().value()).writeVarLong(e.getValue());
+            }
+            out.writeVarLong(t.queue().size());
+            for (NodeId q : t.queue()) {
+                out.writeVarLong(q.value());
+            }
+        } else if (!CensusCodec.write(message, out)) {
+            throw new IllegalArgumentException("not a suzuki-kasami message: " + message);
+        }
+    }
+
+    @Override
+    public SuzukiKasamiMessage decode(WireReader in) {
+        String name = SuzukiKasamiDefinition.NAME;
+        int tag = in.readByte();
+        SuzukiKasamiMessage message;
+        if (tag == REQUEST) {
+            long sn = in.readVarLong();
+            message = build(name, () -> new Request(sn));
+        } else if (tag == TOKEN) {
+            long epoch = in.readVarLong();
+            long hop = in.readVarLong();
+            long fence = in.readVarLong();
+            int n = in.readVarInt(MAX_MEMBERS);
+            Map<NodeId, Long> last = new TreeMap<>();
+            for (int i = 0; i < n; i++) {
+                NodeId member = NodeId.of(in.readVarLong());
+                last.put(member, in.readVarLong());
+            }
+            int q = in.readVarInt(MAX_MEMBERS);
+            List<NodeId> queue = new ArrayList<>(q);
+            for (int i = 0; i < q; i++) {
+                queue.add(NodeId.of(in.readVarLong()));
+            }
+            if (last.size() != n) {
+                throw new io.dlock.spi.MalformedMessageException("suzuki-kasami token lists a member twice");
+            }
+            message = build(name, () -> new Token(epoch, hop, fence, last, queue));
+        } else {
+            message = CensusCodec.read(tag, in, name, CensusHello::new, CensusQuery::new, CensusReportMessage::new,
+                    CensusDone::new);
+        }
+        if (message == null) {
+            throw unknownType(name, tag);
+        }
+        in.expectEnd();
+        return message;
+    }
+}

@@ -1,0 +1,268 @@
+package io.dlock.mutex.tokenring;
+
+import io.dlock.mutex.common.CensusOutcome;
+import io.dlock.mutex.common.CensusReport;
+import io.dlock.mutex.common.EffectsCensusPort;
+import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.TokenCensus;
+import io.dlock.mutex.tokenring.TokenRingMessage.CensusDone;
+import io.dlock.mutex.tokenring.TokenRingMessage.CensusHello;
+import io.dlock.mutex.tokenring.TokenRingMessage.CensusQuery;
+import io.dlock.mutex.tokenring.TokenRingMessage.CensusReportMessage;
+import io.dlock.mutex.tokenring.TokenRingMessage.Token;
+import io.dlock.protocol.MutexEffects;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
+
+/**
+ * The token ring: one token travels along the logical ring of the view's members, in ascending id
+ * order; only its holder may enter the critical section, and it passes the token on when it leaves,
+ * or at once if it does not want it.
+ *
+ * <p><b>Source.</b> Seed {@code 000_2104269f62208a17.txt} (Token Ring Algorithm), as restated in SPEC.md
+ * A5, rules 1-5; A. S. Tanenbaum and M. van Steen, <i>Distributed Systems</i>, §6.3; G. Le Lann, 1977.
+ *
+ * <p><b>Assumptions.</b> The ring is the current {@link View}'s members in ascending id order (member
+ * of rank {@code k} is {@code ring[k]}, its successor rank {@code k+1 mod N}); reliable within an epoch;
+ * FIFO irrelevant (one token). In a simulation ({@link ProtocolContext#startsIdle()}) the token starts at
+ * {@code ring[0]} (SPEC DECISION); otherwise the {@link TokenCensus} establishes it. The optional
+ * TOKEN_ACK crash variant (rule 6, SPEC.md TR-5) is not implemented: crashes are handled by view
+ * changes.
+ *
+ * <p><b>Cost.</b> 1 to infinity messages per entry (seed 000: "1から"): one TOKEN per hop, and the token
+ * keeps circulating while nobody wants it (SPEC.md F30); exactly 1 per entry under full load (TR-2), N
+ * per idle circulation (TR-1). Synchronization delay T to (N-1)T; delay before entry 0 to N-1 hops.
+ *
+ * <p><b>Deviations from the seed.</b>
+ * <ul>
+ *   <li>Option {@code idle-pause-ms} (default {@value TokenRingDefinition#DEFAULT_IDLE_PAUSE_MS}): a holder
+ *       that does not want the critical section keeps the token that long before passing it on, so an
+ *       idle cluster does not spin a core; 0 is the SPEC's behaviour. A request made while the token
+ *       pauses here enters at once. A holder leaving the critical section passes at once (rule 3).</li>
+ *   <li>Rule 5 ({@code init()} at {@code ring[0]}) runs at {@code ring[0]}'s first event, since a
+ *       protocol may not act in its constructor: in a simulation the circulation starts when
+ *       {@code ring[0]} first requests (or receives a message).</li>
+ *   <li>The token carries its epoch and a hop count; a receiver accepts only a hop above the last it
+ *       accepted, so a duplicated TOKEN is ignored. It also carries the fencing counter.</li>
+ *   <li>A one-member ring keeps the token (there is no one to pass it to).</li>
+ *   <li>View changes and creation on first use: the census keeps exactly one token; the ring is
+ *       rebuilt from the new view and hop counts restart.</li>
+ * </ul>
+ */
+final class TokenRing implements MutexProtocol<TokenRingMessage> {
+
+    /*
+     * Overview.
+     *
+     * State: holding (the token is here) with tokenHop (its hop count when it arrived); lastHop
+     * (highest hop accepted in this epoch); wantCS (onRequest until onRelease, SPEC's wantCS);
+     * inCS; pausing (an idle-pause timer runs); genesisPending (ring[0] of a simulation has not yet
+     * run rule 5); fences; census.
+     *
+     * Invariants:
+     *  - At most one token per epoch: it moves only by a TOKEN message, the sender drops it
+     *    (holding = false) when it sends, the receiver takes it only if its hop is new, and the
+     *    census regenerates one only when no member reports it.
+     *  - inCS implies holding. pausing implies holding, !wantCS and no census active.
+     *  - No starvation: a node that wants the CS enters at the token's next visit, and each visit
+     *    lets at most one entry happen (rule 3 passes on exit).
+     *
+     * Fencing. Only the holder grants, taking fences.next(); the token carries the sender's
+     * highest, so grants increase along the ring; across epochs the census floor and enterEpoch.
+     */
+
+    /** The idle-pause timer's name. */
+    static final String PASS_TIMER = "token-ring-pass";
+
+    private final NodeId self;
+    private final MutexEffects<TokenRingMessage> effects;
+    private final long idlePauseMillis;
+    private final FencingCounter fences = new FencingCounter();
+    private final TokenCensus<TokenRingMessage> census;
+
+    private boolean holding;
+    private long tokenHop;
+    private long lastHop;
+    private boolean wantCS;
+    private boolean inCS;
+    private boolean pausing;
+    private boolean genesisPending;
+
+    TokenRing(ProtocolContext<TokenRingMessage> context, long idlePauseMillis) {
+        this.self = context.self();
+        this.effects = context.effects();
+        this.idlePauseMillis = idlePauseMillis;
+        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, new Port());
+        if (context.startsIdle() && TokenCensus.stewardOf(context.view()).equals(self)) {
+            holding = true; // SPEC DECISION: the token starts at ring[0]
+            genesisPending = true; // rule 5 runs at the first event
+        }
+    }
+
+    private View view() {
+        return census.view();
+    }
+
+    /** Rule 5 at ring[0] of a simulation, on its first event: behave as on TOKEN receipt. */
+    private void genesis() {
+        if (genesisPending) {
+            genesisPending = false;
+            if (holding && !wantCS && !inCS && !census.active()) {
+                idle();
+            }
+        }
+    }
+
+    // ---- events -----------------------------------------------------------------------------
+
+    @Override
+    public void onRequest() {
+        census.beforeEvent();
+        if (wantCS) {
+            throw new IllegalStateException(self + " already has an outstanding request");
+        }
+        genesisPending = false;
+        // rule 1: wantCS; the token is not parked, except during an idle pause (or a census)
+        wantCS = true;
+        if (holding && !census.active()) {
+            enter();
+        }
+    }
+
+    @Override
+    public void onRelease() {
+        census.beforeEvent();
+        if (!inCS) {
+            throw new IllegalStateException(self + " is not in the critical section");
+        }
+        // rule 3: leave and pass the token on (during a census: keep it until DONE)
+        inCS = false;
+        wantCS = false;
+        if (holding && !census.active()) {
+            pass();
+        }
+    }
+
+    @Override
+    public void onMessage(NodeId from, TokenRingMessage message) {
+        if (census.onMessage(from, message)) {
+            return;
+        }
+        genesis();
+        if (message instanceof Token t) {
+            onToken(t);
+        }
+    }
+
+    /** Rule 2: take a new token; enter if we want the CS, else pass it on (after the idle pause). */
+    private void onToken(Token t) {
+        if (t.epoch() != view().epoch() || t.hop() <= lastHop || holding) {
+            return; // another epoch, or a duplicate
+        }
+        holding = true;
+        tokenHop = t.hop();
+        lastHop = t.hop();
+        fences.observe(t.fence());
+        arrived();
+    }
+
+    private void arrived() {
+        if (wantCS) {
+            enter();
+        } else {
+            idle();
+        }
+    }
+
+    /** The holder does not want the token: pass it now, or after the idle pause. */
+    private void idle() {
+        if (idlePauseMillis == 0 || view().size() == 1) {
+            pass();
+        } else {
+            pausing = true;
+            effects.setTimer(PASS_TIMER, idlePauseMillis);
+        }
+    }
+
+    @Override
+    public void onTimer(String name) {
+        census.beforeEvent();
+        genesis();
+        if (PASS_TIMER.equals(name) && pausing) {
+            pausing = false;
+            if (holding && !inCS && !wantCS && !census.active()) {
+                pass();
+            }
+        }
+    }
+
+    @Override
+    public void onView(View newView) {
+        stopPause();
+        census.onView(newView); // census active: the token stays where it is until DONE
+    }
+
+    private void enter() {
+        stopPause();
+        inCS = true;
+        effects.granted(fences.next());
+    }
+
+    private void stopPause() {
+        if (pausing) {
+            pausing = false;
+            effects.cancelTimer(PASS_TIMER);
+        }
+    }
+
+    /** Rule 4: send the token to the successor (a one-member ring keeps it). */
+    private void pass() {
+        View v = view();
+        if (v.size() == 1) {
+            return;
+        }
+        NodeId successor = v.member((v.indexOf(self) + 1) % v.size());
+        holding = false;
+        effects.send(successor, new Token(v.epoch(), tokenHop + 1, fences.highest()));
+    }
+
+    // ---- census -----------------------------------------------------------------------------
+
+    /** The census's view of this node, and the rebuild at its end. */
+    private final class Port extends EffectsCensusPort<TokenRingMessage> {
+
+        Port() {
+            super(effects, CensusHello::new, CensusQuery::new, CensusReportMessage::new, CensusDone::new);
+        }
+
+        @Override
+        public CensusReport localReport(long epoch) {
+            return new CensusReport(epoch, holding, inCS, holding ? fences.highest() : 0, fences.highest(), 0,
+                    wantCS && !inCS);
+        }
+
+        @Override
+        public void censusDone(CensusOutcome outcome) {
+            genesisPending = false;
+            holding = outcome.holder().equals(self); // keeps, regenerates or discards
+            tokenHop = 0; // hops restart with the epoch: the ring is rebuilt from the new view
+            lastHop = 0;
+            if (holding && !inCS) {
+                arrived();
+            }
+        }
+
+        @Override
+        public void redeliver(NodeId from, TokenRingMessage message) {
+            onMessage(from, message);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TokenRing[" + self + (holding ? " TOKEN@" + tokenHop : "") + (inCS ? " IN_CS" : wantCS ? " WANT" : "")
+                + (pausing ? " PAUSING" : "") + " " + census + "]";
+    }
+}

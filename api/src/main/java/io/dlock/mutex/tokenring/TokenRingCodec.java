@@ -1,0 +1,57 @@
+package io.dlock.mutex.tokenring;
+
+import static io.dlock.mutex.common.CodecSupport.build;
+import static io.dlock.mutex.common.CodecSupport.unknownType;
+
+import io.dlock.mutex.common.CensusCodec;
+import io.dlock.mutex.tokenring.TokenRingMessage.CensusDone;
+import io.dlock.mutex.tokenring.TokenRingMessage.CensusHello;
+import io.dlock.mutex.tokenring.TokenRingMessage.CensusQuery;
+import io.dlock.mutex.tokenring.TokenRingMessage.CensusReportMessage;
+import io.dlock.mutex.tokenring.TokenRingMessage.Token;
+import io.dlock.protocol.MessageCodec;
+import io.dlock.spi.WireReader;
+import io.dlock.spi.WireWriter;
+
+/**
+ * Wire format of {@link TokenRingMessage}: one type byte, then unsigned varints.
+ *
+ * <pre>
+ *   1 Token        epoch hop fence
+ *   60-63 census messages (see CensusCodec)
+ * </pre>
+ */
+final class TokenRingCodec implements MessageCodec<TokenRingMessage> {
+
+    static final int TOKEN = 1;
+
+    @Override
+    public void encode(TokenRingMessage message, WireWriter out) {
+        if (message instanceof Token t) {
+            out.writeByte(TOKEN).writeVarLong(t.epoch()).writeVarLong(t.hop()).writeVarLong(t.fence());
+        } else if (!CensusCodec.write(message, out)) {
+            throw new IllegalArgumentException("not a token-ring message: " + message);
+        }
+    }
+
+    @Override
+    public TokenRingMessage decode(WireReader in) {
+        String name = TokenRingDefinition.NAME;
+        int tag = in.readByte();
+        TokenRingMessage message;
+        if (tag == TOKEN) {
+            long epoch = in.readVarLong();
+            long hop = in.readVarLong();
+            long fence = in.readVarLong();
+            message = build(name, () -> new Token(epoch, hop, fence));
+        } else {
+            message = CensusCodec.read(tag, in, name, CensusHello::new, CensusQuery::new, CensusReportMessage::new,
+                    CensusDone::new);
+        }
+        if (message == null) {
+            throw unknownType(name, tag);
+        }
+        in.expectEnd();
+        return message;
+    }
+}

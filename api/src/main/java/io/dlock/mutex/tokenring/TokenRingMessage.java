@@ -1,0 +1,63 @@
+package io.dlock.mutex.tokenring;
+
+import static io.dlock.mutex.common.CodecSupport.requireAtLeast;
+
+import io.dlock.mutex.common.CensusMessage;
+import io.dlock.mutex.common.CensusOutcome;
+import io.dlock.mutex.common.CensusReport;
+import io.dlock.protocol.ProtocolMessage;
+
+/**
+ * The messages of {@link TokenRing}: the seed's TOKEN, and the four census messages of
+ * {@link io.dlock.mutex.common.TokenCensus}.
+ */
+public sealed interface TokenRingMessage extends ProtocolMessage {
+
+    /**
+     * Rules 2-4: the token, passed to the successor.
+     *
+     * @param epoch the epoch it was passed in (a token of another epoch is ignored)
+     * @param hop   number of hops the token has made in this epoch, at least 1; a receiver ignores a
+     *              token whose hop is not above the last it accepted (a duplicate)
+     * @param fence the highest fencing token the sender has seen; the receiver's grant is above it
+     */
+    record Token(long epoch, long hop, long fence) implements TokenRingMessage {
+        public Token {
+            requireAtLeast("epoch", epoch, 0);
+            requireAtLeast("hop", hop, 1);
+            requireAtLeast("fence", fence, 0);
+        }
+    }
+
+    /** Census: a member created on first use greets the steward. */
+    record CensusHello(long epoch) implements TokenRingMessage, CensusMessage.Hello {
+        public CensusHello {
+            requireAtLeast("epoch", epoch, 0);
+        }
+    }
+
+    /** Census: the steward asks for a report. */
+    record CensusQuery(long epoch) implements TokenRingMessage, CensusMessage.Query {
+        public CensusQuery {
+            requireAtLeast("epoch", epoch, 0);
+        }
+    }
+
+    /** Census: a member's report. */
+    record CensusReportMessage(CensusReport report) implements TokenRingMessage, CensusMessage.Report {
+        public CensusReportMessage {
+            if (report == null) {
+                throw new IllegalArgumentException("report must not be null");
+            }
+        }
+    }
+
+    /** Census: the steward's decision. */
+    record CensusDone(CensusOutcome outcome) implements TokenRingMessage, CensusMessage.Done {
+        public CensusDone {
+            if (outcome == null) {
+                throw new IllegalArgumentException("outcome must not be null");
+            }
+        }
+    }
+}
