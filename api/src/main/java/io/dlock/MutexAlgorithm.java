@@ -1,7 +1,9 @@
 package io.dlock;
 
 import io.dlock.mutex.centralized.CentralizedDefinition;
+import io.dlock.mutex.ctta.CttaDefinition;
 import io.dlock.mutex.lamport.LamportDefinition;
+import io.dlock.mutex.naimitrehel.NaimiTrehelDefinition;
 import io.dlock.mutex.raymond.RaymondDefinition;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaDefinition;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiDefinition;
@@ -27,7 +29,11 @@ public enum MutexAlgorithm {
     /** Suzuki and Kasami (1985): broadcast numbered requests, a token with LN and a queue; N per entry (0 for the idle holder). */
     SUZUKI_KASAMI(new SuzukiKasamiDefinition()),
     /** Raymond (1989): HOLDER pointers on a complete binary tree of the members; at most 2D, O(log N) per entry. */
-    RAYMOND(new RaymondDefinition());
+    RAYMOND(new RaymondDefinition()),
+    /** Naimi and Trehel (1987/1996): path reversal over LAST/NEXT pointers, with token recovery; avg O(log N). */
+    NAIMI_TREHEL(new NaimiTrehelDefinition()),
+    /** CTTA (Muro, Katoh, Minoura, Hasegawa): broadcast requests, cyclic token hand-off, REGENERATE; N. */
+    CTTA(new CttaDefinition());
 
     private final MutexProtocolDefinition<?> definition;
 

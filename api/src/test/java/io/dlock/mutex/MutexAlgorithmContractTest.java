@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.mutex.ctta.CttaMessage;
 import io.dlock.mutex.raymond.RaymondDefinition;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage;
 import io.dlock.mutex.testing.Cluster;
@@ -42,14 +43,19 @@ class MutexAlgorithmContractTest {
      * equality with {@code expectedMessagesPerEntry}. Token ring: at least one hop per entry but the
      * first (TR-2; a node enters at most once per visit). Suzuki-Kasami: exactly N per entry that
      * needed the token, N-1 REQUEST + 1 TOKEN, 0 for the idle holder (SK-1). Raymond: at most 2D
-     * per entry (RAY-3).
+     * per entry (RAY-3). Naimi-Trehel: at most N per entry (NT-3). CTTA: N-1 CRREQ per entry and at
+     * most one TOKEN per entry (CT-1).
      */
     private static final Map<MutexAlgorithm, BiPredicate<Cluster<?>, Integer>> MESSAGE_BOUNDS = new EnumMap<>(Map.of(
             MutexAlgorithm.TOKEN_RING, (c, n) -> n == 1 ? c.messagesSent() == 0
                     : c.messagesSent() >= c.entries().size() - 1,
             MutexAlgorithm.SUZUKI_KASAMI, (c, n) -> c.messagesSent(SuzukiKasamiMessage.Token.class) <= c.entries().size()
                     && c.messagesSent() == n * c.messagesSent(SuzukiKasamiMessage.Token.class),
-            MutexAlgorithm.RAYMOND, (c, n) -> c.messagesSent() <= 2L * RaymondDefinition.treeDiameter(n) * c.entries().size()));
+            MutexAlgorithm.RAYMOND, (c, n) -> c.messagesSent() <= 2L * RaymondDefinition.treeDiameter(n) * c.entries().size(),
+            // NT-3: at most N per entry (N-1 REQUEST hops and the TOKEN); CT-1: N-1 CRREQ per entry plus one TOKEN per hand-off
+            MutexAlgorithm.NAIMI_TREHEL, (c, n) -> c.messagesSent() <= (long) n * c.entries().size(),
+            MutexAlgorithm.CTTA, (c, n) -> c.messagesSent(CttaMessage.Token.class) <= c.entries().size()
+                    && c.messagesSent() == (n - 1L) * c.entries().size() + c.messagesSent(CttaMessage.Token.class)));
 
     /** Each algorithm declares the name, family, FIFO need, options, formula and delay of SPEC.md. */
     @Test
@@ -65,6 +71,10 @@ class MutexAlgorithmContractTest {
         check(MutexAlgorithm.SUZUKI_KASAMI, "suzuki-kasami", ProtocolFamily.TOKEN, false, Set.of(),
                 "N (0 for the idle holder)", 1);
         check(MutexAlgorithm.RAYMOND, "raymond", ProtocolFamily.TOKEN, false, Set.of(), "<= 2D, avg O(log N)", 1);
+        check(MutexAlgorithm.NAIMI_TREHEL, "naimi-trehel", ProtocolFamily.TOKEN, false,
+                Set.of("fault-tolerant", "twait", "telec"), "avg O(log N); worst N", 1);
+        check(MutexAlgorithm.CTTA, "ctta", ProtocolFamily.TOKEN, false, Set.of("regenerate", "regen-timeout"),
+                "N (N-1 at the idle holder)", 1);
     }
 
     private static void check(MutexAlgorithm algorithm, String name, ProtocolFamily family, boolean fifo,

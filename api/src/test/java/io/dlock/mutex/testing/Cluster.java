@@ -139,6 +139,17 @@ public final class Cluster<M extends ProtocolMessage> {
         collect(n);
     }
 
+    /** The running timers of {@code node}: name to delay. */
+    public Map<String, Long> timers(long node) {
+        RecordingEffects<M> fx = effects.get(id(node));
+        return fx == null ? Map.of() : fx.timers();
+    }
+
+    /** The protocol instance of {@code node}, or null if it has none (for algorithm-specific inspection in tests). */
+    public MutexProtocol<M> protocol(long node) {
+        return protocols.get(id(node));
+    }
+
     // ---- delivery ------------------------------------------------------------------------------
 
     /** The messages in flight, oldest first (a snapshot). */
@@ -260,7 +271,8 @@ public final class Cluster<M extends ProtocolMessage> {
 
     /**
      * One random action: a request by an idle node with budget left (the budget is decremented), a
-     * release by a node in the critical section, a delivery, or the firing of a running timer. Returns
+     * release by a node in the critical section, a delivery, or, when none of these is possible, the
+     * firing of a running timer. Returns
      * false if none is possible, or, for an algorithm that is not
      * {@linkplain MutexProtocolDefinition#quiescentWhenIdle() quiescent when idle}, when nobody can
      * request, waits or holds.
@@ -277,9 +289,11 @@ public final class Cluster<M extends ProtocolMessage> {
         if (!definition.quiescentWhenIdle() && canRequest.isEmpty() && waiting.isEmpty() && inCS.isEmpty()) {
             return false; // a circulating token never stops: the work is done
         }
-        List<Map.Entry<NodeId, String>> timers = runningTimers();
-        int choices = (canRequest.isEmpty() ? 0 : 1) + (canRelease.isEmpty() ? 0 : 1) + (inFlight.isEmpty() ? 0 : 2)
-                + (timers.isEmpty() ? 0 : 1);
+        // a timer fires only when nothing else can happen: timeouts exceed every message delay and
+        // critical section (the timing assumption of the token recoveries, SPEC.md A6/A9)
+        int others = (canRequest.isEmpty() ? 0 : 1) + (canRelease.isEmpty() ? 0 : 1) + (inFlight.isEmpty() ? 0 : 2);
+        List<Map.Entry<NodeId, String>> timers = others == 0 ? runningTimers() : List.of();
+        int choices = others + (timers.isEmpty() ? 0 : 1);
         if (choices == 0) {
             return false;
         }

@@ -18,7 +18,8 @@ import java.util.UUID;
 /**
  * Measurements for issue 3's report, not a test (it asserts nothing and prints figures):
  * <ol>
- *   <li>messages per entry of Raymond (and, for comparison, Suzuki-Kasami and the token ring) on the
+ *   <li>messages per entry of Raymond and Naimi-Trehel (and, for comparison, Suzuki-Kasami and the
+ *       token ring) on the
  *       simulator for N = 8, 64, 256 under a random, a light and a heavy workload, against
  *       log2 N and the bound 2D;</li>
  *   <li>what an idle token ring costs on the real-time in-memory network: messages per second and
@@ -45,7 +46,8 @@ public final class TokenAlgorithmMeasurements {
     private static void simulator() {
         System.out.println("| algorithm | N | log2 N | 2D | default (think 0-20) | moderate (think 0-20N) | light | heavy |");
         System.out.println("|---|---|---|---|---|---|---|---|");
-        for (MutexAlgorithm a : List.of(MutexAlgorithm.RAYMOND, MutexAlgorithm.SUZUKI_KASAMI, MutexAlgorithm.TOKEN_RING)) {
+        for (MutexAlgorithm a : List.of(MutexAlgorithm.RAYMOND, MutexAlgorithm.NAIMI_TREHEL, MutexAlgorithm.SUZUKI_KASAMI,
+                MutexAlgorithm.TOKEN_RING)) {
             for (int n : new int[] {8, 64, 256}) {
                 int seeds = n == 256 ? 4 : 10;
                 double random = average(a, n, seeds, Workload.perNode(4), DelayModel.uniform(1, 10));

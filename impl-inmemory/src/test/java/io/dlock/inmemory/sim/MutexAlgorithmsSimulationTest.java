@@ -48,6 +48,9 @@ class MutexAlgorithmsSimulationTest {
      * (TR-2, F30; runs end when the workload is done): only TOKEN messages, at least one hop per
      * entry but the first. Suzuki-Kasami (SK-1): N-1 REQUEST and 1 TOKEN per entry that needed the
      * token, at most one TOKEN per entry. Raymond (RAY-3): at most 2D messages per entry.
+     * Naimi-Trehel (NT-3, NT-4): only REQUEST hops and TOKENs (no recovery message without a fault),
+     * at most one TOKEN and N messages per entry. CTTA (CT-1): exactly N-1 CRREQ per entry plus the
+     * TOKENs, at most one per entry (N per entry, N-1 at the idle holder).
      */
     private static final Map<MutexAlgorithm, java.util.function.Function<SimulationResult, String>> MESSAGE_BOUNDS =
             new EnumMap<>(Map.of(
@@ -59,17 +62,25 @@ class MutexAlgorithmsSimulationTest {
                             : "suzuki-kasami: not N-1 REQUEST + 1 TOKEN per entry needing the token",
                     MutexAlgorithm.RAYMOND, r -> r.messages()
                             <= 2L * io.dlock.mutex.raymond.RaymondDefinition.treeDiameter(r.nodes()) * r.entries()
-                            ? null : "raymond: more than 2D messages per entry"));
+                            ? null : "raymond: more than 2D messages per entry",
+                    MutexAlgorithm.NAIMI_TREHEL, r -> r.messages() == r.messages("Request") + r.messages("Token")
+                            && r.messages("Token") <= r.entries() && r.messages() <= (long) r.nodes() * r.entries()
+                            ? null : "naimi-trehel: not only REQUEST/TOKEN, or more than N per entry",
+                    MutexAlgorithm.CTTA, r -> r.messages() == (r.nodes() - 1L) * r.entries() + r.messages("Token")
+                            && r.messages("Token") <= r.entries()
+                            ? null : "ctta: not N-1 CRREQ per entry plus at most one TOKEN per entry"));
 
     /**
      * Unit-delay synchronization delay bounds (in T) for the algorithms whose value there is not the
-     * heavy-load figure: the first holder of Suzuki-Kasami and Raymond exits before any request has
+     * heavy-load figure: the first holder of Suzuki-Kasami, Naimi-Trehel, CTTA and Raymond exits before any request has
      * reached it, so that first hand-off takes a request's trip too (up to D edges for Raymond, whose
      * token then crosses up to D edges more; SPEC.md A8: SD at most D·T under heavy load).
      */
     private static final Map<MutexAlgorithm, java.util.function.IntToDoubleFunction> SYNC_DELAY_BOUND =
             new EnumMap<>(Map.of(
                     MutexAlgorithm.SUZUKI_KASAMI, n -> n / (n - 1.0),
+                    MutexAlgorithm.NAIMI_TREHEL, n -> n / (n - 1.0),
+                    MutexAlgorithm.CTTA, n -> n / (n - 1.0),
                     MutexAlgorithm.RAYMOND, n -> 2 * io.dlock.mutex.raymond.RaymondDefinition.treeDiameter(n)));
 
     /** Unit-delay synchronization delay under heavy load, per algorithm (CEN-4, RA-3, LAM-4). */

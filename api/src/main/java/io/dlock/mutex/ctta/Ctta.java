@@ -1,0 +1,529 @@
+package io.dlock.mutex.ctta;
+
+import io.dlock.mutex.common.CensusOutcome;
+import io.dlock.mutex.common.CensusReport;
+import io.dlock.mutex.common.EffectsCensusPort;
+import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.TokenCensus;
+import io.dlock.mutex.ctta.CttaMessage.Ack;
+import io.dlock.mutex.ctta.CttaMessage.CensusQuery;
+import io.dlock.mutex.ctta.CttaMessage.CrReq;
+import io.dlock.mutex.ctta.CttaMessage.Done;
+import io.dlock.mutex.ctta.CttaMessage.Hello;
+import io.dlock.mutex.ctta.CttaMessage.Report;
+import io.dlock.mutex.ctta.CttaMessage.Jdcg;
+import io.dlock.mutex.ctta.CttaMessage.Nack;
+import io.dlock.mutex.ctta.CttaMessage.Token;
+import io.dlock.protocol.MutexEffects;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * CTTA, the Control Token Transfer Algorithm, with token regeneration (REGENERATE): requests are
+ * broadcast with per-site numbers, the token carries how often each site has entered the critical
+ * section, and the holder passes it to the first site in ring order whose latest request is newer
+ * than its entry count. A site that waits too long regenerates the token; ages on sites and on the
+ * token guarantee that at most one token survives.
+ *
+ * <p><b>Source.</b> Seed {@code 001_27bd01af96b13f07.txt}: 室 章治郎, 加藤 直樹, 寒浦 敏美, 長谷川 利治
+ * (S. Muro, N. Katoh, T. Minoura, T. Hasegawa), 「分散型システムにおける相互排除のためのトークンを用いた
+ * スキームについて」, as restated in SPEC.md A6 (rules 1-11) and Part D F3-F9.
+ *
+ * <p><b>Assumptions.</b> Every site reaches every other; FIFO not required; within an epoch the
+ * only fault handled is the loss (or long delay) of the token, by REGENERATE.
+ *
+ * <p><b>Cost.</b> N messages per entry when the token is elsewhere ((N-1) CRREQ and 1 TOKEN), N-1
+ * when the idle token is already at the requester (F5: the CRREQs are still broadcast).
+ * Synchronization delay T. A REGENERATE attempt costs 2(N-1) (JDCG and ACK/NACK).
+ *
+ * <p><b>Ids.</b> The SPEC numbers sites 1..N; here site {@code i} is the member of rank {@code i-1}
+ * of the view. The candidate age keeps the SPEC's arithmetic on 1-based {@code i}
+ * ({@link #candidateAge}); arrays are indexed by rank.
+ *
+ * <p><b>Deviations and additions.</b>
+ * <ul>
+ *   <li>F3: the lowest member (site 1) starts with the token; F4: {@code LR[j] = max(LR[j], n)};
+ *       F7: accepting a token sets {@code CG = TG}; F8: regenerate only if {@code CG == g} at
+ *       completion.</li>
+ *   <li>Robustness: the token carries {@code (fence, hop)}, which grows with every send; a site
+ *       drops a token not above the last it accepted (a duplicate). ACK and NACK name the age they
+ *       answer; the regenerating site counts the first answer of each site only, and a site answers a
+ *       repeated JDCG as it answered the first.</li>
+ *   <li>JDCG carries the sender's request number and is merged as a CRREQ: a holder that missed the
+ *       CRREQ learns of the request (F9's re-request, without extra messages).</li>
+ *   <li>A REGENERATE attempt whose answers do not all arrive before the next timeout is abandoned
+ *       and a new one (with a higher age) starts. After a failed attempt the timeout doubles (up to
+ *       2^10 times); after 16 failed attempts in a row the site stops trying until a token or a new
+ *       view arrives (reachable only when messages other than the token are lost, which the
+ *       runtime's transports do not do within an epoch).</li>
+ *   <li>Fencing: the token carries the highest fence granted with it; every ACK carries the
+ *       acknowledging site's highest seen fence, so a regenerated token's first grant is above every
+ *       fence granted before (all other sites acknowledged, including the last holder).</li>
+ *   <li>View changes and creation on first use (not in the seed) go through the shared
+ *       {@linkplain io.dlock.mutex.common.TokenCensus token census}: {@code LR} and the token's
+ *       {@code HR} are re-indexed by the new ranks (joiners start at 0), ages restart at 0, the
+ *       steward finds the token or regenerates it with {@code HR(j) = LR_j[j]} (minus 1 while j
+ *       waits, CT-3), and waiting sites broadcast their request again with the same number (F9).</li>
+ *   <li>Not implemented: the failure-mode modifications of the seed's §5 (the "failed" site and
+ *       partition modes are injected by a harness the runtime does not have).</li>
+ * </ul>
+ */
+final class Ctta implements MutexProtocol<CttaMessage> {
+
+    /*
+     * Overview.
+     *
+     * State (site i = rank me): lr[j] (LR_i, by rank), hrOwn (HRown_i), cg (CG_i), requesting, inCR,
+     * token (hr[], tg, hop, or null), fences (highest fence seen), lastStamp (fence, hop) of the last
+     * token accepted, regen (the attempt in progress: g, answers by rank, nacked, collected HRs),
+     * answered[j] (the last JDCG age answered per site and whether it was ACKed).
+     *
+     * Invariants:
+     *  - Failure-free: one token, held (idle or in the CR) or in flight; only its holder enters (ME1).
+     *  - A holder has TG == CG (F7, rule 8's NACK path re-ages both).
+     *  - CG never decreases; candidate ages of site i are congruent to i mod N and strictly increase.
+     *  - A token is created (rule 11) only when every other site acknowledged g, i.e. raised its CG to
+     *    g, and our own CG is still g: every older token is then discarded on arrival (TG < CG), and a
+     *    concurrent candidate with a smaller age was refused by us (NACK) or has seen our larger age.
+     *  - The token leaves a site only by PASS, never while the site is in the CR.
+     */
+
+    static final String REGEN_TIMER = "regen";
+    /** Consecutive failed REGENERATE attempts after which a site stops trying until the token or a view comes. */
+    static final int MAX_FAILED_ATTEMPTS = 16;
+    /** The timeout doubles after each failed attempt, up to 2^this times the base. */
+    static final int MAX_BACKOFF_SHIFT = 10;
+
+    private final NodeId self;
+    private final MutexEffects<CttaMessage> effects;
+    private final boolean regenerate;
+    private final long regenTimeout;
+    private final boolean completionCheck;
+    private View view;
+    private int n;
+    private int me;
+
+    private long[] lr;
+    private long hrOwn;
+    private long cg;
+    private boolean requesting;
+    private boolean inCR;
+    private long[] tokenHr;
+    private long tokenTg;
+    private long tokenHop;
+    private final FencingCounter fences = new FencingCounter();
+    private long lastStampFence = -1;
+    private long lastStampHop = -1;
+
+    private Regen regen;
+    private int failedAttempts;
+    private final Map<NodeId, long[]> answered = new HashMap<>();
+
+    private final TokenCensus<CttaMessage> census;
+
+    /** A REGENERATE attempt in progress (rule 7). */
+    private static final class Regen {
+        final long g;
+        final long[] hr;
+        final boolean[] replied;
+        int replies;
+        boolean nacked;
+        long maxFence;
+
+        Regen(long g, int n) {
+            this.g = g;
+            this.hr = new long[n];
+            this.replied = new boolean[n];
+        }
+    }
+
+    Ctta(ProtocolContext<CttaMessage> context, boolean regenerate, long regenTimeout) {
+        this(context, regenerate, regenTimeout, true);
+    }
+
+    /** {@code completionCheck = false} drops F8's {@code CG == g} test: only for CT-9's counterexample. */
+    Ctta(ProtocolContext<CttaMessage> context, boolean regenerate, long regenTimeout, boolean completionCheck) {
+        this.completionCheck = completionCheck;
+        this.self = context.self();
+        this.effects = context.effects();
+        this.regenerate = regenerate;
+        this.regenTimeout = regenTimeout;
+        this.view = context.view();
+        this.n = view.size();
+        this.me = view.indexOf(self);
+        this.lr = new long[n];
+        if (me == 0 && context.startsIdle()) {
+            tokenHr = new long[n]; // F3: site 1 starts with the token
+        }
+        this.census = new TokenCensus<>(self, view, context.startsIdle(), fences, new CensusPort());
+    }
+
+    /**
+     * Rule 7: {@code g = min{ l | l = mu*N + i, mu >= 0, l > CG(i) }} for the SPEC's 1-based site
+     * {@code i}.
+     *
+     * @param cg the site age {@code CG(i)}
+     * @param i  the site, 1..n
+     * @param n  the number of sites
+     */
+    static long candidateAge(long cg, int i, int n) {
+        if (i < 1 || i > n) {
+            throw new IllegalArgumentException("site must be in 1.." + n + ", got " + i);
+        }
+        return cg < i ? i : i + n * ((cg - i) / n + 1);
+    }
+
+    // ---- application --------------------------------------------------------------------------
+
+    @Override
+    public void onRequest() {
+        if (requesting) {
+            throw new IllegalStateException(self + " already has an outstanding request");
+        }
+        // rule 1: number the request and broadcast it (even with the idle token here: F5)
+        census.beforeEvent();
+        requesting = true;
+        lr[me]++;
+        if (census.active()) {
+            return; // broadcast when the census ends
+        }
+        effects.broadcast(new CrReq(lr[me]));
+        if (tokenHr != null && !inCR) {
+            enter();
+        } else {
+            armRegenTimer(); // rule 6's timer
+        }
+    }
+
+    @Override
+    public void onRelease() {
+        if (!inCR) {
+            throw new IllegalStateException(self + " is not in the critical section");
+        }
+        // rule 4: count the entry, then PASS
+        census.beforeEvent();
+        tokenHr[me]++;
+        hrOwn = tokenHr[me];
+        inCR = false;
+        requesting = false;
+        if (!census.active()) {
+            pass();
+        }
+    }
+
+    /** Rule 6's timer, backing off after failed attempts. */
+    private void armRegenTimer() {
+        if (regenerate && failedAttempts < MAX_FAILED_ATTEMPTS) {
+            effects.setTimer(REGEN_TIMER, regenTimeout << Math.min(failedAttempts, MAX_BACKOFF_SHIFT));
+        }
+    }
+
+    private void enter() {
+        failedAttempts = 0;
+        inCR = true;
+        effects.cancelTimer(REGEN_TIMER);
+        effects.granted(fences.next());
+    }
+
+    /** Rule 5: send the token to the first site after us in ring order with LR[j] > HR[j]. */
+    private void pass() {
+        for (int k = 1; k < n; k++) {
+            int j = (me + k) % n;
+            if (lr[j] > tokenHr[j]) {
+                tokenHop++;
+                List<Long> hr = new ArrayList<>(n);
+                for (long h : tokenHr) {
+                    hr.add(h);
+                }
+                effects.send(view.member(j), new Token(hr, tokenTg, fences.highest(), tokenHop));
+                tokenHr = null;
+                return;
+            }
+        }
+    }
+
+    // ---- messages -----------------------------------------------------------------------------
+
+    @Override
+    public void onMessage(NodeId from, CttaMessage message) {
+        if (census.onMessage(from, message)) {
+            return; // a census message, or deferred until the census ends
+        }
+        int j = view.indexOf(from);
+        if (j < 0) {
+            return;
+        }
+        if (message instanceof CrReq r) {
+            onCrReq(j, r.n());
+        } else if (message instanceof Token t) {
+            onToken(t);
+        } else if (message instanceof Jdcg d) {
+            onJdcg(from, j, d);
+        } else if (message instanceof Ack a) {
+            onAnswer(j, a.g(), false, a.hr(), a.fence());
+        } else if (message instanceof Nack k) {
+            onAnswer(j, k.g(), true, 0, 0);
+        }
+    }
+
+    /** Rule 2: record the request number (max: channels are not FIFO); an idle holder passes. */
+    private void onCrReq(int j, long number) {
+        if (number > lr[j]) {
+            lr[j] = number;
+        }
+        if (tokenHr != null && !inCR) {
+            pass();
+        }
+    }
+
+    /** Rule 3 with REGENERATE's staleness test and F7. */
+    private void onToken(Token t) {
+        if (t.fence() < lastStampFence || (t.fence() == lastStampFence && t.hop() <= lastStampHop)) {
+            return; // a copy of a token we already had
+        }
+        if (t.tg() < cg || t.hr().size() != n || tokenHr != null) {
+            return; // stale: a newer token was regenerated (rule 3); or not of this view
+        }
+        lastStampFence = t.fence();
+        lastStampHop = t.hop();
+        cg = t.tg(); // F7
+        tokenTg = t.tg();
+        tokenHop = t.hop();
+        tokenHr = new long[n];
+        for (int k = 0; k < n; k++) {
+            tokenHr[k] = t.hr().get(k);
+        }
+        fences.observe(t.fence());
+        acceptToken();
+    }
+
+    /** After accepting (or regenerating) a token: enter if requesting, else PASS. */
+    private void acceptToken() {
+        if (requesting) {
+            enter();
+        } else {
+            pass();
+        }
+    }
+
+    /** Rule 8 (with the request number merged as a CRREQ). */
+    private void onJdcg(NodeId from, int i, Jdcg d) {
+        if (d.n() > lr[i]) {
+            lr[i] = d.n();
+        }
+        long[] last = answered.get(from);
+        if (last != null && last[0] == d.g()) {
+            answer(from, d.g(), last[1] == 1); // a repeated JDCG: the same answer
+        } else if (d.g() <= cg) {
+            answered.put(from, new long[] {d.g(), 0});
+            answer(from, d.g(), false);
+        } else if (tokenHr != null) {
+            cg = d.g(); // the token survives, re-aged (CT-10)
+            tokenTg = d.g();
+            answered.put(from, new long[] {d.g(), 0});
+            answer(from, d.g(), false);
+        } else {
+            cg = d.g();
+            answered.put(from, new long[] {d.g(), 1});
+            answer(from, d.g(), true);
+        }
+        if (tokenHr != null && !inCR) {
+            pass(); // rule 2 for the merged request
+        }
+    }
+
+    private void answer(NodeId to, long g, boolean ack) {
+        effects.send(to, ack ? new Ack(g, hrOwn, fences.highest()) : new Nack(g));
+    }
+
+    /** Rules 9-11: count the first answer of each site; complete when all N-1 are in. */
+    private void onAnswer(int j, long g, boolean nack, long hr, long fence) {
+        Regen r = regen;
+        if (r == null || r.g != g || r.replied[j] || j == me) {
+            return;
+        }
+        r.replied[j] = true;
+        r.replies++;
+        if (nack) {
+            r.nacked = true;
+        } else {
+            r.hr[j] = hr;
+            r.maxFence = Math.max(r.maxFence, fence);
+        }
+        completeIfAllAnswered();
+    }
+
+    /** Rule 11: when all N-1 answers are in, regenerate or abort. */
+    private void completeIfAllAnswered() {
+        Regen r = regen;
+        if (r.replies < n - 1) {
+            return;
+        }
+        regen = null;
+        // rule 11 with F8: only if nobody refused and nobody raised our age meanwhile
+        if (!r.nacked && (cg == r.g || !completionCheck) && tokenHr == null) {
+            tokenHr = r.hr;
+            tokenHr[me] = hrOwn;
+            tokenTg = r.g;
+            tokenHop = 0;
+            fences.observe(r.maxFence);
+            lastStampFence = fences.highest();
+            lastStampHop = 0;
+            acceptToken();
+        } else if (requesting && tokenHr == null) {
+            failedAttempts++;
+            armRegenTimer(); // aborted: try again later
+        }
+    }
+
+    // ---- timers -------------------------------------------------------------------------------
+
+    @Override
+    public void onTimer(String name) {
+        census.beforeEvent();
+        if (census.active() || !regenerate || !name.equals(REGEN_TIMER) || !requesting || tokenHr != null) {
+            return;
+        }
+        // rule 6 (an attempt still missing answers is abandoned), rule 7
+        if (regen != null) {
+            regen = null;
+            failedAttempts++;
+            if (failedAttempts >= MAX_FAILED_ATTEMPTS) {
+                return; // give up until the token or a new view arrives
+            }
+        }
+        long g = candidateAge(cg, me + 1, n);
+        cg = g;
+        regen = new Regen(g, n);
+        effects.broadcast(new Jdcg(g, lr[me]));
+        armRegenTimer();
+        completeIfAllAnswered(); // a site alone in its view needs no answer
+    }
+
+    // ---- view ---------------------------------------------------------------------------------
+
+    @Override
+    public void onView(View newView) {
+        // re-index LR and the token's HR by the new ranks; departed sites go, joiners start at 0
+        long[] newLr = new long[newView.size()];
+        long[] newHr = tokenHr == null ? null : new long[newView.size()];
+        for (int k = 0; k < newView.size(); k++) {
+            int old = view.indexOf(newView.member(k));
+            if (old >= 0) {
+                newLr[k] = lr[old];
+                if (newHr != null) {
+                    newHr[k] = tokenHr[old];
+                }
+            }
+        }
+        view = newView;
+        n = newView.size();
+        me = newView.indexOf(self);
+        lr = newLr;
+        tokenHr = newHr;
+        regen = null;
+        failedAttempts = 0;
+        answered.clear();
+        effects.cancelTimer(REGEN_TIMER);
+        census.onView(newView);
+    }
+
+    /** The census's side in this algorithm: what we report, and the rebuild toward the holder. */
+    private final class CensusPort extends EffectsCensusPort<CttaMessage> {
+
+        CensusPort() {
+            super(effects, Hello::new, CensusQuery::new, Report::new, Done::new);
+        }
+
+        @Override
+        public CensusReport localReport(long epoch) {
+            boolean holds = tokenHr != null;
+            return new CensusReport(epoch, holds, inCR, holds ? fences.highest() : 0, fences.highest(), lr[me],
+                    requesting && !inCR);
+        }
+
+        /**
+         * Ages restart at 0 in the new epoch (no token of an older epoch can arrive); the holder keeps
+         * or gets the token (a regenerated one with HR(j) = LR_j[j], minus 1 while j waits: CT-3);
+         * waiting sites broadcast their request again (F9's re-request, same number).
+         */
+        @Override
+        public void censusDone(CensusOutcome outcome) {
+            cg = 0;
+            tokenTg = 0;
+            if (outcome.holder().equals(self)) {
+                if (tokenHr == null) {
+                    tokenHr = new long[n];
+                    for (Map.Entry<NodeId, CensusReport> e : census.reports().entrySet()) {
+                        int k = view.indexOf(e.getKey());
+                        if (k >= 0) {
+                            CensusReport r = e.getValue();
+                            tokenHr[k] = Math.max(0, r.requestNumber() - (r.waiting() ? 1 : 0));
+                        }
+                    }
+                    tokenHop = 0;
+                    lastStampFence = fences.highest();
+                    lastStampHop = 0;
+                }
+            } else {
+                tokenHr = null; // only after a partition: another site keeps its token
+            }
+            if (requesting && !inCR) {
+                effects.broadcast(new CrReq(lr[me]));
+                if (tokenHr != null) {
+                    enter();
+                } else {
+                    armRegenTimer();
+                }
+            } else if (tokenHr != null && !inCR) {
+                pass();
+            }
+        }
+
+        @Override
+        public void redeliver(NodeId from, CttaMessage message) {
+            onMessage(from, message);
+        }
+    }
+
+    // ---- inspection (tests) ----------------------------------------------------------------
+
+    boolean hasToken() {
+        return tokenHr != null;
+    }
+
+    long cg() {
+        return cg;
+    }
+
+    long tokenTg() {
+        return tokenTg;
+    }
+
+    long[] lr() {
+        return lr.clone();
+    }
+
+    long[] tokenHr() {
+        return tokenHr == null ? null : tokenHr.clone();
+    }
+
+    long hrOwn() {
+        return hrOwn;
+    }
+
+    @Override
+    public String toString() {
+        return "Ctta[" + self + " LR=" + Arrays.toString(lr) + " HRown=" + hrOwn + " CG=" + cg
+                + (tokenHr == null ? "" : " token HR=" + Arrays.toString(tokenHr) + " TG=" + tokenTg)
+                + (requesting ? " requesting" : "") + (inCR ? " inCR" : "") + " fence=" + fences.highest() + " " + census
+                + "]";
+    }
+}

@@ -1,0 +1,125 @@
+package io.dlock.mutex.ctta;
+
+import static io.dlock.mutex.common.CodecSupport.build;
+import static io.dlock.mutex.common.CodecSupport.unknownType;
+
+import io.dlock.mutex.common.CensusCodec;
+import io.dlock.mutex.ctta.CttaMessage.Ack;
+import io.dlock.mutex.ctta.CttaMessage.CensusQuery;
+import io.dlock.mutex.ctta.CttaMessage.CrReq;
+import io.dlock.mutex.ctta.CttaMessage.Done;
+import io.dlock.mutex.ctta.CttaMessage.Hello;
+import io.dlock.mutex.ctta.CttaMessage.Report;
+import io.dlock.mutex.ctta.CttaMessage.Jdcg;
+import io.dlock.mutex.ctta.CttaMessage.Nack;
+import io.dlock.mutex.ctta.CttaMessage.Token;
+import io.dlock.protocol.MessageCodec;
+import io.dlock.spi.WireReader;
+import io.dlock.spi.WireWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Wire format of {@link CttaMessage}: one type byte, then the fields as unsigned varints (the HR
+ * array as its length then its entries).
+ *
+ * <pre>
+ *   1 CrReq  n
+ *   2 Token  length HR[0..length-1] TG fence hop
+ *   3 Jdcg   g n
+ *   4 Ack    g hr fence
+ *   5 Nack   g
+ *   6 Hello        epoch
+ *   7 CensusQuery  epoch
+ *   8 Report       (CensusCodec report)
+ *   9 Done         (CensusCodec outcome)
+ * </pre>
+ */
+final class CttaCodec implements MessageCodec<CttaMessage> {
+
+    static final int CRREQ = 1;
+    static final int TOKEN = 2;
+    static final int JDCG = 3;
+    static final int ACK = 4;
+    static final int NACK = 5;
+    static final int HELLO = 6;
+    static final int CENSUS_QUERY = 7;
+    static final int REPORT = 8;
+    static final int DONE = 9;
+
+    /** Largest HR array accepted from the wire. */
+    static final int MAX_SITES = 1 << 16;
+
+    @Override
+    public void encode(CttaMessage message, WireWriter out) {
+        if (message instanceof CrReq r) {
+            out.writeByte(CRREQ).writeVarLong(r.n());
+        } else if (message instanceof Token t) {
+            out.writeByte(TOKEN).writeVarLong(t.hr().size());
+            for (long h : t.hr()) {
+                out.writeVarLong(h);
+            }
+            out.writeVarLong(t.tg()).writeVarLong(t.fence()).writeVarLong(t.hop());
+        } else if (message instanceof Jdcg d) {
+            out.writeByte(JDCG).writeVarLong(d.g()).writeVarLong(d.n());
+        } else if (message instanceof Ack a) {
+            out.writeByte(ACK).writeVarLong(a.g()).writeVarLong(a.hr()).writeVarLong(a.fence());
+        } else if (message instanceof Nack k) {
+            out.writeByte(NACK).writeVarLong(k.g());
+        } else if (message instanceof Hello h) {
+            out.writeByte(HELLO).writeVarLong(h.epoch());
+        } else if (message instanceof CensusQuery q) {
+            out.writeByte(CENSUS_QUERY).writeVarLong(q.epoch());
+        } else if (message instanceof Report r) {
+            CensusCodec.writeReport(out.writeByte(REPORT), r.report());
+        } else if (message instanceof Done d) {
+            CensusCodec.writeOutcome(out.writeByte(DONE), d.outcome());
+        } else {
+            throw new IllegalArgumentException("not a ctta message: " + message);
+        }
+    }
+
+    @Override
+    public CttaMessage decode(WireReader in) {
+        int tag = in.readByte();
+        String name = CttaDefinition.NAME;
+        CttaMessage message;
+        if (tag == CRREQ) {
+            long n = in.readVarLong();
+            message = build(name, () -> new CrReq(n));
+        } else if (tag == TOKEN) {
+            int length = in.readVarInt(MAX_SITES);
+            List<Long> hr = new ArrayList<>(length);
+            for (int k = 0; k < length; k++) {
+                hr.add(in.readVarLong());
+            }
+            long tg = in.readVarLong();
+            long fence = in.readVarLong();
+            long hop = in.readVarLong();
+            message = build(name, () -> new Token(hr, tg, fence, hop));
+        } else if (tag == JDCG) {
+            long g = in.readVarLong();
+            long n = in.readVarLong();
+            message = build(name, () -> new Jdcg(g, n));
+        } else if (tag == ACK) {
+            long g = in.readVarLong();
+            long hr = in.readVarLong();
+            long fence = in.readVarLong();
+            message = build(name, () -> new Ack(g, hr, fence));
+        } else if (tag == NACK) {
+            long g = in.readVarLong();
+            message = build(name, () -> new Nack(g));
+        } else if (tag == HELLO || tag == CENSUS_QUERY) {
+            long epoch = in.readVarLong();
+            message = build(name, () -> tag == HELLO ? new Hello(epoch) : new CensusQuery(epoch));
+        } else if (tag == REPORT) {
+            message = new Report(CensusCodec.readReport(name, in));
+        } else if (tag == DONE) {
+            message = new Done(CensusCodec.readOutcome(name, in));
+        } else {
+            throw unknownType(name, tag);
+        }
+        in.expectEnd();
+        return message;
+    }
+}

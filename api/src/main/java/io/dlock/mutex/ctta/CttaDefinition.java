@@ -1,0 +1,118 @@
+package io.dlock.mutex.ctta;
+
+import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.protocol.ProtocolFamily;
+import io.dlock.protocol.ProtocolOptions;
+import java.util.Set;
+
+/**
+ * Registry entry for {@linkplain Ctta CTTA} with REGENERATE (SPEC.md A6): broadcast requests, the
+ * token's {@code HR} array, hand-off to the next requester in ring order; N messages per entry
+ * (N-1 when the idle token is at the requester); synchronization delay T; FIFO not required.
+ *
+ * <p>Options:
+ * <ul>
+ *   <li>{@value #REGENERATE} ({@code true}/{@code false}, default {@code true}): a requester that
+ *       waits longer than the timeout runs REGENERATE (rules 6-11);</li>
+ *   <li>{@value #REGEN_TIMEOUT} (default {@value #DEFAULT_REGEN_TIMEOUT}): that timeout, and the
+ *       time after which an attempt still missing answers is abandoned for a new one. Milliseconds in
+ *       the runtime, virtual time units in the simulator.</li>
+ * </ul>
+ */
+public final class CttaDefinition implements MutexProtocolDefinition<CttaMessage> {
+
+    /** The configuration name. */
+    public static final String NAME = "ctta";
+    /** Option key: run REGENERATE on a suspected token loss. */
+    public static final String REGENERATE = "regenerate";
+    /** Option key: the token-loss timeout. */
+    public static final String REGEN_TIMEOUT = "regen-timeout";
+    /** Default token-loss timeout. */
+    public static final long DEFAULT_REGEN_TIMEOUT = 5000;
+
+    /** Largest timeout accepted (2^40; CTTA backs off up to 2^10 times it without overflow). */
+    public static final long MAX_TIMEOUT = 1L << 40;
+
+    private static final CttaCodec CODEC = new CttaCodec();
+
+    /** Creates the definition; stateless, so one instance can serve every lock. */
+    public CttaDefinition() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public ProtocolFamily family() {
+        return ProtocolFamily.TOKEN;
+    }
+
+    @Override
+    public boolean requiresFifo() {
+        return false;
+    }
+
+    @Override
+    public Set<String> optionKeys() {
+        return Set.of(REGENERATE, REGEN_TIMEOUT);
+    }
+
+    /**
+     * {@value #REGENERATE} is a boolean; the timeouts are whole numbers from 1 to {@value #MAX_TIMEOUT}.
+     *
+     * @throws IllegalArgumentException saying what is allowed
+     */
+    @Override
+    public void checkOption(String key, String value) {
+        if (key.equals(REGENERATE)) {
+            MutexProtocolDefinition.super.checkOption(key, value);
+        } else {
+            ProtocolOptions.NONE.with(key, value).getLong(key, 0, 1, MAX_TIMEOUT);
+        }
+    }
+
+    @Override
+    public MessageCodec<CttaMessage> codec() {
+        return CODEC;
+    }
+
+    /** @throws IllegalArgumentException if an option is unknown or has a bad value */
+    @Override
+    public MutexProtocol<CttaMessage> create(ProtocolContext<CttaMessage> context) {
+        context.options().requireKeysIn(NAME, optionKeys());
+        boolean regenerate = context.options().getBoolean(REGENERATE, true);
+        long timeout = context.options().getLong(REGEN_TIMEOUT, DEFAULT_REGEN_TIMEOUT, 1, MAX_TIMEOUT);
+        return new Ctta(context, regenerate, timeout);
+    }
+
+    @Override
+    public String messagesFormula() {
+        return "N (N-1 at the idle holder)";
+    }
+
+    /**
+     * {@code n}: (N-1) CRREQ and one TOKEN per entry when the token comes from elsewhere, the usual
+     * case under contention; an entry with the idle token already at the requester costs one less
+     * (the exact identity is messages = (N-1) entries + TOKENs).
+     */
+    @Override
+    public double expectedMessagesPerEntry(int n) {
+        return n <= 1 ? 0 : n;
+    }
+
+    /** The exiting holder sends the token straight to the next requester. */
+    @Override
+    public double expectedSyncDelay() {
+        return 1;
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+}

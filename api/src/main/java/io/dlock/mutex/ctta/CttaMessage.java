@@ -1,0 +1,139 @@
+package io.dlock.mutex.ctta;
+
+import static io.dlock.mutex.common.CodecSupport.requireAtLeast;
+
+import io.dlock.mutex.common.CensusMessage;
+import io.dlock.mutex.common.CensusOutcome;
+import io.dlock.mutex.common.CensusReport;
+import io.dlock.protocol.ProtocolMessage;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The messages of {@link Ctta} (SPEC.md A6). Site indices are ranks in the current view (the
+ * SPEC's site {@code i} is rank {@code i-1}); ages and request numbers are the SPEC's.
+ */
+public sealed interface CttaMessage extends ProtocolMessage {
+
+    /**
+     * Rule 1: the sender's request number {@code n} (the SPEC's {@code CRREQ(i, j, n)}, with
+     * {@code i} the sender and {@code j} the receiver). Sent again with the same number after a
+     * suspected loss (F9's re-request).
+     *
+     * @param n the request number, at least 1
+     */
+    record CrReq(long n) implements CttaMessage {
+        public CrReq {
+            requireAtLeast("n", n, 1);
+        }
+    }
+
+    /**
+     * Rule 3: the token. {@code (fence, hop)} grows with every send, so a receiver recognises a copy
+     * of a token it has already had (a network duplicate) and drops it.
+     *
+     * @param hr    {@code HR[j]}, per rank: how many times site {@code j} has entered the CS
+     * @param tg    the token age {@code TG}
+     * @param fence the highest fencing token granted with this token so far
+     * @param hop   how many times this token has been sent since it was (re)generated, at least 1
+     */
+    record Token(List<Long> hr, long tg, long fence, long hop) implements CttaMessage {
+        public Token {
+            hr = List.copyOf(hr);
+            for (long h : hr) {
+                requireAtLeast("HR entry", h, 0);
+            }
+            requireAtLeast("TG", tg, 0);
+            requireAtLeast("fence", fence, 0);
+            requireAtLeast("hop", hop, 1);
+        }
+    }
+
+    /**
+     * Rule 7: "raise your site age to {@code g}": the sender tries to regenerate the token. Carries
+     * the sender's current request number {@code n}, which the receiver merges as a CRREQ (so a
+     * holder that missed the CRREQ learns of the request: F9's re-request, piggybacked).
+     *
+     * @param g the candidate age, at least 1
+     * @param n the sender's current request number, at least 1
+     */
+    record Jdcg(long g, long n) implements CttaMessage {
+        public Jdcg {
+            requireAtLeast("g", g, 1);
+            requireAtLeast("n", n, 1);
+        }
+    }
+
+    /**
+     * Rule 8: the receiver of {@code JDCG(g)} accepts it.
+     *
+     * @param g     the age of the JDCG answered
+     * @param hr    the acknowledging site's own {@code HR} ({@code HRown})
+     * @param fence the highest fencing token the acknowledging site has seen (so the regenerated
+     *              token's fences exceed every earlier one)
+     */
+    record Ack(long g, long hr, long fence) implements CttaMessage {
+        public Ack {
+            requireAtLeast("g", g, 1);
+            requireAtLeast("hr", hr, 0);
+            requireAtLeast("fence", fence, 0);
+        }
+    }
+
+    /**
+     * Rule 8: the receiver of {@code JDCG(g)} refuses it (its age is not below {@code g}, or it
+     * holds the token).
+     *
+     * @param g the age of the JDCG answered
+     */
+    record Nack(long g) implements CttaMessage {
+        public Nack {
+            requireAtLeast("g", g, 1);
+        }
+    }
+
+    /**
+     * Token census (not in the seed): a site created on first use greets the steward.
+     *
+     * @param epoch the epoch of the census wanted
+     */
+    record Hello(long epoch) implements CttaMessage, CensusMessage.Hello {
+        public Hello {
+            requireAtLeast("epoch", epoch, 0);
+        }
+    }
+
+    /**
+     * Token census: the steward asks for a {@link Report}.
+     *
+     * @param epoch the epoch of the census
+     */
+    record CensusQuery(long epoch) implements CttaMessage, CensusMessage.Query {
+        public CensusQuery {
+            requireAtLeast("epoch", epoch, 0);
+        }
+    }
+
+    /**
+     * Token census: a site's state; its request number is {@code LR_i[i]}, from which the steward
+     * rebuilds {@code HR(i)} of a regenerated token ({@code LR_i[i]}, minus 1 while waiting: CT-3).
+     *
+     * @param report what the site reports
+     */
+    record Report(CensusReport report) implements CttaMessage, CensusMessage.Report {
+        public Report {
+            Objects.requireNonNull(report, "report");
+        }
+    }
+
+    /**
+     * Token census: the steward's decision.
+     *
+     * @param outcome the decision
+     */
+    record Done(CensusOutcome outcome) implements CttaMessage, CensusMessage.Done {
+        public Done {
+            Objects.requireNonNull(outcome, "outcome");
+        }
+    }
+}

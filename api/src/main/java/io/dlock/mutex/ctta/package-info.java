@@ -1,0 +1,10 @@
+/**
+ * CTTA, the Control Token Transfer Algorithm of Muro, Katoh, Minoura and Hasegawa (seed 001,
+ * SPEC.md A6): a variant of Suzuki-Kasami in which the token carries only the entry counts
+ * {@code HR} and the holder picks the next site by a cyclic scan of its request numbers
+ * {@code LR}; N messages per entry. With REGENERATE: a site that suspects the token lost raises
+ * every site's age {@code CG} to its candidate age through JDCG/ACK/NACK and creates a new token
+ * only if all agreed; a token younger than the site it reaches is discarded, so after a suspected
+ * loss exactly one token exists. The registry entry is {@link io.dlock.mutex.ctta.CttaDefinition}.
+ */
+package io.dlock.mutex.ctta;

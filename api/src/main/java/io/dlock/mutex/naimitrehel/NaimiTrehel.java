@@ -1,0 +1,511 @@
+package io.dlock.mutex.naimitrehel;
+
+import io.dlock.mutex.common.CensusOutcome;
+import io.dlock.mutex.common.CensusReport;
+import io.dlock.mutex.common.EffectsCensusPort;
+import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.TokenCensus;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CandidateElected;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CensusQuery;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Consult;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.ConsultReply;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Done;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Election;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Hello;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Query;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Report;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Request;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Token;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.TokenPresent;
+import io.dlock.protocol.MutexEffects;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Naimi-Trehel mutual exclusion by path reversal, with the seed's token-loss recovery: every node
+ * keeps only {@code LAST} (its guess of the root of a dynamic tree) and {@code NEXT} (who gets the
+ * token after it); a request travels along {@code LAST} pointers to the root, and every node on the
+ * way points its {@code LAST} at the requester.
+ *
+ * <p><b>Source.</b> Seed {@code 003_9084ddf06bd22416.txt} (Алгоритм Naimi-Trehel), as restated in
+ * SPEC.md A9 (rules 1-4, recovery rules FT 5-17) and Part D F11-F14; M. Naimi, M. Trehel, A. Arnold,
+ * "A log(N) distributed mutual exclusion algorithm based on path reversal", JPDC 34(1), 1996; M.
+ * Naimi, M. Trehel, "How to detect a failure and regenerate the token in the log(n) distributed
+ * algorithm for mutual exclusion", WDAG 1987.
+ *
+ * <p><b>Assumptions.</b> Fully connected, reliable within an epoch except for the faults the
+ * recovery handles (a lost REQUEST or TOKEN, a crashed holder); FIFO not required (F11). Recovery
+ * needs the seed's timing: {@code telec} above twice the largest message delay, {@code twait} above
+ * any legitimate wait that CONSULT does not cover (a request still being forwarded).
+ *
+ * <p><b>Cost.</b> O(log N) messages per entry on average, N at worst ((N-1) REQUEST hops and the
+ * TOKEN), 0 for the idle root; synchronization delay T. Recovery: N-1 per broadcast phase plus the
+ * answers (SPEC.md NT-5: 17 messages for N = 5).
+ *
+ * <p><b>Ids.</b> The SPEC numbers nodes 1..N with {@code NEXT = 0} meaning nil; here nodes are the
+ * view's {@link NodeId}s (node {@code k} of the SPEC is the member of rank {@code k-1}) and nil is
+ * {@code null}. "The smallest candidate" (rule 14) is the smallest {@code NodeId}, i.e. the lowest
+ * rank. The formulas are otherwise the SPEC's.
+ *
+ * <p><b>Deviations and additions.</b>
+ * <ul>
+ *   <li>Robustness: REQUESTs are numbered per origin and each node ignores a REQUEST whose number
+ *       it has seen (duplicates); the TOKEN carries {@code (fence, hop)}, which grows with every
+ *       send, and a node drops a TOKEN not above the last it accepted (a duplicate).</li>
+ *   <li>Fencing: the token carries the highest fence granted with it. A regenerated token (rule 15)
+ *       starts at {@code epoch * 2^32 + generation * 2^20}, above every fence of the previous
+ *       generation (fewer than 2^20 grants per generation, fewer than 2^12 regenerations per epoch),
+ *       because the seed's recovery gathers no fence reports (NT-5's 17 messages leave no room).</li>
+ *   <li>F12: a requesting root (waiting or in the CS) records NEXT; a second request reaching a root
+ *       that already has a NEXT (only after a recovery re-request) is forwarded to that NEXT.</li>
+ *   <li>Rules 12, 14, 16, 17 are the SPEC's GAP-FILLs (F13).</li>
+ *   <li>View changes and creation on first use (not in the seed) go through the shared
+ *       {@linkplain io.dlock.mutex.common.TokenCensus token census}: the steward (lowest member) finds
+ *       the token or regenerates it; then every node sets LAST to the holder and NEXT to nil, and each
+ *       waiting node sends a new REQUEST to the holder. The census's 3(N-1) messages are not part of
+ *       the per-entry cost.</li>
+ *   <li>{@link CandidateElected} is acted on once per generation (duplicates are ignored); a node
+ *       that still holds a token when it learns of a regenerated one drops it unless it is in the CS
+ *       (unreachable under the timing assumptions; SPEC.md rule 16).</li>
+ * </ul>
+ */
+final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
+
+    /*
+     * Overview.
+     *
+     * State: last (never null; last == self means root), next (null = nil), hasToken, requesting
+     * (from onRequest to onRelease), inCS; the token's fence counter and hop count while held;
+     * lastStamp, the (fence, hop) of the last token accepted; seq, the number of our latest REQUEST
+     * (re-sends get new numbers); seen, the highest REQUEST number seen per origin; recovery: ft, generation, minCandidate.
+     *
+     * Invariants (failure-free, SPEC.md A9):
+     *  - Exactly one node has hasToken, or the token is in flight.
+     *  - A node not requesting that is root holds the token (rule 1's root case enters at once).
+     *  - The nodes waiting for the token form the chain holder -> NEXT -> NEXT ...; each requester is
+     *    in it at most once because each REQUEST number is acted on once per node (seen).
+     *  - The token is sent only by a holder that is not in the CS (rules 2 and 4), so at most one node
+     *    is in the CS (ME1).
+     *
+     * Recovery (rules 5-17) is driven by the timers TWAIT, TELEC and TOBS, all cancelled when the
+     * token arrives (rule 6). It changes last/next only in rule 15/16 (everyone points at the elected
+     * node) and re-sends requests with new numbers (rules 12, 16).
+     *
+     * Fencing: the holder grants fences.next(); the token carries fences.highest(); the receiver
+     * observes it. A regenerated token starts at the generation floor (see class comment).
+     *
+     * View changes and lazy creation (io.dlock.mutex.common.TokenCensus): while the census is active
+     * no token is sent and nobody enters; algorithm messages are deferred and requests remembered.
+     * At its end every node points LAST at the holder, clears NEXT, and a waiting node sends a new
+     * REQUEST to the holder (so the NEXT chain is rebuilt from scratch; requests lost with the old
+     * epoch cannot leave anyone waiting). Recovery timers stop at a view change.
+     */
+
+    static final String TWAIT = "twait";
+    static final String TELEC = "telec";
+    static final String TOBS = "tobs";
+
+    /** Bits of the fence below the generation (grants per generation). */
+    static final int GENERATION_SHIFT = 20;
+
+    /** The recovery state of SPEC.md A9 rule 5-17. */
+    enum Ft { NORMAL, WAITING, CONSULTING, QUERY, CANDIDATE, OBSERVER }
+
+    private final NodeId self;
+    private final MutexEffects<NaimiTrehelMessage> effects;
+    private final boolean faultTolerant;
+    private final long twait;
+    private final long telec;
+    private View view; // the census keeps its own copy; both are set in onView
+
+    private NodeId last;
+    private NodeId next;
+    private long nextSeq;
+    private boolean hasToken;
+    private boolean requesting;
+    private boolean inCS;
+    private final FencingCounter fences = new FencingCounter();
+    private long tokenHop;
+    private long lastStampFence = -1;
+    private long lastStampHop = -1;
+    private long seq;
+    private final Map<NodeId, Long> seen = new HashMap<>();
+
+    private Ft ft = Ft.NORMAL;
+    private long generation;
+    private NodeId minCandidate;
+
+    private final TokenCensus<NaimiTrehelMessage> census;
+
+    NaimiTrehel(ProtocolContext<NaimiTrehelMessage> context, boolean faultTolerant, long twait, long telec) {
+        this.self = context.self();
+        this.effects = context.effects();
+        this.view = context.view();
+        this.faultTolerant = faultTolerant;
+        this.twait = twait;
+        this.telec = telec;
+        // SPEC decision: node 1 (the lowest member) is the initial root and holder
+        NodeId root = view.member(0);
+        this.last = root;
+        this.hasToken = context.startsIdle() && root.equals(self);
+        this.census = new TokenCensus<>(self, view, context.startsIdle(), fences, new CensusPort());
+    }
+
+    // ---- application --------------------------------------------------------------------------
+
+    @Override
+    public void onRequest() {
+        if (requesting) {
+            throw new IllegalStateException(self + " already has an outstanding request");
+        }
+        census.beforeEvent();
+        requesting = true;
+        if (census.active()) {
+            return; // remembered: sent (or served) when the census ends
+        }
+        if (hasToken) {
+            // rule 1, root case: a non-requesting root holds the idle token: enter with no message
+            enter();
+            return;
+        }
+        if (last.equals(self)) {
+            // a root without the token (only after a recovery anomaly): wait, recovery will act
+            startWaiting();
+            return;
+        }
+        sendRequest(last);
+    }
+
+    @Override
+    public void onRelease() {
+        if (!inCS) {
+            throw new IllegalStateException(self + " is not in the critical section");
+        }
+        // rule 4: pass the token to NEXT, or keep it idle
+        census.beforeEvent();
+        inCS = false;
+        requesting = false;
+        ft = Ft.NORMAL;
+        if (next != null && !census.active()) {
+            sendToken(next, nextSeq);
+        }
+    }
+
+    /** Rule 1 (and 12, 16): sends a new REQUEST of ours to {@code to}; LAST = me; rule 5: WAITING. */
+    private void sendRequest(NodeId to) {
+        seq++;
+        seen.put(self, seq);
+        effects.send(to, new Request(self, seq));
+        last = self;
+        startWaiting();
+    }
+
+    /** Rule 5: WAITING, timer Twait. */
+    private void startWaiting() {
+        ft = Ft.WAITING;
+        if (faultTolerant) {
+            effects.cancelTimer(TELEC);
+            effects.cancelTimer(TOBS);
+            effects.setTimer(TWAIT, twait);
+        }
+    }
+
+    private void enter() {
+        inCS = true;
+        ft = Ft.NORMAL;
+        cancelTimers();
+        effects.granted(fences.next());
+    }
+
+    private void sendToken(NodeId to, long forSeq) {
+        hasToken = false;
+        next = null;
+        nextSeq = 0;
+        tokenHop++;
+        effects.send(to, new Token(forSeq, fences.highest(), tokenHop, generation));
+    }
+
+    private void cancelTimers() {
+        if (faultTolerant) {
+            effects.cancelTimer(TWAIT);
+            effects.cancelTimer(TELEC);
+            effects.cancelTimer(TOBS);
+        }
+    }
+
+    // ---- messages -----------------------------------------------------------------------------
+
+    @Override
+    public void onMessage(NodeId from, NaimiTrehelMessage message) {
+        if (census.onMessage(from, message)) {
+            return; // a census message, or deferred until the census ends
+        }
+        if (message instanceof Request r) {
+            onRequestMessage(r);
+        } else if (message instanceof Token t) {
+            onToken(t);
+        } else if (message instanceof Consult c) {
+            // rule 8: tell the consulting node that its request is recorded here
+            if (from.equals(next)) {
+                effects.send(from, new ConsultReply(c.seq()));
+            }
+        } else if (message instanceof ConsultReply r) {
+            // rule 9: a live predecessor has us as NEXT: keep waiting
+            if (ft == Ft.CONSULTING && r.seq() == seq) {
+                startWaiting();
+            }
+        } else if (message instanceof Query q) {
+            // rule 11
+            if (hasToken) {
+                effects.send(from, new TokenPresent(q.seq()));
+            }
+        } else if (message instanceof TokenPresent p) {
+            // rule 12 (GAP-FILL): the token exists but our request was lost: ask its holder again
+            if ((ft == Ft.QUERY || ft == Ft.CANDIDATE) && p.seq() == seq && requesting && !inCS) {
+                sendRequest(from);
+            }
+        } else if (message instanceof Election e) {
+            onElection(from, e);
+        } else if (message instanceof CandidateElected c) {
+            onCandidateElected(from, c);
+        }
+    }
+
+    /** Rule 2: serve, queue or forward a request; path reversal. */
+    private void onRequestMessage(Request r) {
+        NodeId j = r.origin();
+        if (r.seq() <= seen.getOrDefault(j, 0L) || j.equals(self) || !view.contains(j)) {
+            return; // a duplicate, our own request come back, or a departed node
+        }
+        seen.put(j, r.seq());
+        if (last.equals(self)) {
+            if (requesting) {
+                if (next == null) {
+                    next = j; // F12: a requesting root (waiting or in the CS) records NEXT
+                    nextSeq = r.seq();
+                } else {
+                    effects.send(next, r); // only after a re-request: queue it behind our NEXT
+                }
+            } else if (hasToken) {
+                sendToken(j, r.seq()); // idle root: hand the token over
+            } else {
+                next = j; // a root without token nor request (recovery anomaly): remember the request
+                nextSeq = r.seq();
+            }
+        } else {
+            effects.send(last, r); // not the root: forward toward it
+        }
+        last = j; // path reversal
+    }
+
+    /** Rules 3 and 6: accept a token (unless it is a copy of one already had) and enter. */
+    private void onToken(Token t) {
+        if (t.fence() < lastStampFence || (t.fence() == lastStampFence && t.hop() <= lastStampHop)) {
+            return; // a duplicate or an older token
+        }
+        if (t.generation() < generation) {
+            return; // a token of a generation that was regenerated since: stale
+        }
+        lastStampFence = t.fence();
+        lastStampHop = t.hop();
+        hasToken = true;
+        tokenHop = t.hop();
+        generation = t.generation();
+        fences.observe(t.fence());
+        if (requesting && !inCS) {
+            enter();
+        } else if (next != null) {
+            sendToken(next, nextSeq); // a token for a request already served: pass it on
+        }
+    }
+
+    /** Rule 14. */
+    private void onElection(NodeId from, Election e) {
+        if (hasToken) {
+            effects.send(from, new TokenPresent(e.seq())); // GAP-FILL: no regeneration needed
+            return;
+        }
+        if (ft == Ft.CANDIDATE && self.compareTo(from) < 0) {
+            return; // the smallest candidate wins; we are smaller
+        }
+        ft = Ft.OBSERVER;
+        if (minCandidate == null || from.compareTo(minCandidate) < 0) {
+            minCandidate = from;
+        }
+        if (faultTolerant) {
+            effects.cancelTimer(TWAIT);
+            effects.cancelTimer(TELEC);
+            effects.setTimer(TOBS, 2 * telec);
+        }
+    }
+
+    /** Rule 16. */
+    private void onCandidateElected(NodeId from, CandidateElected c) {
+        if (c.generation() <= generation) {
+            return; // a duplicate, or older than the token we know
+        }
+        generation = c.generation();
+        minCandidate = null;
+        cancelTimers();
+        if (hasToken && !inCS) {
+            hasToken = false; // two tokens: keep the regenerated one (unreachable under the timing assumptions)
+        }
+        last = from;
+        next = null;
+        nextSeq = 0;
+        if (requesting && !inCS) {
+            sendRequest(from); // GAP-FILL: our queue position was erased: request again
+        } else {
+            ft = Ft.NORMAL;
+        }
+    }
+
+    // ---- timers -------------------------------------------------------------------------------
+
+    @Override
+    public void onTimer(String name) {
+        census.beforeEvent();
+        if (!faultTolerant || census.active()) {
+            return; // the census settles the token; waiting requesters re-request after it
+        }
+        if (name.equals(TWAIT) && ft == Ft.WAITING) {
+            consult(); // rule 7
+        } else if (name.equals(TELEC) && ft == Ft.CONSULTING) {
+            // rule 10
+            ft = Ft.QUERY;
+            effects.broadcast(new Query(seq));
+            effects.setTimer(TELEC, telec);
+        } else if (name.equals(TELEC) && ft == Ft.QUERY) {
+            // rule 13
+            ft = Ft.CANDIDATE;
+            effects.broadcast(new Election(seq));
+            effects.setTimer(TELEC, telec);
+        } else if (name.equals(TELEC) && ft == Ft.CANDIDATE) {
+            regenerate(); // rule 15
+        } else if (name.equals(TOBS) && ft == Ft.OBSERVER) {
+            // rule 17 (GAP-FILL)
+            minCandidate = null;
+            if (requesting && !inCS) {
+                consult();
+            } else {
+                ft = Ft.NORMAL;
+            }
+        }
+    }
+
+    /** Rule 7: suspected failure: does anyone have NEXT = me? */
+    private void consult() {
+        if (seq == 0) {
+            seq = 1; // a root that never sent a request (anomaly): give the recovery messages a number
+            seen.put(self, seq);
+        }
+        ft = Ft.CONSULTING;
+        effects.broadcast(new Consult(seq));
+        effects.setTimer(TELEC, telec);
+    }
+
+    /** Rule 15: elected: regenerate the token, become the root, announce it, enter. */
+    private void regenerate() {
+        generation++;
+        long floor = (Math.min(view.epoch(), (1L << 31) - 1) << 32) + (generation << GENERATION_SHIFT);
+        fences.observe(floor);
+        hasToken = true;
+        tokenHop = 0;
+        lastStampFence = fences.highest();
+        lastStampHop = 0;
+        last = self;
+        next = null;
+        nextSeq = 0;
+        minCandidate = null;
+        effects.broadcast(new CandidateElected(generation));
+        enter();
+    }
+
+    // ---- view ---------------------------------------------------------------------------------
+
+    @Override
+    public void onView(View newView) {
+        // messages of the old epoch are lost: the census finds (or remakes) the token; recovery stops
+        view = newView;
+        cancelTimers();
+        ft = Ft.NORMAL;
+        minCandidate = null;
+        seen.keySet().removeIf(member -> !newView.contains(member));
+        census.onView(newView);
+    }
+
+    /** The census's side in this algorithm: what we report, and the rebuild toward the holder. */
+    private final class CensusPort extends EffectsCensusPort<NaimiTrehelMessage> {
+
+        CensusPort() {
+            super(effects, Hello::new, CensusQuery::new, Report::new, Done::new);
+        }
+
+        @Override
+        public CensusReport localReport(long epoch) {
+            return new CensusReport(epoch, hasToken, inCS, hasToken ? fences.highest() : 0, fences.highest(), seq,
+                    requesting && !inCS);
+        }
+
+        /** Every node: LAST = holder, NEXT = nil; the holder has the token; waiting nodes request again. */
+        @Override
+        public void censusDone(CensusOutcome outcome) {
+            NodeId holder = outcome.holder();
+            generation = 0;
+            if (holder.equals(self)) {
+                if (!hasToken) { // regenerated by the census
+                    hasToken = true;
+                    tokenHop = 0;
+                    lastStampFence = fences.highest();
+                    lastStampHop = 0;
+                }
+            } else {
+                hasToken = false; // only after a partition: another member keeps its token
+            }
+            last = holder;
+            next = null;
+            nextSeq = 0;
+            if (requesting && !inCS) {
+                if (hasToken) {
+                    enter();
+                } else {
+                    sendRequest(holder);
+                }
+            }
+        }
+
+        @Override
+        public void redeliver(NodeId from, NaimiTrehelMessage message) {
+            onMessage(from, message);
+        }
+    }
+
+    // ---- inspection (tests) ----------------------------------------------------------------
+
+    NodeId last() {
+        return last;
+    }
+
+    NodeId next() {
+        return next;
+    }
+
+    boolean hasToken() {
+        return hasToken;
+    }
+
+    Ft ft() {
+        return ft;
+    }
+
+    @Override
+    public String toString() {
+        return "NaimiTrehel[" + self + " last=" + last + " next=" + next + (hasToken ? " token" : "")
+                + (requesting ? " requesting" : "") + (inCS ? " inCS" : "") + " ft=" + ft + " seq=" + seq
+                + " gen=" + generation + " fence=" + fences.highest() + " " + census + "]";
+    }
+}

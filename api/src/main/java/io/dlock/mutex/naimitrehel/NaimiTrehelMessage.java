@@ -1,0 +1,161 @@
+package io.dlock.mutex.naimitrehel;
+
+import static io.dlock.mutex.common.CodecSupport.requireAtLeast;
+
+import io.dlock.mutex.common.CensusMessage;
+import io.dlock.mutex.common.CensusOutcome;
+import io.dlock.mutex.common.CensusReport;
+import io.dlock.protocol.ProtocolMessage;
+import io.dlock.spi.NodeId;
+import java.util.Objects;
+
+/**
+ * The messages of {@link NaimiTrehel} (SPEC.md A9). A requester numbers every REQUEST it sends
+ * ({@code seq}: 1, 2, ... never reused, a re-sent request gets a new number); the recovery messages
+ * and their answers carry the number of the request they are about, so that late and duplicated
+ * answers are recognised.
+ */
+public sealed interface NaimiTrehelMessage extends ProtocolMessage {
+
+    /**
+     * Rule 2: {@code origin} wants the token; forwarded hop by hop along LAST pointers to the root.
+     *
+     * @param origin the requesting node
+     * @param seq    the origin's number for this REQUEST, at least 1
+     */
+    record Request(NodeId origin, long seq) implements NaimiTrehelMessage {
+        public Request {
+            Objects.requireNonNull(origin, "origin");
+            requireAtLeast("seq", seq, 1);
+        }
+    }
+
+    /**
+     * Rule 3: the token. {@code (fence, hop)} grows with every send, so a receiver recognises a copy
+     * of a token it has already had (a network duplicate) and drops it.
+     *
+     * @param requestSeq the receiver's REQUEST number this token answers (0: none, a regenerated or
+     *                   rebuilt token passed on)
+     * @param fence      the highest fencing token granted with this token so far
+     * @param hop        how many times this token has been sent since it was created
+     * @param generation how many times the token was regenerated in this epoch (rule 15)
+     */
+    record Token(long requestSeq, long fence, long hop, long generation) implements NaimiTrehelMessage {
+        public Token {
+            requireAtLeast("requestSeq", requestSeq, 0);
+            requireAtLeast("fence", fence, 0);
+            requireAtLeast("hop", hop, 1);
+            requireAtLeast("generation", generation, 0);
+        }
+    }
+
+    /**
+     * Rule 7: "does any node have NEXT = me?", broadcast by a requester whose Twait expired.
+     *
+     * @param seq the sender's current REQUEST number
+     */
+    record Consult(long seq) implements NaimiTrehelMessage {
+        public Consult {
+            requireAtLeast("seq", seq, 1);
+        }
+    }
+
+    /**
+     * Rule 8: "my NEXT is you": the consulting node's request is recorded by a live node.
+     *
+     * @param seq the number of the CONSULT answered
+     */
+    record ConsultReply(long seq) implements NaimiTrehelMessage {
+        public ConsultReply {
+            requireAtLeast("seq", seq, 1);
+        }
+    }
+
+    /**
+     * Rule 10: "is the token present?", broadcast when nobody answered the CONSULT within Telec.
+     *
+     * @param seq the sender's current REQUEST number
+     */
+    record Query(long seq) implements NaimiTrehelMessage {
+        public Query {
+            requireAtLeast("seq", seq, 1);
+        }
+    }
+
+    /**
+     * Rules 11 and 14: "I hold the token", answer to a QUERY or an ELECTION.
+     *
+     * @param seq the number of the QUERY or ELECTION answered
+     */
+    record TokenPresent(long seq) implements NaimiTrehelMessage {
+        public TokenPresent {
+            requireAtLeast("seq", seq, 1);
+        }
+    }
+
+    /**
+     * Rule 13: the sender is a candidate for regenerating the token; the smallest candidate wins.
+     *
+     * @param seq the sender's current REQUEST number
+     */
+    record Election(long seq) implements NaimiTrehelMessage {
+        public Election {
+            requireAtLeast("seq", seq, 1);
+        }
+    }
+
+    /**
+     * Rule 15: the sender regenerated the token; every node sets LAST to it and NEXT to nil.
+     *
+     * @param generation the new token's generation, at least 1
+     */
+    record CandidateElected(long generation) implements NaimiTrehelMessage {
+        public CandidateElected {
+            requireAtLeast("generation", generation, 1);
+        }
+    }
+
+    /**
+     * Token census (not in the seed): a member created on first use greets the steward.
+     *
+     * @param epoch the epoch of the census wanted
+     */
+    record Hello(long epoch) implements NaimiTrehelMessage, CensusMessage.Hello {
+        public Hello {
+            requireAtLeast("epoch", epoch, 0);
+        }
+    }
+
+    /**
+     * Token census: the steward asks for a {@link Report}.
+     *
+     * @param epoch the epoch of the census
+     */
+    record CensusQuery(long epoch) implements NaimiTrehelMessage, CensusMessage.Query {
+        public CensusQuery {
+            requireAtLeast("epoch", epoch, 0);
+        }
+    }
+
+    /**
+     * Token census: a member's state (its request number is its latest REQUEST number).
+     *
+     * @param report what the member reports
+     */
+    record Report(CensusReport report) implements NaimiTrehelMessage, CensusMessage.Report {
+        public Report {
+            Objects.requireNonNull(report, "report");
+        }
+    }
+
+    /**
+     * Token census: the steward's decision; every node sets LAST to the holder and NEXT to nil.
+     *
+     * @param outcome the decision
+     */
+    record Done(CensusOutcome outcome) implements NaimiTrehelMessage, CensusMessage.Done {
+        public Done {
+            Objects.requireNonNull(outcome, "outcome");
+        }
+    }
+}

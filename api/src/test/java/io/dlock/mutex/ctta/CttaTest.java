@@ -1,0 +1,425 @@
+package io.dlock.mutex.ctta;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dlock.mutex.ctta.CttaMessage.Ack;
+import io.dlock.mutex.ctta.CttaMessage.CrReq;
+import io.dlock.mutex.ctta.CttaMessage.Jdcg;
+import io.dlock.mutex.ctta.CttaMessage.Nack;
+import io.dlock.mutex.ctta.CttaMessage.Token;
+import io.dlock.mutex.testing.Cluster;
+import io.dlock.mutex.testing.TimedRandomRun;
+import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.protocol.ProtocolFamily;
+import io.dlock.protocol.ProtocolOptions;
+import io.dlock.spi.NodeId;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * CTTA with REGENERATE, SPEC.md Part G CT-1..CT-10, duplicates and token loss. The SPEC's site
+ * {@code i} is the node with id {@code i-1} here (rank order); site 1 (id 0) starts with the token.
+ */
+class CttaTest {
+
+    private static final CttaDefinition DEF = new CttaDefinition();
+
+    private static Ctta site(Cluster<CttaMessage> c, long node) {
+        return (Ctta) c.protocol(node);
+    }
+
+    private static int tokens(Cluster<CttaMessage> c) {
+        int count = 0;
+        for (var m : c.members()) {
+            count += site(c, m.value()).hasToken() ? 1 : 0;
+        }
+        return count;
+    }
+
+    /** CT-1: an entry by a site without the token costs N messages, by the idle holder N-1. */
+    @Test
+    void entryCostsNOrNMinusOne() {
+        for (int n = 2; n <= 8; n++) {
+            Cluster<CttaMessage> c = new Cluster<>(DEF, n);
+            c.request(n - 1);
+            c.deliverAll();
+            assertTrue(c.inCS(n - 1));
+            assertEquals(n, c.messagesSent());
+            c.release(n - 1);
+            c.deliverAll();
+            int before = c.messagesSent();
+            c.request(n - 1); // the idle token is here
+            assertTrue(c.inCS(n - 1));
+            c.deliverAll();
+            assertEquals(n - 1, c.messagesSent() - before);
+            assertEquals(List.of(), c.violations());
+        }
+    }
+
+    /** CT-1: random non-FIFO schedules with duplicates: N-1 CRREQ per request, at most one TOKEN per entry, all granted. */
+    @Test
+    void randomSchedulesAreSafeAndLive() {
+        for (int seed = 0; seed < 300; seed++) {
+            int n = 2 + seed % 7;
+            Cluster<CttaMessage> c = new Cluster<>(DEF, n);
+            c.runWorkload(new Random(seed), c.members(), 4, false, seed % 2 == 0 ? 0 : 0.1);
+            assertEquals(List.of(), c.violations(), "seed " + seed);
+            assertEquals(4 * n, c.entries().size());
+            assertEquals(4L * n * (n - 1), c.messagesSent(CrReq.class));
+            assertTrue(c.messagesSent(Token.class) <= c.entries().size());
+            assertEquals(1, tokens(c));
+        }
+    }
+
+    /** CT-2: N=5, holder 2 leaves with requests of sites 1 and 4 known: the token goes to 4 (ring order after 2). */
+    @Test
+    void passScansInRingOrder() {
+        Cluster<CttaMessage> c = new Cluster<>(DEF, 5);
+        c.request(1);
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        c.request(0);
+        c.request(3);
+        c.deliverAll();
+        int before = c.messagesSent();
+        c.release(1);
+        assertEquals(before + 1, c.messagesSent());
+        assertNotNull(c.peek(1, 3, Token.class));
+        c.deliverAll();
+        assertTrue(c.inCS(3));
+        c.release(3);
+        c.deliverAll();
+        assertTrue(c.inCS(0));
+    }
+
+    /** CT-3: after an exit, HR(i) == LR_i(i) at the exiting site. */
+    @Test
+    void exitSetsOwnHrToOwnRequestNumber() {
+        Cluster<CttaMessage> c = new Cluster<>(DEF, 3);
+        for (int round = 1; round <= 3; round++) {
+            c.request(2);
+            c.deliverAll();
+            c.release(2);
+            c.deliverAll();
+            assertEquals(round, site(c, 2).hrOwn());
+            assertEquals(site(c, 2).lr()[2], site(c, 2).hrOwn());
+        }
+    }
+
+    /** CT-4: the candidate ages of the SPEC's examples, and g = i (mod N), g > CG, g - N <= CG. */
+    @Test
+    void candidateAges() {
+        assertEquals(3, Ctta.candidateAge(0, 3, 5));
+        assertEquals(8, Ctta.candidateAge(3, 3, 5));
+        assertEquals(8, Ctta.candidateAge(7, 3, 5));
+        assertEquals(13, Ctta.candidateAge(8, 3, 5));
+        assertEquals(13, Ctta.candidateAge(12, 3, 5));
+        assertEquals(5, Ctta.candidateAge(0, 5, 5));
+        assertEquals(10, Ctta.candidateAge(5, 5, 5));
+        assertEquals(9, Ctta.candidateAge(6, 1, 4));
+        for (int n = 1; n <= 7; n++) {
+            for (int i = 1; i <= n; i++) {
+                for (long cg = 0; cg < 40; cg++) {
+                    long g = Ctta.candidateAge(cg, i, n);
+                    assertEquals(i % n, g % n);
+                    assertTrue(g > cg);
+                    assertTrue(g - n <= cg || g - n < 0);
+                }
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> Ctta.candidateAge(0, 0, 5));
+        assertThrows(IllegalArgumentException.class, () -> Ctta.candidateAge(0, 6, 5));
+    }
+
+    /**
+     * CT-5: JDCG at site j: g <= CG(j) -> NACK, unchanged; g > CG(j) with the token -> NACK, CG = TG = g;
+     * g > CG(j) without the token -> ACK with HR(j), CG = g.
+     */
+    @Test
+    void jdcgAnswers() {
+        Cluster<CttaMessage> c = new Cluster<>(DEF, 3);
+        // holder (site 1) with the idle token
+        site(c, 0).onMessage(Cluster.id(2), new Jdcg(3, 1));
+        assertEquals(3, site(c, 0).cg());
+        assertEquals(3, site(c, 0).tokenTg());
+        // a non-holder: ACK
+        site(c, 1).onMessage(Cluster.id(2), new Jdcg(3, 1));
+        assertEquals(3, site(c, 1).cg());
+        // a smaller age: NACK, unchanged
+        site(c, 1).onMessage(Cluster.id(0), new Jdcg(1, 1));
+        assertEquals(3, site(c, 1).cg());
+        // collect the answers through a fresh cluster to see the message types
+        Cluster<CttaMessage> d = new Cluster<>(DEF, 3);
+        d.request(2);
+        d.drop(d.peek(2, 0, CrReq.class)); // the holder misses the request ...
+        d.deliverAll();
+        d.fireTimer(2, Ctta.REGEN_TIMER);
+        d.deliver(2, 0, Jdcg.class); // ... learns it from the JDCG, NACKs and passes the token
+        assertNotNull(d.peek(0, 2, Nack.class));
+        assertEquals(3, site(d, 0).cg());
+        d.deliver(2, 1, Jdcg.class);
+        assertNotNull(d.peek(1, 2, Ack.class));
+        d.deliverAll();
+        assertTrue(d.inCS(2));
+        assertEquals(1, tokens(d));
+        assertEquals(List.of(), d.violations());
+    }
+
+    /** Sets up N sites where site 1's TOKEN to site N is lost in flight; returns the lost envelope. */
+    private static Cluster.Envelope<CttaMessage> loseTokenTo(Cluster<CttaMessage> c, long target) {
+        c.request(0);
+        c.request(target);
+        c.deliverAll();
+        c.release(0);
+        Cluster.Envelope<CttaMessage> lost = c.peek(0, target, Token.class);
+        c.drop(lost);
+        c.deliverAll();
+        assertEquals(0, tokens(c));
+        return lost;
+    }
+
+    /**
+     * CT-6, CT-7: the token is lost in transit and the waiting site times out: its REGENERATE costs
+     * exactly 2(N-1) messages and leaves exactly one token, with TG = g and HR(j) = HRown(j).
+     */
+    @Test
+    void regenerateAfterLossCreatesExactlyOneToken() {
+        for (int n = 2; n <= 7; n++) {
+            Cluster<CttaMessage> c = new Cluster<>(DEF, n);
+            // some history, so that HR is not all zero; the token ends idle at site 1
+            for (long k = n - 1; k >= 0; k--) {
+                c.request(k);
+                c.deliverAll();
+                c.release(k);
+                c.deliverAll();
+            }
+            long target = n - 1;
+            long[] hrOwn = new long[n];
+            loseTokenTo(c, target);
+            for (int k = 0; k < n; k++) {
+                hrOwn[k] = site(c, k).hrOwn();
+            }
+            int before = c.messagesSent();
+            c.fireTimer(target, Ctta.REGEN_TIMER);
+            long g = site(c, target).cg();
+            assertEquals(Ctta.candidateAge(0, (int) target + 1, n), g);
+            c.deliverAll();
+            assertEquals(2 * (n - 1), c.messagesSent() - before, "N=" + n);
+            assertEquals(n - 1, c.messagesSent(Jdcg.class));
+            assertEquals(n - 1, c.messagesSent(Ack.class));
+            assertTrue(c.inCS(target));
+            assertEquals(1, tokens(c));
+            assertEquals(g, site(c, target).tokenTg());
+            assertArrayEquals(hrOwn, site(c, target).tokenHr());
+            assertEquals(List.of(), c.violations());
+        }
+    }
+
+    /** CT-8: the lost token reappears after the regeneration: its TG is below the receiver's CG, it is discarded. */
+    @Test
+    void staleTokenIsDiscarded() {
+        Cluster<CttaMessage> c = new Cluster<>(DEF, 4);
+        Cluster.Envelope<CttaMessage> lost = loseTokenTo(c, 3);
+        c.fireTimer(3, Ctta.REGEN_TIMER);
+        c.deliverAll();
+        assertTrue(c.inCS(3));
+        c.release(3);
+        c.deliverAll();
+        c.duplicate(lost);
+        c.deliverAll();
+        assertEquals(1, tokens(c));
+        assertTrue(site(c, 3).hasToken(), "the regenerated token stays where it is");
+        for (long k = 0; k < 4; k++) {
+            c.request(k);
+            c.deliverAll();
+            c.release(k);
+            c.deliverAll();
+        }
+        assertEquals(6, c.entries().size());
+        assertEquals(1, tokens(c));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** CT-10: a spurious REGENERATE while the token is idle at a site: it NACKs and re-ages the token; no second token. */
+    @Test
+    void spuriousRegenerateKeepsOneToken() {
+        Cluster<CttaMessage> c = new Cluster<>(DEF, 4);
+        c.request(0);
+        c.request(2);
+        c.deliver(2, 1, CrReq.class);
+        c.deliver(2, 3, CrReq.class);
+        c.fireTimer(2, Ctta.REGEN_TIMER); // the CRREQ to the holder is slow; site 3 suspects a loss
+        c.deliverAll();
+        assertEquals(3, site(c, 0).cg(), "the holder re-aged its token");
+        assertEquals(1, c.messagesSent(Nack.class));
+        c.release(0);
+        c.deliverAll();
+        assertTrue(c.inCS(2));
+        assertEquals(1, tokens(c));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /**
+     * CT-9: random schedules with token loss, duplicates of nothing, and aggressive (early) timeouts
+     * so that REGENERATEs run concurrently: never two sites in the CS with the {@code CG == g} check;
+     * without it, the checker finds ME1 violations.
+     */
+    @Test
+    void concurrentRegeneratesNeedTheCompletionCheck() {
+        int withoutCheckViolations = 0;
+        int completed = 0;
+        for (int seed = 0; seed < 400; seed++) {
+            int n = 2 + seed % 5;
+            Cluster<CttaMessage> c = new Cluster<>(DEF, n);
+            boolean done = TimedRandomRun.run(c, new Random(seed), 4, 0.05, Token.class, 0.05, 200_000);
+            assertEquals(List.of(), c.violations(), "seed " + seed);
+            completed += done ? 1 : 0;
+            Cluster<CttaMessage> u = new Cluster<>(new Unchecked(), n);
+            TimedRandomRun.run(u, new Random(seed), 4, 0.05, Token.class, 0.05, 200_000);
+            withoutCheckViolations += u.violations().stream().anyMatch(v -> v.startsWith("ME1")) ? 1 : 0;
+        }
+        assertEquals(400, completed, "every run ended with every request granted");
+        assertTrue(withoutCheckViolations > 0, "no ME1 violation without the CG == g check");
+    }
+
+    /** Option values are validated with a message naming the key. */
+    @Test
+    void badOptionsAreRejected() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new Cluster<>(DEF, 2, ProtocolOptions.NONE.with(CttaDefinition.REGEN_TIMEOUT, "0")));
+        assertTrue(e.getMessage().contains("regen-timeout"), e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> new Cluster<>(DEF, 2, ProtocolOptions.NONE.with(CttaDefinition.REGEN_TIMEOUT, "soon")));
+        assertThrows(IllegalArgumentException.class,
+                () -> new Cluster<>(DEF, 2, ProtocolOptions.NONE.with("twait", "5")));
+    }
+
+    /** The wire format round-trips every message. */
+    @Test
+    void codecRoundTrips() {
+        MessageCodec<CttaMessage> codec = DEF.codec();
+        for (CttaMessage m : List.of(new CrReq(1), new CrReq(Long.MAX_VALUE), new Token(List.of(0L, 5L, 300L), 7, 9, 1),
+                new Token(List.of(), 0, 0, 1), new Jdcg(3, 2), new Ack(3, 4, 1L << 40), new Nack(8))) {
+            assertEquals(m, codec.fromBytes(codec.toBytes(m)));
+        }
+        assertFalse(new CrReq(1).equals(new CrReq(2)));
+    }
+
+    /** CTTA without F8's completion check (CT-9's counterexample); test only. */
+    static final class Unchecked implements MutexProtocolDefinition<CttaMessage> {
+        @Override
+        public String name() {
+            return "ctta-unchecked";
+        }
+
+        @Override
+        public ProtocolFamily family() {
+            return ProtocolFamily.TOKEN;
+        }
+
+        @Override
+        public boolean requiresFifo() {
+            return false;
+        }
+
+        @Override
+        public MessageCodec<CttaMessage> codec() {
+            return DEF.codec();
+        }
+
+        @Override
+        public MutexProtocol<CttaMessage> create(ProtocolContext<CttaMessage> context) {
+            return new Ctta(context, true, 100, false);
+        }
+
+        @Override
+        public String messagesFormula() {
+            return DEF.messagesFormula();
+        }
+
+        @Override
+        public double expectedMessagesPerEntry(int n) {
+            return DEF.expectedMessagesPerEntry(n);
+        }
+
+        @Override
+        public double expectedSyncDelay() {
+            return 1;
+        }
+    }
+
+    /** A view change while the token is in flight: the census finds no token, the steward regenerates one, and the waiter is granted. */
+    @Test
+    void tokenLostAtViewChangeIsRegeneratedByTheCensus() {
+        Cluster<CttaMessage> c = new Cluster<>(DEF, 4);
+        c.request(0);
+        c.request(3);
+        c.deliverAll();
+        c.release(0);
+        assertNotNull(c.peek(0, 3, Token.class));
+        int before = c.messagesSent();
+        c.changeView(c.nextView(0, 1, 2, 3)); // the token in flight is lost with the old epoch
+        c.deliverAll();
+        assertTrue(c.inCS(3));
+        assertEquals(1, tokenCount(c));
+        assertTrue(c.messagesSent() - before >= 3 * 3, "census QUERY, REPORT, DONE");
+        c.release(3);
+        c.deliverAll();
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** The holder leaves in the critical section: the others go on with one regenerated token and larger fences. */
+    @Test
+    void holderLeavesThenOthersContinue() {
+        Cluster<CttaMessage> c = new Cluster<>(DEF, 4);
+        c.request(2);
+        c.deliverAll();
+        assertTrue(c.inCS(2));
+        c.request(1);
+        c.deliverAll();
+        c.changeView(c.nextView(0, 1, 3));
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        c.release(1);
+        c.request(3);
+        c.deliverAll();
+        assertTrue(c.inCS(3));
+        assertEquals(1, tokenCount(c));
+        assertEquals(List.of(), c.violations()); // includes: fences strictly increasing
+    }
+
+    /** Created on first use (startsIdle = false): the first requester greets the steward, the census makes the token, all are granted. */
+    @Test
+    void lazyCreationMakesOneToken() {
+        Cluster<CttaMessage> c = Cluster.lazy(DEF, 3, ProtocolOptions.NONE);
+        c.request(2);
+        c.deliverAll();
+        assertTrue(c.inCS(2));
+        c.request(1);
+        c.release(2);
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        c.release(1);
+        c.deliverAll();
+        assertEquals(1, tokenCount(c));
+        assertEquals(List.of(), c.violations());
+    }
+
+    private static int tokenCount(Cluster<CttaMessage> c) {
+        int count = 0;
+        for (NodeId m : c.members()) {
+            long k = m.value();
+            count += c.protocol(k) != null && site(c, k).hasToken() ? 1 : 0;
+        }
+        return count;
+    }
+}
