@@ -30,7 +30,10 @@ import java.util.TreeSet;
  *       {@link MutexAlgorithm}'s configuration names</td></tr>
  *   <tr><td>{@code dlock.mutex.<option>}</td><td></td><td>an option of the chosen algorithm, e.g.
  *       {@code dlock.mutex.send-denied=true} (centralized) or {@code dlock.mutex.immediate-ack=true} (lamport)</td></tr>
- *   <tr><td>{@code dlock.election}</td><td>{@code view}</td><td>leader-election algorithm</td></tr>
+ *   <tr><td>{@code dlock.election}</td><td>{@code bully}</td><td>leader-election algorithm, one of
+ *       {@link ElectionAlgorithm}'s configuration names</td></tr>
+ *   <tr><td>{@code dlock.election.<option>}</td><td></td><td>an option of the chosen election, e.g.
+ *       {@code dlock.election.ok-timeout-ms=200} (bully) or {@code dlock.election.ack-timeout-ms=200} (ring)</td></tr>
  *   <tr><td>{@code dlock.transport}</td><td>{@code inmemory}</td><td>{@code inmemory} or another transport
  *       on the class path</td></tr>
  *   <tr><td>{@code dlock.cluster}</td><td>{@code dlock}</td><td>cluster name; nodes with the same name form one cluster</td></tr>
@@ -61,11 +64,13 @@ public final class DlockConfig {
     private static final Set<String> KEYS = Set.of(MUTEX, ELECTION, TRANSPORT, CLUSTER, NODE_ID, TRY_TIMEOUT_MS,
             INMEMORY_DELAY_MS);
     private static final String MUTEX_OPTION_PREFIX = MUTEX + ".";
+    private static final String ELECTION_OPTION_PREFIX = ELECTION + ".";
 
     private final Map<String, String> values;
     private final MutexAlgorithm mutex;
     private final ProtocolOptions mutexOptions;
     private final ElectionAlgorithm election;
+    private final ProtocolOptions electionOptions;
     private final String transport;
     private final String cluster;
     private final OptionalLong nodeId;
@@ -77,10 +82,12 @@ public final class DlockConfig {
         for (String key : raw.keySet()) {
             if (key.startsWith(MUTEX_OPTION_PREFIX)) {
                 opts.put(key.substring(MUTEX_OPTION_PREFIX.length()), raw.get(key));
+            } else if (key.startsWith(ELECTION_OPTION_PREFIX)) {
+                continue; // validated below, against the election algorithm
             } else if (!KEYS.contains(key)) {
                 throw new DlockConfigException("unknown configuration key '" + key + "' (value '" + raw.get(key)
                         + "'); allowed keys: " + String.join(", ", new TreeSet<>(KEYS)) + ", " + MUTEX_OPTION_PREFIX
-                        + "<option>");
+                        + "<option>, " + ELECTION_OPTION_PREFIX + "<option>");
             }
         }
         this.values = Collections.unmodifiableMap(new TreeMap<>(raw));
@@ -99,7 +106,8 @@ public final class DlockConfig {
                 throw new DlockConfigException(MUTEX_OPTION_PREFIX + option + "=" + v + " is not allowed; allowed: true, false");
             }
         }
-        this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, ElectionAlgorithm.VIEW.configName()));
+        this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, ElectionAlgorithm.BULLY.configName()));
+        this.electionOptions = electionOptions(raw, election);
         this.transport = requireName(TRANSPORT, raw.getOrDefault(TRANSPORT, "inmemory"));
         this.cluster = requireName(CLUSTER, raw.getOrDefault(CLUSTER, "dlock"));
         this.nodeId = raw.containsKey(NODE_ID)
@@ -171,6 +179,39 @@ public final class DlockConfig {
     /** The leader-election algorithm. */
     public ElectionAlgorithm election() {
         return election;
+    }
+
+    /**
+     * The options of the election algorithm ({@code dlock.election.<option>} keys, prefix removed),
+     * e.g. bully's {@code ok-timeout-ms}.
+     */
+    public ProtocolOptions electionOptions() {
+        return electionOptions;
+    }
+
+    /** Election options: keys the algorithm declares; values validated by creating one protocol. */
+    private static ProtocolOptions electionOptions(Map<String, String> raw, ElectionAlgorithm election) {
+        Map<String, String> opts = new TreeMap<>();
+        for (String key : raw.keySet()) {
+            if (key.startsWith(ELECTION_OPTION_PREFIX)) {
+                opts.put(key.substring(ELECTION_OPTION_PREFIX.length()), raw.get(key));
+            }
+        }
+        Set<String> allowed = election.definition().map(d -> d.optionKeys()).orElse(Set.of());
+        for (String option : opts.keySet()) {
+            if (!allowed.contains(option)) {
+                throw new DlockConfigException("unknown configuration key '" + ELECTION_OPTION_PREFIX + option
+                        + "' for dlock.election=" + election.configName() + "; allowed options: "
+                        + (allowed.isEmpty() ? "none" : ELECTION_OPTION_PREFIX
+                        + String.join(", " + ELECTION_OPTION_PREFIX, new TreeSet<>(allowed))));
+            }
+            String v = opts.get(option);
+            if (!v.equals("true") && !v.equals("false") && !v.matches("[1-9][0-9]{0,7}")) {
+                throw new DlockConfigException(ELECTION_OPTION_PREFIX + option + "=" + v
+                        + " is not allowed; allowed: true, false, or a duration in milliseconds 1 to 99999999");
+            }
+        }
+        return new ProtocolOptions(opts);
     }
 
     /** The transport's name. */

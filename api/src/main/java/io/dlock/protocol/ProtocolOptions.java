@@ -48,6 +48,30 @@ public record ProtocolOptions(Map<String, String> values) {
     }
 
     /**
+     * The whole number {@code key}, or {@code fallback} when it is not set.
+     *
+     * @throws IllegalArgumentException if the value is not a whole number in {@code [min, max]}
+     */
+    public long getLong(String key, long fallback, long min, long max) {
+        String v = values.get(key);
+        if (v == null) {
+            return fallback;
+        }
+        long parsed;
+        try {
+            parsed = Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("option " + key + "=" + v + " is not a whole number; allowed: "
+                    + min + " to " + max);
+        }
+        if (parsed < min || parsed > max) {
+            throw new IllegalArgumentException("option " + key + "=" + v + " is out of range; allowed: " + min
+                    + " to " + max);
+        }
+        return parsed;
+    }
+
+    /**
      * Checks that every key set is one of {@code allowed}.
      *
      * @throws IllegalArgumentException naming the unknown key and the allowed ones
