@@ -25,9 +25,17 @@ import java.util.List;
  * n-2 COORDINATOR), n^2-n-1 when 1 starts (n(n-1)/2 ELECTION, (n-1)(n-2)/2 OK, n-2 COORDINATOR);
  * see {@link BullyDefinition#expectedMessages}. SPEC.md F2: COORDINATOR goes to every lower id.
  *
- * <p><b>Deviations.</b> None in the rules. An OK that arrives after its T_ok fired, or twice, is
- * ignored (rule 3 applies only while waiting for one); an ELECTION from a higher id (impossible
- * with a consistent view) is ignored.
+ * <p><b>Deviations.</b> Rule 2 applies as written only until the node learns a coordinator of the
+ * current run. Afterwards an ELECTION from a lower node (one that started late) is answered with OK
+ * and, by the coordinator itself, with its COORDINATOR again, but starts no new election: with the
+ * literal rule, late ELECTIONs restart nodes that restart the nodes above them, wave after wave
+ * (we measured over 10^7 messages for n = 64 when every node starts while the top one lives).
+ * The asker sent ELECTION to the coordinator too (it sends to every higher id), so it gets its
+ * answer. A coordinator that fails after winning is the next run's business: the runtime starts one
+ * on the view change that removes it. In SPEC.md's counting scenarios (the old coordinator crashed,
+ * timeouts longer than all delays) every ELECTION arrives before the COORDINATOR, so the counts of
+ * BU-1 and BU-2 are unchanged. An OK that arrives after its T_ok fired, or twice, is ignored (rule 3
+ * applies only while waiting for one); an ELECTION from a higher id is ignored.
  */
 final class Bully implements ElectionProtocol<BullyMessage> {
 
@@ -79,9 +87,16 @@ final class Bully implements ElectionProtocol<BullyMessage> {
     public void onMessage(NodeId from, BullyMessage message) {
         if (message instanceof Election) {
             if (from.compareTo(self) < 0) {
-                // Rule 2: answer, then run my own election unless it is running already.
+                // Rule 2: answer, then run my own election unless it is running already...
                 effects.send(from, new Ok());
-                startElection();
+                if (coordinator == null) {
+                    startElection();
+                } else if (coordinator.equals(self)) {
+                    // ...deviation: the winner of this run repeats its result to a late asker.
+                    effects.send(from, new Coordinator(self));
+                }
+                // ...deviation: a node that knows a higher coordinator of this run stays out; the
+                // asker sent ELECTION to that coordinator too, which answers it.
             }
         } else if (message instanceof Ok) {
             // Rule 3: a higher process is alive and takes over; wait for its COORDINATOR.
