@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -70,6 +71,8 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
     private final LongAdder malformed = new LongAdder();
     private final LongAdder messagesSent = new LongAdder();
     private boolean malformedLogged;
+    /** Set by {@link #close()} at once, so that tasks still queued do nothing once the node's threads stop. */
+    private volatile boolean closed;
 
     // Loop-confined state.
     private boolean stopped;
@@ -132,6 +135,7 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
 
     @Override
     public void close() {
+        closed = true;
         loop.execute(() -> {
             stopped = true;
             if (run != null) {
@@ -201,7 +205,7 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
     // ---- event loop ----
 
     private void installView(View newView) {
-        if (stopped || newView.epoch() <= view.epoch()) {
+        if (stopped || closed || newView.epoch() <= view.epoch()) {
             return;
         }
         view = newView;
@@ -226,7 +230,7 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
     }
 
     private void receive(NodeId from, long epoch, byte[] bytes, int offset) {
-        if (stopped) {
+        if (stopped || closed) {
             return;
         }
         if (epoch < view.epoch() || (epoch == view.epoch() && !view.contains(from))) {
@@ -286,7 +290,7 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
         }
 
         private boolean current() {
-            return !stopped && run == this;
+            return !stopped && !closed && run == this;
         }
 
         void cancelTimers() {
@@ -312,13 +316,20 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
         @Override
         public void setTimer(String name, long delayMillis) {
             cancelTimer(name);
+            if (!current()) {
+                return;
+            }
             ScheduledFuture<?>[] holder = new ScheduledFuture<?>[1];
-            holder[0] = timers.schedule(() -> loop.execute(() -> {
-                if (current() && runningTimers.get(name) == holder[0]) {
-                    runningTimers.remove(name);
-                    protocol.onTimer(name);
-                }
-            }), delayMillis, TimeUnit.MILLISECONDS);
+            try {
+                holder[0] = timers.schedule(() -> loop.execute(() -> {
+                    if (current() && runningTimers.get(name) == holder[0]) {
+                        runningTimers.remove(name);
+                        protocol.onTimer(name);
+                    }
+                }), delayMillis, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                return; // the node is closing
+            }
             runningTimers.put(name, holder[0]);
         }
 

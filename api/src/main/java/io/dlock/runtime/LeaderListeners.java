@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -68,7 +69,11 @@ final class LeaderListeners {
         }
         if (change != null) {
             LeaderChange c = change;
-            notifier.execute(() -> listeners.forEach(r -> r.tell(c)));
+            try {
+                notifier.execute(() -> listeners.forEach(r -> r.tell(c)));
+            } catch (RejectedExecutionException e) {
+                LOG.debug("group '{}': not telling {} to the listeners, the node is closing", group, c);
+            }
         }
     }
 
@@ -119,7 +124,7 @@ final class LeaderListeners {
     void addListener(LeaderListener listener) {
         // Registration and the catch-up call both go through the notifier, so the new listener sees
         // the current leader first and every later change after it, in order.
-        notifier.execute(() -> {
+        executeOrIgnore(() -> {
             Registration registration = new Registration(listener);
             listeners.add(registration);
             LeaderChange current;
@@ -133,6 +138,14 @@ final class LeaderListeners {
                 registration.tell(current);
             }
         });
+    }
+
+    private void executeOrIgnore(Runnable task) {
+        try {
+            notifier.execute(task);
+        } catch (RejectedExecutionException e) {
+            LOG.debug("group '{}': the node is closed, listener not registered", group);
+        }
     }
 
     void removeListener(LeaderListener listener) {
