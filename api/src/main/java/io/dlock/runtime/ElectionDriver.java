@@ -28,6 +28,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,6 +69,8 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
     private final SerialExecutor loop;
     private final ScheduledExecutorService timers;
     private final LeaderListeners listeners;
+    /** Told every leader of every epoch, carried-over ones included (runtime-internal use), or null. */
+    private final BiConsumer<NodeId, Long> epochLeaders;
     private final LongAdder malformed = new LongAdder();
     private final LongAdder messagesSent = new LongAdder();
     private boolean malformedLogged;
@@ -90,7 +93,8 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
      * application asked for the group), the first run starts an election.
      */
     ElectionDriver(String group, ElectionProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
-                   View initialView, Executor pool, ScheduledExecutorService timers, Executor notifier, boolean startNow) {
+                   View initialView, Executor pool, ScheduledExecutorService timers, Executor notifier, boolean startNow,
+                   BiConsumer<NodeId, Long> epochLeaders) {
         this.group = group;
         this.definition = definition;
         this.codec = definition.codec();
@@ -100,6 +104,7 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
         this.loop = new SerialExecutor(pool);
         this.timers = timers;
         this.listeners = new LeaderListeners(group, self, notifier);
+        this.epochLeaders = epochLeaders;
         loop.execute(() -> {
             view = initialView;
             newRun(0);
@@ -215,6 +220,8 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
             listeners.electionRunning();
             run.started = true;
             run.protocol.onStart();
+        } else if (epochLeaders != null) {
+            epochLeaders.accept(leader, newView.epoch()); // the leader carries over into this epoch
         }
         List<Early> due = new ArrayList<>();
         for (Iterator<Early> it = early.iterator(); it.hasNext(); ) {
@@ -345,6 +352,9 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
         public void leaderElected(NodeId leader) {
             if (current()) {
                 listeners.elected(leader, epoch);
+                if (epochLeaders != null) {
+                    epochLeaders.accept(leader, epoch);
+                }
             }
         }
     }

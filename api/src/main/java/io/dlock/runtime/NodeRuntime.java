@@ -8,6 +8,7 @@ import io.dlock.LockMetrics;
 import io.dlock.LockService;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolFamily;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.MalformedMessageException;
 import io.dlock.spi.NodeId;
@@ -41,6 +42,12 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeRuntime.class);
     private static final int MAX_NAME_LENGTH = 200;
+    /**
+     * The election group whose leader is the coordinator of the locks of a central algorithm
+     * ({@code centralized}); started with the node when such an algorithm and a message-passing
+     * election are configured. Applications may observe it like any other group.
+     */
+    public static final String COORDINATOR_GROUP = "dlock.mutex-coordinator";
 
     private final DlockConfig config;
     private final Transport transport;
@@ -51,6 +58,12 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
     private final Map<String, GroupElection> elections = new ConcurrentHashMap<>();
     private final LongAdder foreign = new LongAdder();
     private volatile View view;
+    /** The last leader of {@link #COORDINATOR_GROUP}, or null (no election runs for the mutex). */
+    private volatile EpochLeader coordinator;
+
+    /** A leader and the epoch it leads. */
+    private record EpochLeader(NodeId leader, long epoch) {
+    }
     private volatile boolean closed;
     private volatile boolean foreignLogged;
 
@@ -107,6 +120,9 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         if (runtime.view == null) {
             runtime.close();
             throw new IllegalStateException("transport " + transport + " started without delivering a view");
+        }
+        if (mutex.family() == ProtocolFamily.CENTRAL && config.election().definition().isPresent()) {
+            runtime.election(COORDINATOR_GROUP);
         }
         LOG.info("dlock node {} joined cluster '{}' ({}, mutex {}, election {}, view {})", transport.self(),
                 config.cluster(), config.transport(), mutex.name(), config.election().configName(),
@@ -165,7 +181,18 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         @SuppressWarnings("unchecked")
         ElectionProtocolDefinition<M> definition = (ElectionProtocolDefinition<M>) raw;
         return new ElectionDriver<>(group, definition, config.electionOptions(), transport, view, pool, timers, notifier,
-                byApplication);
+                byApplication, group.equals(COORDINATOR_GROUP) ? this::coordinatorElected : null);
+    }
+
+    /**
+     * The election group's leader for {@code epoch} (elected or carried over): the coordinator of
+     * every lock whose algorithm has one (SPEC.md A1 with the configured election).
+     */
+    private void coordinatorElected(NodeId leader, long epoch) {
+        coordinator = new EpochLeader(leader, epoch);
+        for (LockEngine<?> e : engines.values()) {
+            e.leaderElected(leader, epoch);
+        }
     }
 
     @Override
@@ -270,8 +297,13 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
     private <M extends ProtocolMessage> LockEngine<M> newEngine(String name) {
         @SuppressWarnings("unchecked")
         MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) config.mutex().definition();
-        return new LockEngine<>(name, definition, config.mutexOptions(), transport, view, pool, timers,
+        LockEngine<M> engine = new LockEngine<>(name, definition, config.mutexOptions(), transport, view, pool, timers,
                 config.tryTimeout().toNanos());
+        EpochLeader c = coordinator;
+        if (c != null) {
+            engine.leaderElected(c.leader(), c.epoch());
+        }
+        return engine;
     }
 
     private void foreign(NodeId from, String why) {
