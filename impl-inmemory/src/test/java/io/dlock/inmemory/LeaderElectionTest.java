@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.ElectionAlgorithm;
 import io.dlock.LeaderChange;
 import io.dlock.LeaderElection;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
+import io.dlock.runtime.NodeRuntime;
 import io.dlock.spi.NodeId;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -136,6 +139,26 @@ class LeaderElectionTest {
                 LeaderElection ec = c.election(GROUP);
                 awaitAgreement(List.of(ea, eb, ec), NodeId.of(7));
             }
+        }
+    }
+
+    /** The centralized lock's coordinator group elects the highest id, follows a leader that stops, and the lock keeps working. */
+    @ParameterizedTest
+    @MethodSource("messagePassing")
+    void centralizedCoordinator_followsTheElection(ElectionAlgorithm algorithm) throws Exception {
+        try (InMemoryCluster cluster = cluster(3, algorithm)) {
+            List<LeaderElection> coordinators = new ArrayList<>();
+            for (LockService node : cluster.nodes) {
+                coordinators.add(node.election(NodeRuntime.COORDINATOR_GROUP));
+            }
+            awaitAgreement(coordinators, NodeId.of(2));
+            DistributedLock lock = cluster.node(0).lock("orders");
+            assertTrue(lock.tryLock(10, TimeUnit.SECONDS));
+            lock.unlock();
+            cluster.node(2).close();
+            awaitAgreement(coordinators.subList(0, 2), NodeId.of(1));
+            assertTrue(lock.tryLock(10, TimeUnit.SECONDS));
+            lock.unlock();
         }
     }
 }
