@@ -224,4 +224,36 @@ class ElectionAlgorithmsSimulationTest {
                 .starters(Starters.RANDOM_SUBSET).ring(RingOrder.RANDOM).seed(42);
         assertEquals(s.run(), s.run());
     }
+
+    /** CR-4: over random rings the mean ELECTION count of Chang-Roberts is n*H_n (n=8: 21.74, n=16: 54.09), within 3%. */
+    @ParameterizedTest
+    @ValueSource(ints = {8, 16})
+    void changRoberts_averageIsNHn(int n) {
+        ElectionSimulation base = ElectionSimulation.of(def(ElectionAlgorithm.CHANG_ROBERTS)).nodes(n)
+                .ring(RingOrder.RANDOM).delay(DelayModel.unit()).encodeMessages(false);
+        int runs = 3000;
+        double sum = 0;
+        for (long seed = 0; seed < runs; seed++) {
+            sum += base.seed(seed).run().count("Election");
+        }
+        double harmonic = 0;
+        for (int k = 1; k <= n; k++) {
+            harmonic += 1.0 / k;
+        }
+        double mean = sum / runs;
+        assertEquals(n * harmonic, mean, 0.03 * n * harmonic, "mean ELECTION messages over " + runs + " random rings");
+    }
+
+    /** PE-6, FR-1: over random rings the number of phases reaches its bound floor(log2 n)+1 for n = 2, 4, 8. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4, 8})
+    void phasesReachTheirBound(int n) {
+        long bound = 31 - Integer.numberOfLeadingZeros(n) + 1;
+        ElectionSimulation base = ElectionSimulation.of(def(ElectionAlgorithm.PETERSON)).nodes(n).ring(RingOrder.RANDOM);
+        long most = 0;
+        for (long seed = 0; seed < 3000 && most < bound; seed++) {
+            most = Math.max(most, base.seed(seed).run().messages() / (2L * n));
+        }
+        assertEquals(bound, most);
+    }
 }
