@@ -256,4 +256,16 @@ class ElectionAlgorithmsSimulationTest {
         }
         assertEquals(bound, most);
     }
+
+    /** PE-5: the seed's literal Peterson code (typos fixed only) leaves some process unterminated in every run with n >= 2. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 5, 8})
+    void literalSeedPeterson_neverTerminatesForEveryone(int n) {
+        ElectionSimulation base = ElectionSimulation.of(new LiteralSeedPetersonDefinition()).nodes(n)
+                .ring(RingOrder.RANDOM).encodeMessages(false);
+        for (long seed = 0; seed < 3000; seed++) {
+            ElectionResult r = base.seed(seed).run();
+            assertTrue(r.learned().size() < n, r::describeFailure);
+        }
+    }
 }
