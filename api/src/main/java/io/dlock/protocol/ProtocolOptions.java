@@ -50,7 +50,7 @@ public record ProtocolOptions(Map<String, String> values) {
     /**
      * The whole number {@code key}, or {@code fallback} when it is not set.
      *
-     * @throws IllegalArgumentException if the value is not a whole number in {@code [min, max]}
+     * @throws IllegalArgumentException if the value is not a decimal integer in {@code [min, max]}
      */
     public long getLong(String key, long fallback, long min, long max) {
         String v = values.get(key);
@@ -61,12 +61,11 @@ public record ProtocolOptions(Map<String, String> values) {
         try {
             parsed = Long.parseLong(v.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("option " + key + "=" + v + " is not a whole number; allowed: "
-                    + min + " to " + max);
+            parsed = Long.MIN_VALUE;
         }
         if (parsed < min || parsed > max) {
-            throw new IllegalArgumentException("option " + key + "=" + v + " is out of range; allowed: " + min
-                    + " to " + max);
+            throw new IllegalArgumentException("option " + key + "=" + v + " is not allowed; allowed: an integer from "
+                    + min + " to " + max);
         }
         return parsed;
     }
