@@ -124,20 +124,22 @@ class LeaderElectionTest {
         }
     }
 
-    /** A higher id joining takes over (every algorithm elects the highest live id). */
+    /** A lone node elects itself; a higher id joining takes over (every algorithm elects the highest live id). */
     @ParameterizedTest
     @MethodSource("messagePassing")
     void higherNodeJoins_takesOver(ElectionAlgorithm algorithm) {
         String name = "join-" + UUID.randomUUID();
         DlockConfig.Builder template = DlockConfig.builder().election(algorithm).cluster(name);
-        try (LockService a = LockService.start(template.nodeId(1).build());
-             LockService b = LockService.start(template.nodeId(2).build())) {
+        try (LockService a = LockService.start(template.nodeId(1).build())) {
             LeaderElection ea = a.election(GROUP);
-            LeaderElection eb = b.election(GROUP);
-            awaitAgreement(List.of(ea, eb), NodeId.of(2));
-            try (LockService c = LockService.start(template.nodeId(7).build())) {
-                LeaderElection ec = c.election(GROUP);
-                awaitAgreement(List.of(ea, eb, ec), NodeId.of(7));
+            awaitAgreement(List.of(ea), NodeId.of(1));
+            try (LockService b = LockService.start(template.nodeId(2).build())) {
+                LeaderElection eb = b.election(GROUP);
+                awaitAgreement(List.of(ea, eb), NodeId.of(2));
+                try (LockService c = LockService.start(template.nodeId(7).build())) {
+                    LeaderElection ec = c.election(GROUP);
+                    awaitAgreement(List.of(ea, eb, ec), NodeId.of(7));
+                }
             }
         }
     }
