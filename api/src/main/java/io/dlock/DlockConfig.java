@@ -15,6 +15,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 
 /**
  * The validated configuration of one dlock node. Built from a {@link #builder() builder}, a
@@ -31,7 +32,10 @@ import java.util.TreeSet;
  *   <tr><td>{@code dlock.mutex.<option>}</td><td></td><td>an option of the chosen algorithm, e.g.
  *       {@code dlock.mutex.send-denied=true} (centralized), {@code dlock.mutex.immediate-ack=true} (lamport) or
  *       {@code dlock.mutex.idle-pause-ms=10} (token-ring); the algorithm checks the value</td></tr>
- *   <tr><td>{@code dlock.election}</td><td>{@code view}</td><td>leader-election algorithm</td></tr>
+ *   <tr><td>{@code dlock.election}</td><td>{@code bully}</td><td>leader-election algorithm, one of
+ *       {@link ElectionAlgorithm}'s configuration names</td></tr>
+ *   <tr><td>{@code dlock.election.<option>}</td><td></td><td>an option of the chosen election, e.g.
+ *       {@code dlock.election.ok-timeout-ms=200} (bully) or {@code dlock.election.ack-timeout-ms=200} (ring)</td></tr>
  *   <tr><td>{@code dlock.transport}</td><td>{@code inmemory}</td><td>{@code inmemory} or another transport
  *       on the class path</td></tr>
  *   <tr><td>{@code dlock.cluster}</td><td>{@code dlock}</td><td>cluster name; nodes with the same name form one cluster</td></tr>
@@ -62,11 +66,13 @@ public final class DlockConfig {
     private static final Set<String> KEYS = Set.of(MUTEX, ELECTION, TRANSPORT, CLUSTER, NODE_ID, TRY_TIMEOUT_MS,
             INMEMORY_DELAY_MS);
     private static final String MUTEX_OPTION_PREFIX = MUTEX + ".";
+    private static final String ELECTION_OPTION_PREFIX = ELECTION + ".";
 
     private final Map<String, String> values;
     private final MutexAlgorithm mutex;
     private final ProtocolOptions mutexOptions;
     private final ElectionAlgorithm election;
+    private final ProtocolOptions electionOptions;
     private final String transport;
     private final String cluster;
     private final OptionalLong nodeId;
@@ -74,35 +80,20 @@ public final class DlockConfig {
     private final Duration inMemoryDelay;
 
     private DlockConfig(Map<String, String> raw) {
-        Map<String, String> opts = new TreeMap<>();
         for (String key : raw.keySet()) {
-            if (key.startsWith(MUTEX_OPTION_PREFIX)) {
-                opts.put(key.substring(MUTEX_OPTION_PREFIX.length()), raw.get(key));
-            } else if (!KEYS.contains(key)) {
+            if (!KEYS.contains(key) && !key.startsWith(MUTEX_OPTION_PREFIX) && !key.startsWith(ELECTION_OPTION_PREFIX)) {
                 throw new DlockConfigException("unknown configuration key '" + key + "' (value '" + raw.get(key)
                         + "'); allowed keys: " + String.join(", ", new TreeSet<>(KEYS)) + ", " + MUTEX_OPTION_PREFIX
-                        + "<option>");
+                        + "<option>, " + ELECTION_OPTION_PREFIX + "<option>");
             }
         }
         this.values = Collections.unmodifiableMap(new TreeMap<>(raw));
         this.mutex = MutexAlgorithm.fromConfigName(raw.getOrDefault(MUTEX, MutexAlgorithm.CENTRALIZED.configName()));
-        this.mutexOptions = new ProtocolOptions(opts);
-        Set<String> allowedOptions = mutex.definition().optionKeys();
-        for (String option : opts.keySet()) {
-            if (!allowedOptions.contains(option)) {
-                throw new DlockConfigException("unknown configuration key '" + MUTEX_OPTION_PREFIX + option
-                        + "' for dlock.mutex=" + mutex.configName() + "; allowed options: "
-                        + (allowedOptions.isEmpty() ? "none" : MUTEX_OPTION_PREFIX
-                        + String.join(", " + MUTEX_OPTION_PREFIX, new TreeSet<>(allowedOptions))));
-            }
-            String v = opts.get(option);
-            try {
-                mutex.definition().checkOption(option, v);
-            } catch (IllegalArgumentException e) {
-                throw new DlockConfigException(MUTEX_OPTION_PREFIX + option + "=" + v + " is not allowed; " + e.getMessage());
-            }
-        }
-        this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, ElectionAlgorithm.VIEW.configName()));
+        this.mutexOptions = algorithmOptions(raw, MUTEX, mutex.configName(), mutex.definition().optionKeys(),
+                mutex.definition()::checkOption);
+        this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, ElectionAlgorithm.BULLY.configName()));
+        this.electionOptions = algorithmOptions(raw, ELECTION, election.configName(),
+                election.definition().map(d -> d.optionKeys()).orElse(Set.of()), DlockConfig::checkElectionOption);
         this.transport = requireName(TRANSPORT, raw.getOrDefault(TRANSPORT, "inmemory"));
         this.cluster = requireName(CLUSTER, raw.getOrDefault(CLUSTER, "dlock"));
         this.nodeId = raw.containsKey(NODE_ID)
@@ -174,6 +165,49 @@ public final class DlockConfig {
     /** The leader-election algorithm. */
     public ElectionAlgorithm election() {
         return election;
+    }
+
+    /**
+     * The options of the election algorithm ({@code dlock.election.<option>} keys, prefix removed),
+     * e.g. bully's {@code ok-timeout-ms}.
+     */
+    public ProtocolOptions electionOptions() {
+        return electionOptions;
+    }
+
+    /** Election options: the algorithm's keys; values are booleans or durations in milliseconds. */
+    private static void checkElectionOption(String option, String value) {
+        if (!value.equals("true") && !value.equals("false") && !value.matches("[1-9][0-9]{0,7}")) {
+            throw new IllegalArgumentException("allowed: true, false, or a duration in milliseconds 1 to 99999999");
+        }
+    }
+
+    /**
+     * The {@code <algorithmKey>.<option>} keys of {@code raw}, prefix removed, each checked against the
+     * algorithm's declared keys and by {@code check}.
+     */
+    private static ProtocolOptions algorithmOptions(Map<String, String> raw, String algorithmKey, String algorithm,
+                                                    Set<String> allowed, BiConsumer<String, String> check) {
+        String prefix = algorithmKey + ".";
+        Map<String, String> opts = new TreeMap<>();
+        for (Map.Entry<String, String> e : raw.entrySet()) {
+            if (!e.getKey().startsWith(prefix)) {
+                continue;
+            }
+            String option = e.getKey().substring(prefix.length());
+            if (!allowed.contains(option)) {
+                throw new DlockConfigException("unknown configuration key '" + e.getKey() + "' for " + algorithmKey + "="
+                        + algorithm + "; allowed options: "
+                        + (allowed.isEmpty() ? "none" : prefix + String.join(", " + prefix, new TreeSet<>(allowed))));
+            }
+            try {
+                check.accept(option, e.getValue());
+            } catch (IllegalArgumentException bad) {
+                throw new DlockConfigException(e.getKey() + "=" + e.getValue() + " is not allowed; " + bad.getMessage());
+            }
+            opts.put(option, e.getValue());
+        }
+        return new ProtocolOptions(opts);
     }
 
     /** The transport's name. */

@@ -1,13 +1,24 @@
 package io.dlock;
 
+import io.dlock.election.bully.BullyDefinition;
+import io.dlock.election.changroberts.ChangRobertsDefinition;
+import io.dlock.election.franklin.FranklinDefinition;
+import io.dlock.election.lelann.LeLannDefinition;
+import io.dlock.election.peterson.PetersonDefinition;
+import io.dlock.election.ring.RingDefinition;
+import io.dlock.protocol.ElectionProtocolDefinition;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
  * The leader-election algorithms dlock provides, selected by {@code dlock.election}.
  *
- * <p>The message-passing elections of SPEC.md part B (bully, ring, LeLann, Chang-Roberts, Franklin,
- * Peterson) are not implemented yet; {@link #VIEW} is available meanwhile.
+ * <p>This is the registry of elections: tests and the {@code elect} command enumerate
+ * {@link #values()}. Every algorithm elects the live member with the highest id (SPEC.md F29); they
+ * differ in messages, time and assumptions. {@link #VIEW} sends nothing and has no
+ * {@link #definition()}.
  */
 public enum ElectionAlgorithm {
 
@@ -15,12 +26,36 @@ public enum ElectionAlgorithm {
      * The leader is the highest id of the current membership view, and the epoch is the view's. It
      * sends no messages of its own: the transport's membership protocol already agrees on the view.
      */
-    VIEW("view");
+    VIEW("view", null),
+    /** Garcia-Molina's bully algorithm (SPEC.md B1): ELECTION / OK / COORDINATOR with timeouts; complete graph. */
+    BULLY("bully", new BullyDefinition()),
+    /** Ring election with the list of live ids (SPEC.md B2, Tanenbaum): skips a dead successor; ACKs. */
+    RING("ring", new RingDefinition()),
+    /** LeLann's (the seed's naive) ring algorithm (SPEC.md B3): n^2 messages; FIFO ring. */
+    LELANN("lelann", new LeLannDefinition()),
+    /** Chang and Roberts (SPEC.md B4): 2n-1 .. n(n+1)/2 ELECTION + n ELECTED; FIFO ring. */
+    CHANG_ROBERTS("chang-roberts", new ChangRobertsDefinition()),
+    /** Franklin (SPEC.md B5): bidirectional ring, 2nK+n messages, K &lt;= log2 n + 1 phases. */
+    FRANKLIN("franklin", new FranklinDefinition()),
+    /** Peterson's unidirectional algorithm (SPEC.md B6, the seed's "Paterson"): 2nK messages; FIFO ring. */
+    PETERSON("peterson", new PetersonDefinition());
 
     private final String configName;
+    private final ElectionProtocolDefinition<?> definition;
 
-    ElectionAlgorithm(String configName) {
+    ElectionAlgorithm(String configName, ElectionProtocolDefinition<?> definition) {
         this.configName = configName;
+        this.definition = definition;
+    }
+
+    /** The message-passing algorithm's definition; empty for {@link #VIEW}. */
+    public Optional<ElectionProtocolDefinition<?>> definition() {
+        return Optional.ofNullable(definition);
+    }
+
+    /** The algorithms that exchange messages (every one but {@link #VIEW}), in declaration order. */
+    public static List<ElectionAlgorithm> messagePassing() {
+        return Arrays.stream(values()).filter(a -> a.definition != null).toList();
     }
 
     /** The configuration name, e.g. {@code view}. */

@@ -5,9 +5,10 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Leader election for one group: every live member of the cluster agrees on one leader per epoch.
- * Obtain one from {@link LockService#election(String)}; the algorithm is chosen by
- * {@code dlock.election}.
+ * Leader election for one group: every live member of the cluster agrees on one leader per epoch,
+ * the live member with the highest id. Obtain one from {@link LockService#election(String)}; the
+ * algorithm (bully, ring, LeLann, Chang-Roberts, Franklin, Peterson, or the message-free
+ * {@code view}) is chosen by {@code dlock.election}. Every method is thread-safe.
  */
 public interface LeaderElection {
 
@@ -36,4 +37,16 @@ public interface LeaderElection {
 
     /** Removes a listener; it is not called after this method returns. */
     void removeListener(LeaderListener listener);
+
+    /**
+     * Starts a new election in this group now, as if this node had noticed that the leader is gone
+     * (SPEC.md's {@code startElection()}); the other members take part when its messages reach
+     * them. Returns at once; {@link #leader()} is empty until the election ends, and listeners hear
+     * of it only if the leader changes (every algorithm elects the live member with the highest id,
+     * so in a stable membership the leader stays the same). Elections also start by themselves when
+     * the membership loses the leader, when a member with a higher id joins, and when this node
+     * joins a group in which it knows no leader. The {@code view} election has nothing to run: there
+     * this method does nothing.
+     */
+    void start();
 }

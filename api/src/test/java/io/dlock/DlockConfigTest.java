@@ -14,12 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** Configuration: every source reaches the same validated {@link DlockConfig}; bad input fails naming key, value and allowed values. */
 class DlockConfigTest {
 
-    /** Defaults: centralized mutex, view election, in-memory transport, cluster "dlock", 1 s try timeout. */
+    /** Defaults: centralized mutex, bully election, in-memory transport, cluster "dlock", 1 s try timeout. */
     @Test
     void defaults() {
         DlockConfig c = DlockConfig.builder().build();
         assertEquals(MutexAlgorithm.CENTRALIZED, c.mutex());
-        assertEquals(ElectionAlgorithm.VIEW, c.election());
+        assertEquals(ElectionAlgorithm.BULLY, c.election());
         assertEquals("inmemory", c.transport());
         assertEquals("dlock", c.cluster());
         assertTrue(c.nodeId().isEmpty());
@@ -94,5 +94,20 @@ class DlockConfigTest {
         assertTrue(e.getMessage().contains("dlock.mutex.immediate-ack"), e.getMessage());
         assertThrows(DlockConfigException.class,
                 () -> DlockConfig.builder().mutex(MutexAlgorithm.LAMPORT).mutexOption("immediate-ack", "yes").build());
+    }
+
+    /** Election options reach the election; an unknown or malformed one fails naming the key and value. */
+    @Test
+    void electionOptions() {
+        DlockConfig c = DlockConfig.builder().set("dlock.election", "bully")
+                .set("dlock.election.ok-timeout-ms", "50").build();
+        assertEquals("50", c.electionOptions().values().get("ok-timeout-ms"));
+        DlockConfigException unknown = assertThrows(DlockConfigException.class, () -> DlockConfig.builder()
+                .set("dlock.election", "lelann").set("dlock.election.ok-timeout-ms", "50").build());
+        assertTrue(unknown.getMessage().contains("dlock.election.ok-timeout-ms"), unknown.getMessage());
+        DlockConfigException bad = assertThrows(DlockConfigException.class, () -> DlockConfig.builder()
+                .set("dlock.election.ok-timeout-ms", "soon").build());
+        assertTrue(bad.getMessage().contains("soon"), bad.getMessage());
+        assertEquals(ElectionAlgorithm.PETERSON, DlockConfig.builder().set("dlock.election", "peterson").build().election());
     }
 }

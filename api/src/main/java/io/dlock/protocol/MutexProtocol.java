@@ -33,6 +33,15 @@ public interface MutexProtocol<M extends ProtocolMessage> {
      */
     void onView(View view);
 
+    /**
+     * The runtime's leader election elected {@code leader} in {@code epoch} (this event may come
+     * before or after the view of that epoch). Only algorithms that have a coordinator use it (the
+     * centralized algorithm takes its coordinator from the configured election); the others ignore
+     * it. Drivers without an election (the simulator) never call it.
+     */
+    default void onLeader(NodeId leader, long epoch) {
+    }
+
     /** The timer {@code name} set through {@link MutexEffects#setTimer} has fired. */
     default void onTimer(String name) {
     }

@@ -7,6 +7,13 @@
  * {@link io.dlock.protocol.MutexProtocolDefinition} names the algorithm and declares its
  * characteristics and theoretical costs.
  *
+ * <p>A leader-election algorithm is an {@link io.dlock.protocol.ElectionProtocol} (events
+ * {@code onStart/onMessage/onTimer}, one instance per run over a fixed member set and ring) answering
+ * through {@link io.dlock.protocol.ElectionEffects} ({@code send}, timers, {@code leaderElected});
+ * it is created from an {@link io.dlock.protocol.ElectionContext} that carries the ring order chosen
+ * by the driver, and described by an {@link io.dlock.protocol.ElectionProtocolDefinition}, which also
+ * states the exact message count of a given {@link io.dlock.protocol.ElectionScenario}.
+ *
  * <p>Building blocks shared by several algorithms live here once: {@link io.dlock.protocol.LogicalClock}
  * and {@link io.dlock.protocol.RequestStamp}.
  *

@@ -111,6 +111,15 @@ final class LockEngine<M extends ProtocolMessage> {
         loop.execute(() -> installView(newView));
     }
 
+    /** Queues the election's result for {@code epoch} (see {@link MutexProtocol#onLeader}). */
+    void leaderElected(NodeId leader, long epoch) {
+        loop.execute(() -> {
+            if (!stopped) {
+                protocol.onLeader(leader, epoch);
+            }
+        });
+    }
+
     /** Fails every waiting thread; the protocol is stopped. */
     void close(String reason) {
         local.close(reason);

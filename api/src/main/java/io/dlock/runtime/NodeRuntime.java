@@ -6,7 +6,9 @@ import io.dlock.DlockConfigException;
 import io.dlock.LeaderElection;
 import io.dlock.LockMetrics;
 import io.dlock.LockService;
+import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolFamily;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.MalformedMessageException;
 import io.dlock.spi.NodeId;
@@ -17,6 +19,7 @@ import io.dlock.spi.WireReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -39,6 +42,12 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeRuntime.class);
     private static final int MAX_NAME_LENGTH = 200;
+    /**
+     * The election group whose leader is the coordinator of the locks of a central algorithm
+     * ({@code centralized}); started with the node when such an algorithm and a message-passing
+     * election are configured. Applications may observe it like any other group.
+     */
+    public static final String COORDINATOR_GROUP = "dlock.mutex-coordinator";
 
     private final DlockConfig config;
     private final Transport transport;
@@ -46,9 +55,15 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
     private final ScheduledThreadPoolExecutor timers;
     private final ExecutorService notifier;
     private final Map<String, LockEngine<?>> engines = new ConcurrentHashMap<>();
-    private final Map<String, ViewLeaderElection> elections = new ConcurrentHashMap<>();
+    private final Map<String, GroupElection> elections = new ConcurrentHashMap<>();
     private final LongAdder foreign = new LongAdder();
     private volatile View view;
+    /** The last leader of {@link #COORDINATOR_GROUP}, or null (no election runs for the mutex). */
+    private volatile EpochLeader coordinator;
+
+    /** A leader and the epoch it leads. */
+    private record EpochLeader(NodeId leader, long epoch) {
+    }
     private volatile boolean closed;
     private volatile boolean foreignLogged;
 
@@ -87,6 +102,13 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
                     + " needs FIFO channels, which transport " + config.transport()
                     + " does not provide; choose an algorithm that does not need FIFO or a FIFO transport");
         }
+        Optional<ElectionProtocolDefinition<?>> election = config.election().definition();
+        if (election.isPresent() && election.get().requiresFifo() && !transport.fifo()) {
+            transport.close();
+            throw new DlockConfigException(DlockConfig.ELECTION + "=" + election.get().name()
+                    + " needs FIFO channels, which transport " + config.transport()
+                    + " does not provide; choose an election that does not need FIFO or a FIFO transport");
+        }
         NodeRuntime runtime = new NodeRuntime(config, transport);
         try {
             transport.start(runtime);
@@ -99,8 +121,12 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
             runtime.close();
             throw new IllegalStateException("transport " + transport + " started without delivering a view");
         }
-        LOG.info("dlock node {} joined cluster '{}' ({}, mutex {}, view {})", transport.self(), config.cluster(),
-                config.transport(), mutex.name(), runtime.view.members());
+        if (mutex.family() == ProtocolFamily.CENTRAL && config.election().definition().isPresent()) {
+            runtime.election(COORDINATOR_GROUP);
+        }
+        LOG.info("dlock node {} joined cluster '{}' ({}, mutex {}, election {}, view {})", transport.self(),
+                config.cluster(), config.transport(), mutex.name(), config.election().configName(),
+                runtime.view.members());
         return runtime;
     }
 
@@ -130,7 +156,43 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
     public LeaderElection election(String group) {
         requireName("election group", group);
         requireOpen();
-        return elections.computeIfAbsent(group, g -> new ViewLeaderElection(g, transport.self(), notifier, view));
+        boolean[] created = new boolean[1];
+        GroupElection election = elections.computeIfAbsent(group, g -> {
+            created[0] = true;
+            return newElection(g, true);
+        });
+        election.onView(view); // no-op unless a view arrived while it was being created
+        if (!created[0] && election instanceof ElectionDriver<?> driver) {
+            driver.startIfNoLeader(); // created by a message: start if this node still knows no leader
+        }
+        return election.facade();
+    }
+
+    private GroupElection newElection(String group, boolean byApplication) {
+        Optional<ElectionProtocolDefinition<?>> definition = config.election().definition();
+        if (definition.isEmpty()) {
+            return new ViewLeaderElection(group, transport.self(), notifier, view);
+        }
+        return newDriver(group, definition.get(), byApplication);
+    }
+
+    private <M extends ProtocolMessage> ElectionDriver<M> newDriver(String group, ElectionProtocolDefinition<?> raw,
+                                                                    boolean byApplication) {
+        @SuppressWarnings("unchecked")
+        ElectionProtocolDefinition<M> definition = (ElectionProtocolDefinition<M>) raw;
+        return new ElectionDriver<>(group, definition, config.electionOptions(), transport, view, pool, timers, notifier,
+                byApplication, group.equals(COORDINATOR_GROUP) ? this::coordinatorElected : null);
+    }
+
+    /**
+     * The election group's leader for {@code epoch} (elected or carried over): the coordinator of
+     * every lock whose algorithm has one (SPEC.md A1 with the configured election).
+     */
+    private void coordinatorElected(NodeId leader, long epoch) {
+        coordinator = new EpochLeader(leader, epoch);
+        for (LockEngine<?> e : engines.values()) {
+            e.leaderElected(leader, epoch);
+        }
     }
 
     @Override
@@ -150,6 +212,9 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         closed = true;
         for (LockEngine<?> e : engines.values()) {
             e.close("node " + transport.self() + " left cluster '" + config.cluster() + "'");
+        }
+        for (GroupElection e : elections.values()) {
+            e.close();
         }
         transport.close();
         shutdownThreads();
@@ -171,8 +236,8 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
             foreign(from, e.getMessage());
             return;
         }
-        if (envelope.kind() != Envelope.KIND_MUTEX) {
-            foreign(from, "election messages are not handled by the '" + config.election().configName() + "' election");
+        if (envelope.kind() == Envelope.KIND_ELECTION) {
+            onElectionMessage(from, envelope, payload, in.position());
             return;
         }
         if (!envelope.algorithm().equals(config.mutex().configName())) {
@@ -197,12 +262,31 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         for (LockEngine<?> e : engines.values()) {
             e.viewChanged(newView);
         }
-        for (ViewLeaderElection e : elections.values()) {
+        for (GroupElection e : elections.values()) {
             e.onView(newView);
         }
     }
 
     // ---- internals ----
+
+    private void onElectionMessage(NodeId from, Envelope envelope, byte[] payload, int offset) {
+        if (config.election().definition().isEmpty()) {
+            foreign(from, "election messages are not handled by the '" + config.election().configName() + "' election");
+            return;
+        }
+        if (!envelope.algorithm().equals(config.election().configName())) {
+            foreign(from, "election group '" + envelope.name() + "' uses algorithm " + envelope.algorithm()
+                    + " there but " + config.election().configName() + " here");
+            return;
+        }
+        if (envelope.name().isEmpty() || envelope.name().length() > MAX_NAME_LENGTH) {
+            foreign(from, "bad election group name of length " + envelope.name().length());
+            return;
+        }
+        GroupElection election = elections.computeIfAbsent(envelope.name(), g -> newElection(g, false));
+        election.onView(view);
+        election.deliver(from, envelope.epoch(), payload, offset);
+    }
 
     private LockEngine<?> engine(String name) {
         LockEngine<?> engine = engines.computeIfAbsent(name, this::newEngine);
@@ -213,8 +297,13 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
     private <M extends ProtocolMessage> LockEngine<M> newEngine(String name) {
         @SuppressWarnings("unchecked")
         MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) config.mutex().definition();
-        return new LockEngine<>(name, definition, config.mutexOptions(), transport, view, pool, timers,
+        LockEngine<M> engine = new LockEngine<>(name, definition, config.mutexOptions(), transport, view, pool, timers,
                 config.tryTimeout().toNanos());
+        EpochLeader c = coordinator;
+        if (c != null) {
+            engine.leaderElected(c.leader(), c.epoch());
+        }
+        return engine;
     }
 
     private void foreign(NodeId from, String why) {

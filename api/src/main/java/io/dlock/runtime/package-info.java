@@ -5,6 +5,13 @@
  * counts, the local wait queue (at most one distributed request per node and lock), timeouts,
  * interrupts and abandoned grants; {@code RuntimeLock} is the facade applications hold.
  *
+ * <p>For each election group an {@code ElectionDriver} runs the configured election algorithm on its
+ * own serial loop, one protocol instance per run (an epoch, or a round within one after
+ * {@link io.dlock.LeaderElection#start()}), and reports leaders through {@code LeaderListeners}, which
+ * the message-free {@code ViewLeaderElection} shares. With a central mutual-exclusion algorithm the
+ * node also runs the group {@code dlock.mutex-coordinator}, whose leader becomes the coordinator of
+ * every lock.
+ *
  * <p>Used by both transports; applications use it only through {@link io.dlock.LockService}.
  */
 package io.dlock.runtime;

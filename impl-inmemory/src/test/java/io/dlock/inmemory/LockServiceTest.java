@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.DlockConfigException;
+import io.dlock.ElectionAlgorithm;
 import io.dlock.LeaderChange;
 import io.dlock.LeaderElection;
 import io.dlock.LockService;
@@ -63,7 +64,8 @@ class LockServiceTest {
     /** The view election: leader = highest id; listeners hear each change once, in epoch order, including a late listener. */
     @Test
     void viewElection() throws Exception {
-        try (InMemoryCluster cluster = new InMemoryCluster(3, MutexAlgorithm.CENTRALIZED)) {
+        try (InMemoryCluster cluster = new InMemoryCluster(3,
+                DlockConfig.builder().mutex(MutexAlgorithm.CENTRALIZED).election(ElectionAlgorithm.VIEW))) {
             LeaderElection e0 = cluster.node(0).election("scheduler");
             assertEquals(Optional.of(NodeId.of(2)), e0.awaitLeader(Duration.ofSeconds(5)));
             assertTrue(cluster.node(2).election("scheduler").isLeader());

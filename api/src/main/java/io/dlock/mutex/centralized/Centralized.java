@@ -22,8 +22,10 @@ import java.util.TreeSet;
 
 /**
  * Centralized mutual exclusion: one coordinator keeps a FIFO queue of requests and grants the lock
- * to one client at a time. Every node is a client; the member with the highest id of the current
- * view is also the coordinator (until leader elections are wired in).
+ * to one client at a time. Every node is a client; the leader that the configured election
+ * ({@code dlock.election}) elects is also the coordinator. Until the election of a view has reported
+ * its leader ({@link #onLeader}), and in the simulator, which runs no election, the coordinator is
+ * the highest id of the view: the node every election elects (SPEC.md F29).
  *
  * <p><b>Source.</b> Seed {@code 000_2104269f62208a17.txt} (集中アルゴリズム), as restated in SPEC.md
  * A1, rules 1-6; A. S. Tanenbaum and M. van Steen, <i>Distributed Systems: Principles and
@@ -119,13 +121,16 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     private Coordinator coordinator;
     /** A SYNC_QUERY is due at the first event (a coordinator created without startsIdle). */
     private boolean queryPending;
+    /** The leader the runtime's election reported ({@link #onLeader}), and its epoch; null before any. */
+    private NodeId elected;
+    private long electedEpoch = -1;
 
     Centralized(ProtocolContext<CentralizedMessage> context, boolean sendDenied) {
         this.self = context.self();
         this.effects = context.effects();
         this.view = context.view();
         this.sendDenied = sendDenied;
-        if (isCoordinator(view)) {
+        if (isCoordinator()) {
             coordinator = new Coordinator();
             if (!context.startsIdle()) {
                 // members may hold or wait for the lock already: learn their state before granting
@@ -144,8 +149,35 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         }
     }
 
-    private boolean isCoordinator(View v) {
-        return v.highest().equals(self);
+    private boolean isCoordinator() {
+        return coordinatorId().equals(self);
+    }
+
+    /**
+     * The coordinator of the current view: the leader the configured election reported for this
+     * epoch ({@link #onLeader}), else, until it has, the highest id of the view, which is what every
+     * election of dlock elects (SPEC.md F29), so both agree once the election is over.
+     */
+    private NodeId coordinatorId() {
+        return elected != null && electedEpoch == view.epoch() && view.contains(elected) ? elected : view.highest();
+    }
+
+    /**
+     * The runtime's election of this cluster elected {@code leader} in {@code epoch}: it becomes the
+     * coordinator of that epoch. If that changes the coordinator of the current view, the protocol
+     * hands over exactly as on a view change (the new coordinator queries every member's state).
+     */
+    @Override
+    public void onLeader(NodeId leader, long epoch) {
+        if (epoch < view.epoch() || (epoch == electedEpoch && leader.equals(elected))) {
+            return;
+        }
+        NodeId before = coordinatorId();
+        elected = leader;
+        electedEpoch = epoch;
+        if (epoch == view.epoch() && !coordinatorId().equals(before)) {
+            onView(view);
+        }
     }
 
     // ---- client ---------------------------------------------------------------------------
@@ -162,7 +194,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         if (coordinator != null) {
             coordinator.onRequest(self, myRequestId);
         } else {
-            effects.send(view.highest(), new Request(myRequestId));
+            effects.send(coordinatorId(), new Request(myRequestId));
         }
     }
 
@@ -177,7 +209,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         if (coordinator != null) {
             coordinator.onRelease(self, myRequestId);
         } else {
-            effects.send(view.highest(), new Release(myRequestId));
+            effects.send(coordinatorId(), new Release(myRequestId));
         }
     }
 
@@ -201,11 +233,11 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     public void onMessage(NodeId from, CentralizedMessage message) {
         sendPendingQuery();
         if (message instanceof Grant grant) {
-            if (from.equals(view.highest())) {
+            if (from.equals(coordinatorId())) {
                 onGrant(grant.requestId(), grant.fence());
             }
         } else if (message instanceof SyncQuery) {
-            if (from.equals(view.highest())) {
+            if (from.equals(coordinatorId())) {
                 effects.send(from, clientSync());
             }
         } else if (message instanceof Denied) {
@@ -226,7 +258,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     public void onView(View newView) {
         view = newView;
         queryPending = false; // the query below replaces it
-        if (isCoordinator(newView)) {
+        if (isCoordinator()) {
             if (coordinator == null) {
                 coordinator = new Coordinator();
             } else {

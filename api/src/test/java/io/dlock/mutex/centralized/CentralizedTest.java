@@ -15,8 +15,12 @@ import io.dlock.mutex.centralized.CentralizedMessage.Sync;
 import io.dlock.mutex.centralized.CentralizedMessage.SyncQuery;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.Cluster.Envelope;
+import io.dlock.mutex.testing.RecordingEffects;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -388,5 +392,39 @@ class CentralizedTest {
         c.deliverAll();
         assertTrue(c.inCS(1));
         assertEquals(List.of(), c.violations());
+    }
+
+    /** The elected leader is the coordinator: after onLeader names node 1, a request goes to 1, which grants it. */
+    @Test
+    void onLeader_electedNodeBecomesCoordinator() {
+        View view = View.ofRange(3, 3);
+        NodeId n0 = view.member(0);
+        NodeId n1 = view.member(1);
+        RecordingEffects<CentralizedMessage> fx0 = new RecordingEffects<>(n0, view);
+        RecordingEffects<CentralizedMessage> fx1 = new RecordingEffects<>(n1, view);
+        MutexProtocol<CentralizedMessage> p0 =
+                DEFINITION.create(new ProtocolContext<>(n0, view, fx0, ProtocolOptions.NONE));
+        MutexProtocol<CentralizedMessage> p1 =
+                DEFINITION.create(new ProtocolContext<>(n1, view, fx1, ProtocolOptions.NONE));
+        p0.onLeader(n1, view.epoch());
+        p1.onLeader(n1, view.epoch());
+        // node 1 takes over as after a view change: it asks the others for their state
+        assertEquals(1, fx1.broadcasts());
+        p1.onMessage(n0, new Sync(0, ClientState.IDLE, 0));
+        p1.onMessage(view.member(2), new Sync(0, ClientState.IDLE, 0));
+        p0.onRequest();
+        List<RecordingEffects.Sent<CentralizedMessage>> sent = fx0.drainSent();
+        assertEquals(1, sent.size());
+        assertEquals(n1, sent.get(0).to());
+        p1.onMessage(n0, sent.get(0).message());
+        List<RecordingEffects.Sent<CentralizedMessage>> grants = fx1.drainSent().stream()
+                .filter(x -> x.message() instanceof Grant).toList();
+        assertEquals(1, grants.size());
+        p0.onMessage(n1, grants.get(0).message());
+        assertEquals(1, fx0.drainGrants().size());
+        // an older epoch's leader changes nothing
+        p0.onLeader(view.member(2), view.epoch() - 1);
+        p0.onRelease();
+        assertEquals(n1, fx0.drainSent().get(0).to());
     }
 }

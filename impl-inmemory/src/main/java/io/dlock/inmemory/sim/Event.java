@@ -19,6 +19,8 @@ final class Event {
     static final int CRASH = 5;
     /** View change number {@link #node} of the fault plan is installed. */
     static final int VIEW = 6;
+    /** Election mode: {@link #node} initiates the election ({@link io.dlock.protocol.ElectionProtocol#onStart}). */
+    static final int START = 7;
 
     int kind;
     long time;
@@ -50,6 +52,8 @@ final class Event {
                 return "crash";
             case VIEW:
                 return "view";
+            case START:
+                return "start";
             default:
                 return "event" + kind;
         }

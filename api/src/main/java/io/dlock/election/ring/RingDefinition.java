@@ -1,0 +1,89 @@
+package io.dlock.election.ring;
+
+import io.dlock.protocol.ElectionContext;
+import io.dlock.protocol.ElectionProtocol;
+import io.dlock.protocol.ElectionProtocolDefinition;
+import io.dlock.protocol.ElectionScenario;
+import io.dlock.protocol.ElectionTopology;
+import io.dlock.protocol.MessageCodec;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * Registry entry for {@linkplain Ring the ring election with the list of live ids} (SPEC.md B2):
+ * unidirectional ring, FIFO not required, option {@value #ACK_TIMEOUT} (default
+ * {@value #DEFAULT_ACK_TIMEOUT_MS} ms; must exceed a round trip).
+ */
+public final class RingDefinition implements ElectionProtocolDefinition<RingMessage> {
+
+    /** The configuration name. */
+    public static final String NAME = "ring";
+    /** Option: how long a node waits for its successor's ACK, in milliseconds. */
+    public static final String ACK_TIMEOUT = "ack-timeout-ms";
+    /** Default of {@link #ACK_TIMEOUT}. */
+    public static final long DEFAULT_ACK_TIMEOUT_MS = 200;
+
+    private static final RingCodec CODEC = new RingCodec();
+
+    /** Creates the definition; stateless. */
+    public RingDefinition() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean requiresFifo() {
+        return false;
+    }
+
+    @Override
+    public ElectionTopology topology() {
+        return ElectionTopology.UNIDIRECTIONAL_RING;
+    }
+
+    @Override
+    public Set<String> optionKeys() {
+        return Set.of(ACK_TIMEOUT);
+    }
+
+    @Override
+    public MessageCodec<RingMessage> codec() {
+        return CODEC;
+    }
+
+    @Override
+    public ElectionProtocol<RingMessage> create(ElectionContext<RingMessage> context) {
+        context.options().requireKeysIn(NAME, optionKeys());
+        return new Ring(context, context.options().getLong(ACK_TIMEOUT, DEFAULT_ACK_TIMEOUT_MS, 1, 86_400_000));
+    }
+
+    @Override
+    public String messagesFormula() {
+        return "k(2n data + 2n ACK) for k initiators";
+    }
+
+    /**
+     * SPEC.md RL-1, RL-2: with m live nodes and k initiators, {@code 4km} (k(m ELECTION + m
+     * COORDINATOR) and as many ACKs). With crashed members and one initiator, one more unanswered
+     * attempt per crashed member; with crashed members and several initiators the number of attempts
+     * depends on the schedule (empty).
+     */
+    @Override
+    public OptionalLong expectedMessages(ElectionScenario scenario) {
+        long m = scenario.liveRing().size();
+        long k = scenario.starters().size();
+        int c = scenario.crashed().size();
+        if (c > 0 && k > 1) {
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(4 * k * m + c);
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+}

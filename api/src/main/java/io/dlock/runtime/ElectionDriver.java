@@ -1,0 +1,366 @@
+package io.dlock.runtime;
+
+import io.dlock.LeaderElection;
+import io.dlock.LeaderListener;
+import io.dlock.protocol.ElectionContext;
+import io.dlock.protocol.ElectionEffects;
+import io.dlock.protocol.ElectionProtocol;
+import io.dlock.protocol.ElectionProtocolDefinition;
+import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.ProtocolMessage;
+import io.dlock.protocol.ProtocolOptions;
+import io.dlock.spi.MalformedMessageException;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.Transport;
+import io.dlock.spi.View;
+import io.dlock.spi.WireReader;
+import io.dlock.spi.WireWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives one election group's {@link ElectionProtocol} on one node, and is that group's
+ * {@link LeaderElection}: a serial event loop, like {@link LockEngine}'s, that feeds the protocol
+ * starts, messages and timers, turns its effects into transport sends and timers, and reports the
+ * leaders it learns to {@link LeaderListeners}.
+ *
+ * <p><b>Runs.</b> A protocol instance serves one <em>run</em>: one epoch (view) and one round within
+ * it. A new view makes a new instance with round 0, whose ring is the view's members in ascending id
+ * order (ids increase along the ring); {@link #start()} makes a new instance with the next round. Every
+ * message carries its epoch (in the {@link Envelope}) and its round (a varint before the algorithm's
+ * bytes): messages of older runs are dropped, a message of a newer round of the current epoch moves
+ * this node to that round (a fresh instance, woken by the message), and messages of a newer epoch
+ * wait until this node installs that view.
+ *
+ * <p><b>When this node starts an election</b> (calls {@link ElectionProtocol#onStart}): when it is
+ * created by the application ({@code LockService.election}) and knows no leader; on a new view that
+ * no longer contains the leader, or that contains a higher id than the leader (a higher node joined:
+ * every algorithm here elects the highest), or when it knows no leader; and on {@link #start()}. Other
+ * members take part when the first message of the run reaches them; a member that never used the
+ * group gets its driver then, created by that message, and does not start one of its own.
+ *
+ * @param <M> the algorithm's message type
+ */
+final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection, GroupElection {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ElectionDriver.class);
+    private static final int MAX_EARLY_MESSAGES = 10_000;
+
+    private final String group;
+    private final ElectionProtocolDefinition<M> definition;
+    private final MessageCodec<M> codec;
+    private final ProtocolOptions options;
+    private final Transport transport;
+    private final NodeId self;
+    private final SerialExecutor loop;
+    private final ScheduledExecutorService timers;
+    private final LeaderListeners listeners;
+    /** Told every leader of every epoch, carried-over ones included (runtime-internal use), or null. */
+    private final BiConsumer<NodeId, Long> epochLeaders;
+    private final LongAdder malformed = new LongAdder();
+    private final LongAdder messagesSent = new LongAdder();
+    private boolean malformedLogged;
+    /** Set by {@link #close()} at once, so that tasks still queued do nothing once the node's threads stop. */
+    private volatile boolean closed;
+
+    // Loop-confined state.
+    private boolean stopped;
+    private View view;
+    private long round;
+    private Run run;
+    private final List<Early> early = new ArrayList<>();
+
+    /** A message that arrived before this node installed its epoch's view. */
+    private record Early(NodeId from, long epoch, byte[] bytes, int offset) {
+    }
+
+    /**
+     * Creates the driver and its first run in {@code initialView}. If {@code startNow} (the
+     * application asked for the group), the first run starts an election.
+     */
+    ElectionDriver(String group, ElectionProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
+                   View initialView, Executor pool, ScheduledExecutorService timers, Executor notifier, boolean startNow,
+                   BiConsumer<NodeId, Long> epochLeaders) {
+        this.group = group;
+        this.definition = definition;
+        this.codec = definition.codec();
+        this.options = options;
+        this.transport = transport;
+        this.self = transport.self();
+        this.loop = new SerialExecutor(pool);
+        this.timers = timers;
+        this.listeners = new LeaderListeners(group, self, notifier);
+        this.epochLeaders = epochLeaders;
+        loop.execute(() -> {
+            view = initialView;
+            newRun(0);
+            if (startNow) {
+                listeners.electionRunning();
+                run.started = true;
+                run.protocol.onStart();
+            }
+        });
+    }
+
+    /** Lets the application's creation start an election if this driver was created by a message. */
+    void startIfNoLeader() {
+        loop.execute(() -> {
+            if (!stopped && listeners.current() == null && !run.started) {
+                run.started = true;
+                run.protocol.onStart();
+            }
+        });
+    }
+
+    // ---- GroupElection ----
+
+    @Override
+    public void onView(View newView) {
+        loop.execute(() -> installView(newView));
+    }
+
+    @Override
+    public void deliver(NodeId from, long epoch, byte[] bytes, int offset) {
+        loop.execute(() -> receive(from, epoch, bytes, offset));
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        loop.execute(() -> {
+            stopped = true;
+            if (run != null) {
+                run.cancelTimers();
+            }
+        });
+    }
+
+    @Override
+    public LeaderElection facade() {
+        return this;
+    }
+
+    long messagesSent() {
+        return messagesSent.sum();
+    }
+
+    long malformed() {
+        return malformed.sum();
+    }
+
+    // ---- LeaderElection ----
+
+    @Override
+    public String group() {
+        return group;
+    }
+
+    @Override
+    public Optional<NodeId> leader() {
+        return listeners.leader();
+    }
+
+    @Override
+    public boolean isLeader() {
+        return listeners.isLeader();
+    }
+
+    @Override
+    public Optional<NodeId> awaitLeader(Duration timeout) throws InterruptedException {
+        return listeners.awaitLeader(timeout);
+    }
+
+    @Override
+    public void addListener(LeaderListener listener) {
+        listeners.addListener(listener);
+    }
+
+    @Override
+    public void removeListener(LeaderListener listener) {
+        listeners.removeListener(listener);
+    }
+
+    @Override
+    public void start() {
+        loop.execute(() -> {
+            if (stopped) {
+                return;
+            }
+            newRun(round + 1);
+            listeners.electionRunning();
+            run.started = true;
+            run.protocol.onStart();
+        });
+    }
+
+    // ---- event loop ----
+
+    private void installView(View newView) {
+        if (stopped || closed || newView.epoch() <= view.epoch()) {
+            return;
+        }
+        view = newView;
+        newRun(0);
+        NodeId leader = listeners.current();
+        if (leader == null || !newView.contains(leader) || newView.highest().compareTo(leader) > 0) {
+            listeners.electionRunning();
+            run.started = true;
+            run.protocol.onStart();
+        } else if (epochLeaders != null) {
+            epochLeaders.accept(leader, newView.epoch()); // the leader carries over into this epoch
+        }
+        List<Early> due = new ArrayList<>();
+        for (Iterator<Early> it = early.iterator(); it.hasNext(); ) {
+            Early e = it.next();
+            if (e.epoch <= newView.epoch()) {
+                it.remove();
+                due.add(e);
+            }
+        }
+        for (Early e : due) {
+            receive(e.from, e.epoch, e.bytes, e.offset);
+        }
+    }
+
+    private void receive(NodeId from, long epoch, byte[] bytes, int offset) {
+        if (stopped || closed) {
+            return;
+        }
+        if (epoch < view.epoch() || (epoch == view.epoch() && !view.contains(from))) {
+            return;
+        }
+        if (epoch > view.epoch()) {
+            if (early.size() < MAX_EARLY_MESSAGES) {
+                early.add(new Early(from, epoch, bytes, offset));
+            }
+            return;
+        }
+        long messageRound;
+        M message;
+        try {
+            WireReader in = new WireReader(bytes, offset, bytes.length - offset);
+            messageRound = in.readVarLong();
+            message = codec.decode(in);
+            in.expectEnd();
+        } catch (MalformedMessageException e) {
+            malformed.increment();
+            if (!malformedLogged) {
+                malformedLogged = true;
+                LOG.warn("election group '{}': dropped a malformed message from {} ({}); further ones are only counted",
+                        group, from, e.getMessage());
+            }
+            return;
+        }
+        if (messageRound < round) {
+            return;
+        }
+        if (messageRound > round) {
+            newRun(messageRound); // another member started a new round: join it
+        }
+        run.protocol.onMessage(from, message);
+    }
+
+    private void newRun(long newRound) {
+        if (run != null) {
+            run.cancelTimers();
+        }
+        round = newRound;
+        run = new Run(view, newRound);
+    }
+
+    /** One protocol instance and its effects, timers and sends bound to its epoch and round. */
+    private final class Run implements ElectionEffects<M> {
+        final long epoch;
+        final long runRound;
+        final ElectionProtocol<M> protocol;
+        final Map<String, ScheduledFuture<?>> runningTimers = new HashMap<>();
+        boolean started;
+
+        Run(View runView, long runRound) {
+            this.epoch = runView.epoch();
+            this.runRound = runRound;
+            this.protocol = definition.create(new ElectionContext<>(self, runView, runView.members(), this, options));
+        }
+
+        private boolean current() {
+            return !stopped && !closed && run == this;
+        }
+
+        void cancelTimers() {
+            runningTimers.values().forEach(f -> f.cancel(false));
+            runningTimers.clear();
+        }
+
+        @Override
+        public void send(NodeId to, M message) {
+            if (!current()) {
+                return;
+            }
+            WireWriter out = new WireWriter(48);
+            new Envelope(Envelope.KIND_ELECTION, definition.name(), group, epoch).writeTo(out);
+            out.writeVarLong(runRound);
+            codec.encode(message, out);
+            if (!to.equals(self)) {
+                messagesSent.increment();
+            }
+            transport.send(to, out.toByteArray());
+        }
+
+        @Override
+        public void setTimer(String name, long delayMillis) {
+            cancelTimer(name);
+            if (!current()) {
+                return;
+            }
+            ScheduledFuture<?>[] holder = new ScheduledFuture<?>[1];
+            try {
+                holder[0] = timers.schedule(() -> loop.execute(() -> {
+                    if (current() && runningTimers.get(name) == holder[0]) {
+                        runningTimers.remove(name);
+                        protocol.onTimer(name);
+                    }
+                }), delayMillis, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                return; // the node is closing
+            }
+            runningTimers.put(name, holder[0]);
+        }
+
+        @Override
+        public void cancelTimer(String name) {
+            ScheduledFuture<?> f = runningTimers.remove(name);
+            if (f != null) {
+                f.cancel(false);
+            }
+        }
+
+        @Override
+        public void leaderElected(NodeId leader) {
+            if (current()) {
+                listeners.elected(leader, epoch);
+                if (epochLeaders != null) {
+                    epochLeaders.accept(leader, epoch);
+                }
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LeaderElection[" + definition.name() + ", group '" + group + "']";
+    }
+}

@@ -1,0 +1,21 @@
+package io.dlock.runtime;
+
+import io.dlock.LeaderElection;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
+
+/** What {@link NodeRuntime} needs from one election group's driver, whatever the algorithm. */
+interface GroupElection {
+
+    /** A new membership view (ignored if not newer than the last). */
+    void onView(View view);
+
+    /** An election message of this group; {@code bytes} from {@code offset} hold the rest after the envelope. */
+    void deliver(NodeId from, long epoch, byte[] bytes, int offset);
+
+    /** Stops the driver: no more events, timers or notifications. */
+    void close();
+
+    /** The public face. */
+    LeaderElection facade();
+}
