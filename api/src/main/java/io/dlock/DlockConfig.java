@@ -94,10 +94,12 @@ public final class DlockConfig {
                         + (allowedOptions.isEmpty() ? "none" : MUTEX_OPTION_PREFIX
                         + String.join(", " + MUTEX_OPTION_PREFIX, new TreeSet<>(allowedOptions))));
             }
-            String v = opts.get(option);
-            if (!v.equals("true") && !v.equals("false")) {
-                throw new DlockConfigException(MUTEX_OPTION_PREFIX + option + "=" + v + " is not allowed; allowed: true, false");
-            }
+        }
+        try {
+            mutex.definition().validateOptions(mutexOptions);
+        } catch (IllegalArgumentException e) {
+            throw new DlockConfigException(MUTEX_OPTION_PREFIX.substring(0, MUTEX_OPTION_PREFIX.length() - 1) + ": "
+                    + e.getMessage());
         }
         this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, ElectionAlgorithm.VIEW.configName()));
         this.transport = requireName(TRANSPORT, raw.getOrDefault(TRANSPORT, "inmemory"));

@@ -2,6 +2,7 @@ package io.dlock;
 
 import io.dlock.mutex.centralized.CentralizedDefinition;
 import io.dlock.mutex.lamport.LamportDefinition;
+import io.dlock.mutex.maekawa.MaekawaDefinition;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
 import java.util.Arrays;
@@ -18,7 +19,9 @@ public enum MutexAlgorithm {
     /** Ricart and Agrawala (1981): permission from every other node, replies deferred by priority; 2(N-1). */
     RICART_AGRAWALA(new RicartAgrawalaDefinition()),
     /** Lamport (1978): a replicated request queue ordered by logical clocks; needs FIFO channels; 3(N-1). */
-    LAMPORT(new LamportDefinition());
+    LAMPORT(new LamportDefinition()),
+    /** Maekawa (1985): permission from a quorum of about 2√N arbiters, deadlock-free version; needs FIFO; 3(K-1) to 5(K-1). */
+    MAEKAWA(new MaekawaDefinition());
 
     private final MutexProtocolDefinition<?> definition;
 

@@ -26,6 +26,20 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
         return Set.of();
     }
 
+    /**
+     * Checks the option values without creating a protocol, so that a bad configuration fails at
+     * start. The default accepts only the declared keys, each with the value {@code true} or
+     * {@code false}; an algorithm with other kinds of options overrides it.
+     *
+     * @throws IllegalArgumentException naming the key, the value and what is allowed
+     */
+    default void validateOptions(ProtocolOptions options) {
+        options.requireKeysIn(name(), optionKeys());
+        for (String key : options.values().keySet()) {
+            options.getBoolean(key, false);
+        }
+    }
+
     /** The codec of the algorithm's messages. */
     MessageCodec<M> codec();
 

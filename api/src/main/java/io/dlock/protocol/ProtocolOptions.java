@@ -48,6 +48,35 @@ public record ProtocolOptions(Map<String, String> values) {
     }
 
     /**
+     * The integer {@code key}, or {@code fallback} when it is not set.
+     *
+     * @throws IllegalArgumentException if the value is not an integer in {@code [min, max]}
+     */
+    public long getLong(String key, long fallback, long min, long max) {
+        String v = values.get(key);
+        if (v == null) {
+            return fallback;
+        }
+        long parsed;
+        try {
+            parsed = Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("option " + key + "=" + v + " is not an integer; allowed: "
+                    + min + " to " + max);
+        }
+        if (parsed < min || parsed > max) {
+            throw new IllegalArgumentException("option " + key + "=" + v + " is out of range; allowed: "
+                    + min + " to " + max);
+        }
+        return parsed;
+    }
+
+    /** The raw value of {@code key}, or {@code null} when it is not set. */
+    public String get(String key) {
+        return values.get(key);
+    }
+
+    /**
      * Checks that every key set is one of {@code allowed}.
      *
      * @throws IllegalArgumentException naming the unknown key and the allowed ones

@@ -131,7 +131,13 @@ class MutexAlgorithmContractTest {
                 String where = algorithm + " n=" + n + " seed=" + seed;
                 assertEquals(List.of(), c.violations(), where);
                 assertEquals(3 * n, c.entries().size(), where);
-                assertEquals(d.expectedMessagesPerEntry(n), (double) c.messagesSent() / c.entries().size(), 1e-9, where);
+                double perEntry = (double) c.messagesSent() / c.entries().size();
+                if (d.family() == ProtocolFamily.QUORUM) {
+                    // quorum algorithms: the definition gives the uncontended cost, contention adds to it
+                    assertTrue(perEntry >= d.expectedMessagesPerEntry(n) - 1e-9, where + ": " + perEntry);
+                } else {
+                    assertEquals(d.expectedMessagesPerEntry(n), perEntry, 1e-9, where);
+                }
             }
         }
     }

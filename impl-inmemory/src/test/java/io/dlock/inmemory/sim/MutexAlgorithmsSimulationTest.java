@@ -42,11 +42,31 @@ class MutexAlgorithmsSimulationTest {
                     MutexAlgorithm.RICART_AGRAWALA, r -> 2L * (r.nodes() - 1) * r.entries(),
                     MutexAlgorithm.LAMPORT, r -> 3L * (r.nodes() - 1) * r.entries()));
 
+    /**
+     * Algorithms whose message count under contention is not a fixed identity: a check of the run's
+     * count against SPEC.md's bounds instead (null if within). Maekawa (MK-2, A10): at least
+     * 3(K-1) per entry (the uncontended cost, exact when no request ever waited) and at most 5(K-1).
+     */
+    private static final Map<MutexAlgorithm, RunCheck> BOUNDED_MESSAGES = new EnumMap<>(Map.of(
+            MutexAlgorithm.MAEKAWA, r -> {
+                double low = MutexAlgorithm.MAEKAWA.definition().expectedMessagesPerEntry(r.nodes());
+                double perEntry = r.messagesPerEntry();
+                return perEntry >= low - 1e-9 && perEntry <= low * 5 / 3 + 1e-9 ? null
+                        : "messages per entry " + perEntry + " outside [3(K-1), 5(K-1)] = [" + low + ", " + low * 5 / 3 + "]";
+            }));
+
     /** Unit-delay synchronization delay under heavy load, per algorithm (CEN-4, RA-3, LAM-4). */
     private static final Map<MutexAlgorithm, Double> SYNC_DELAY = new EnumMap<>(Map.of(
             MutexAlgorithm.CENTRALIZED, 2.0,
             MutexAlgorithm.RICART_AGRAWALA, 1.0,
-            MutexAlgorithm.LAMPORT, 1.0));
+            MutexAlgorithm.LAMPORT, 1.0,
+            MutexAlgorithm.MAEKAWA, 2.0));
+
+    /**
+     * Algorithms whose SD above is an upper bound: Maekawa's is 2T when the next requester is not
+     * an arbiter of the releaser's quorum, 1T when it is (its own arbiter grants locally), MK-7.
+     */
+    private static final Set<MutexAlgorithm> SYNC_DELAY_AT_MOST = Set.of(MutexAlgorithm.MAEKAWA);
 
     static Stream<Arguments> algorithmsAndSizes() {
         return Stream.of(MutexAlgorithm.values())
@@ -64,7 +84,7 @@ class MutexAlgorithmsSimulationTest {
     @Test
     void tablesCoverTheRegistry() {
         for (MutexAlgorithm a : MutexAlgorithm.values()) {
-            assertTrue(EXACT_MESSAGES.containsKey(a), "no exact message identity for " + a);
+            assertTrue(EXACT_MESSAGES.containsKey(a) || BOUNDED_MESSAGES.containsKey(a), "no message identity or bound for " + a);
             assertTrue(SYNC_DELAY.containsKey(a), "no sync delay for " + a);
         }
     }
@@ -80,10 +100,14 @@ class MutexAlgorithmsSimulationTest {
             if (r.ungranted() != 0 || r.entries() != 3L * n) {
                 return "not every request granted: " + r.entries() + " of " + 3 * n;
             }
-            if (r.messages() != exact.applyAsLong(r)) {
+            if (exact == null) {
+                String outOfBounds = BOUNDED_MESSAGES.get(algorithm).problem(r);
+                if (outOfBounds != null) {
+                    return outOfBounds;
+                }
+            } else if (r.messages() != exact.applyAsLong(r)) {
                 return "messages " + r.messages() + " != exact " + exact.applyAsLong(r);
-            }
-            if (Math.abs(r.messagesPerEntry() - expectedPerEntry) > 1e-9) {
+            } else if (Math.abs(r.messagesPerEntry() - expectedPerEntry) > 1e-9) {
                 return "messages per entry " + r.messagesPerEntry() + " != definition's " + expectedPerEntry;
             }
             return r.bytes() > 0 || n == 1 ? null : "no bytes counted";
@@ -118,8 +142,12 @@ class MutexAlgorithmsSimulationTest {
             System.out.println("SD " + algorithm.configName() + " N=" + n + ": " + r.syncDelay() + " over "
                     + r.syncDelaySamples() + " exits");
             assertTrue(r.ok(), r::describeFailure);
-            assertEquals(SYNC_DELAY.get(algorithm), r.syncDelay(), r::describeFailure);
-            assertEquals(algorithm.definition().expectedSyncDelay(), r.syncDelay(), r::describeFailure);
+            if (SYNC_DELAY_AT_MOST.contains(algorithm)) {
+                assertTrue(r.syncDelay() >= 1 && r.syncDelay() <= SYNC_DELAY.get(algorithm), r::describeFailure);
+            } else {
+                assertEquals(SYNC_DELAY.get(algorithm), r.syncDelay(), r::describeFailure);
+            }
+            assertEquals(SYNC_DELAY.get(algorithm), algorithm.definition().expectedSyncDelay(), r::describeFailure);
             assertEquals(n - 1L, r.syncDelaySamples(), r::describeFailure);
         }
     }
