@@ -1,6 +1,7 @@
 package io.dlock;
 
 import io.dlock.mutex.centralized.CentralizedDefinition;
+import io.dlock.mutex.decentralized.DecentralizedDefinition;
 import io.dlock.mutex.lamport.LamportDefinition;
 import io.dlock.mutex.maekawa.MaekawaDefinition;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaDefinition;
@@ -21,7 +22,9 @@ public enum MutexAlgorithm {
     /** Lamport (1978): a replicated request queue ordered by logical clocks; needs FIFO channels; 3(N-1). */
     LAMPORT(new LamportDefinition()),
     /** Maekawa (1985): permission from a quorum of about 2√N arbiters, deadlock-free version; needs FIFO; 3(K-1) to 5(K-1). */
-    MAEKAWA(new MaekawaDefinition());
+    MAEKAWA(new MaekawaDefinition()),
+    /** Decentralized majority voting over N replicas (Tanenbaum's version of Lin et al. 2004): m > N/2 votes, random back-off; 3(N-1) uncontended. */
+    DECENTRALIZED(new DecentralizedDefinition());
 
     private final MutexProtocolDefinition<?> definition;
 

@@ -86,13 +86,24 @@ class MutexAlgorithmContractTest {
         }
     }
 
-    /** Every declared option accepts true and false (any case). */
+    /** Every declared option accepts true and false (any case), or, if it is numeric, an integer such as 1. */
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
     void declaredOptionsAcceptBooleans(MutexAlgorithm algorithm) {
         for (String key : algorithm.definition().optionKeys()) {
-            create(algorithm.definition(), ProtocolOptions.NONE.with(key, "true"));
-            create(algorithm.definition(), ProtocolOptions.NONE.with(key, "FALSE"));
+            boolean numeric;
+            try {
+                algorithm.definition().validateOptions(ProtocolOptions.NONE.with(key, "true"));
+                numeric = false;
+            } catch (IllegalArgumentException e) {
+                numeric = true;
+            }
+            if (numeric) {
+                create(algorithm.definition(), ProtocolOptions.NONE.with(key, "1"));
+            } else {
+                create(algorithm.definition(), ProtocolOptions.NONE.with(key, "true"));
+                create(algorithm.definition(), ProtocolOptions.NONE.with(key, "FALSE"));
+            }
         }
     }
 

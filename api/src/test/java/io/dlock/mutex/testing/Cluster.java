@@ -271,7 +271,14 @@ public final class Cluster<M extends ProtocolMessage> {
             }
         }
         List<NodeId> canRelease = new ArrayList<>(inCS);
-        int choices = (canRequest.isEmpty() ? 0 : 1) + (canRelease.isEmpty() ? 0 : 1) + (inFlight.isEmpty() ? 0 : 2);
+        List<NodeId> withTimers = new ArrayList<>();
+        for (Map.Entry<NodeId, RecordingEffects<M>> e : effects.entrySet()) {
+            if (!e.getValue().timers().isEmpty()) {
+                withTimers.add(e.getKey());
+            }
+        }
+        int choices = (canRequest.isEmpty() ? 0 : 1) + (canRelease.isEmpty() ? 0 : 1) + (inFlight.isEmpty() ? 0 : 2)
+                + (withTimers.isEmpty() ? 0 : 1);
         if (choices == 0) {
             return false;
         }
@@ -282,10 +289,26 @@ public final class Cluster<M extends ProtocolMessage> {
             request(n.value());
         } else if (!canRelease.isEmpty() && pick-- == 0) {
             release(canRelease.get(random.nextInt(canRelease.size())).value());
+        } else if (!withTimers.isEmpty() && pick-- == 0) {
+            NodeId n = withTimers.get(random.nextInt(withTimers.size()));
+            List<String> names = new ArrayList<>(new TreeSet<>(effects.get(n).timers().keySet()));
+            fireTimer(n.value(), names.get(random.nextInt(names.size())));
         } else {
             deliverRandom(random, fifo, duplicateProbability);
         }
         return true;
+    }
+
+    /** Fires the running timer {@code name} of {@code node} (it stops running first, as in the runtime). */
+    public void fireTimer(long node, String name) {
+        NodeId n = id(node);
+        RecordingEffects<M> fx = effects.get(n);
+        if (fx == null || !fx.timers().containsKey(name)) {
+            throw new AssertionError("no running timer " + name + " at " + n);
+        }
+        fx.cancelTimer(name);
+        protocols.get(n).onTimer(name);
+        collect(n);
     }
 
     /** Records an ME3 violation if a request is still waiting (call when nothing is in flight). */
