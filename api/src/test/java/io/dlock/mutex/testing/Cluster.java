@@ -438,6 +438,11 @@ public final class Cluster<M extends ProtocolMessage> {
         return sent.stream().filter(e -> type.isInstance(e.message())).count();
     }
 
+    /** The protocol instance of {@code node}, or null if it has none (for algorithm-specific invariant checks). */
+    public MutexProtocol<M> protocol(long node) {
+        return protocols.get(id(node));
+    }
+
     /** Whether {@code node} has a protocol instance (in lazy mode, whether it has been used). */
     public boolean created(long node) {
         return protocols.containsKey(id(node));
