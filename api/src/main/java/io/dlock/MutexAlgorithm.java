@@ -4,6 +4,7 @@ import io.dlock.mutex.centralized.CentralizedDefinition;
 import io.dlock.mutex.decentralized.DecentralizedDefinition;
 import io.dlock.mutex.lamport.LamportDefinition;
 import io.dlock.mutex.maekawa.MaekawaDefinition;
+import io.dlock.mutex.raynal.RaynalDefinition;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
 import java.util.Arrays;
@@ -24,7 +25,9 @@ public enum MutexAlgorithm {
     /** Maekawa (1985): permission from a quorum of about 2√N arbiters, deadlock-free version; needs FIFO; 3(K-1) to 5(K-1). */
     MAEKAWA(new MaekawaDefinition()),
     /** Decentralized majority voting over N replicas (Tanenbaum's version of Lin et al. 2004): m > N/2 votes, random back-off; 3(N-1) uncontended. */
-    DECENTRALIZED(new DecentralizedDefinition());
+    DECENTRALIZED(new DecentralizedDefinition()),
+    /** Raynal (1989): pairwise coprime attributes and the test T = Q/A_i; INFORM version, the right circulates forever; d(N-1). */
+    RAYNAL(new RaynalDefinition());
 
     private final MutexProtocolDefinition<?> definition;
 

@@ -21,6 +21,16 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
     /** Whether the algorithm is only correct on FIFO channels (then it refuses a non-FIFO transport). */
     boolean requiresFifo();
 
+    /**
+     * Whether the algorithm's traffic stops when nobody requests (true for most). False for those whose
+     * right or token circulates forever (SPEC.md F30: token ring, Raynal's INFORM version): a
+     * simulation of them must stop when the workload is done instead of waiting for the network to
+     * drain.
+     */
+    default boolean quiescent() {
+        return true;
+    }
+
     /** The option keys {@link ProtocolOptions} may set for this algorithm. */
     default Set<String> optionKeys() {
         return Set.of();

@@ -143,7 +143,10 @@ class MutexAlgorithmContractTest {
                 assertEquals(List.of(), c.violations(), where);
                 assertEquals(3 * n, c.entries().size(), where);
                 double perEntry = (double) c.messagesSent() / c.entries().size();
-                if (d.family() == ProtocolFamily.QUORUM) {
+                if (!d.quiescent()) {
+                    // the right circulates also between requests: idle passes add to the count
+                    assertTrue(perEntry >= 0, where);
+                } else if (d.family() == ProtocolFamily.QUORUM) {
                     // quorum algorithms: the definition gives the uncontended cost, contention adds to it
                     assertTrue(perEntry >= d.expectedMessagesPerEntry(n) - 1e-9, where + ": " + perEntry);
                 } else {
@@ -254,6 +257,6 @@ class MutexAlgorithmContractTest {
         }
         c.checkNobodyWaits();
         assertEquals(List.of(), c.violations(), where);
-        assertTrue(c.inFlight().isEmpty(), where);
+        assertTrue(c.inFlight().isEmpty() || !d.quiescent(), where);
     }
 }

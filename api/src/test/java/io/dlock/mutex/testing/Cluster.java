@@ -260,7 +260,9 @@ public final class Cluster<M extends ProtocolMessage> {
 
     /**
      * One random action: a request by an idle node with budget left (the budget is decremented), a
-     * release by a node in the critical section, or a delivery. Returns false if none is possible.
+     * release by a node in the critical section, a delivery, or a timer. Returns false if none is
+     * possible, or, for an algorithm that is not {@linkplain MutexProtocolDefinition#quiescent()
+     * quiescent}, when the workload is done.
      */
     public boolean randomStep(Random random, Map<NodeId, Integer> budget, boolean fifo, double duplicateProbability) {
         List<NodeId> canRequest = new ArrayList<>();
@@ -271,6 +273,10 @@ public final class Cluster<M extends ProtocolMessage> {
             }
         }
         List<NodeId> canRelease = new ArrayList<>(inCS);
+        if (!definition.quiescent() && canRequest.isEmpty() && canRelease.isEmpty() && waiting.isEmpty()
+                && budget.entrySet().stream().noneMatch(b -> b.getValue() > 0 && view.contains(b.getKey()))) {
+            return false; // the workload is done; this algorithm's messages never stop (SPEC.md F30)
+        }
         List<NodeId> withTimers = new ArrayList<>();
         for (Map.Entry<NodeId, RecordingEffects<M>> e : effects.entrySet()) {
             if (!e.getValue().timers().isEmpty()) {

@@ -64,7 +64,11 @@ class MutexAlgorithmsSimulationTest {
                         && requests / (r.nodes() - 1) >= r.entries();
                 return identity && r.messagesPerEntry() >= 3.0 * (r.nodes() - 1) - 1e-9 ? null
                         : "messages do not follow sum(2(N-1) + g_a): " + r.messagesByType();
-            }));
+            },
+            // RN-5: only INFORMs, N-1 per pass (entries and idle passes alike)
+            MutexAlgorithm.RAYNAL, r -> r.messages() == r.messages("Inform") && r.messages() % (r.nodes() - 1) == 0
+                    && r.messages() >= (r.nodes() - 1) * (r.entries() - 1) ? null
+                    : "messages are not whole passes of N-1 INFORMs: " + r.messagesByType()));
 
     /** Unit-delay synchronization delay under heavy load, per algorithm (CEN-4, RA-3, LAM-4). */
     private static final Map<MutexAlgorithm, Double> SYNC_DELAY = new EnumMap<>(Map.of(
@@ -72,7 +76,8 @@ class MutexAlgorithmsSimulationTest {
             MutexAlgorithm.RICART_AGRAWALA, 1.0,
             MutexAlgorithm.LAMPORT, 1.0,
             MutexAlgorithm.MAEKAWA, 2.0,
-            MutexAlgorithm.DECENTRALIZED, Double.NaN));
+            MutexAlgorithm.DECENTRALIZED, Double.NaN,
+            MutexAlgorithm.RAYNAL, 1.0));
 
     /**
      * Algorithms whose SD above is an upper bound: Maekawa's is 2T when the next requester is not
@@ -87,6 +92,7 @@ class MutexAlgorithmsSimulationTest {
 
     private static Simulation simulation(MutexAlgorithm algorithm, int n) {
         return Simulation.of(algorithm.definition()).nodes(n)
+                .stopWhenWorkloadDone(!algorithm.definition().quiescent()) // SPEC.md F30
                 .delay(DelayModel.uniform(1, 10))
                 .workload(Workload.perNode(3).think(0, 20).hold(0, 5))
                 .encodeMessages(true);
@@ -150,6 +156,7 @@ class MutexAlgorithmsSimulationTest {
     void unitDelaySynchronizationDelay(MutexAlgorithm algorithm) {
         for (int n : new int[] {2, 3, 5, 8, 16, 32}) {
             SimulationResult r = Simulation.of(algorithm.definition()).nodes(n).delay(DelayModel.unit())
+                    .stopWhenWorkloadDone(!algorithm.definition().quiescent())
                     .workload(Workload.perNode(1).think(0, 0).hold(0, 0)).run();
             System.out.println("SD " + algorithm.configName() + " N=" + n + ": " + r.syncDelay() + " over "
                     + r.syncDelaySamples() + " exits");
