@@ -444,6 +444,12 @@ public final class Cluster<M extends ProtocolMessage> {
         return sent.stream().filter(e -> type.isInstance(e.message())).count();
     }
 
+    /** The running timers of {@code node}: name to delay (empty if it has no protocol). */
+    public Map<String, Long> timers(long node) {
+        RecordingEffects<M> fx = effects.get(id(node));
+        return fx == null ? Map.of() : fx.timers();
+    }
+
     /** The protocol instance of {@code node}, or null if it has none (for algorithm-specific invariant checks). */
     public MutexProtocol<M> protocol(long node) {
         return protocols.get(id(node));
