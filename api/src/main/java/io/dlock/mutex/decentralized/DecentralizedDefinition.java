@@ -104,7 +104,7 @@ public final class DecentralizedDefinition implements MutexProtocolDefinition<De
 
     @Override
     public String messagesFormula() {
-        return "3(N-1) uncontended; sum over attempts of 2(N-1)+g_a";
+        return "3(N-1); sum_a 2(N-1)+g_a";
     }
 
     /** Without contention: N-1 REQUEST, N-1 GRANT, N-1 RELEASE (the own replica is local). */

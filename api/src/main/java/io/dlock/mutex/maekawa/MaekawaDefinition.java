@@ -69,7 +69,7 @@ public final class MaekawaDefinition implements MutexProtocolDefinition<MaekawaM
 
     @Override
     public String messagesFormula() {
-        return "3(K-1) .. 5(K-1), K=|S_i|";
+        return "3(K-1)..5(K-1), K=|S_i|";
     }
 
     /** Without contention: {@code 3(K-1)} averaged over the nodes' quorum sizes K. */

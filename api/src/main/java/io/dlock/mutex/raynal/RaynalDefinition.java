@@ -94,7 +94,7 @@ public final class RaynalDefinition implements MutexProtocolDefinition<RaynalMes
 
     @Override
     public String messagesFormula() {
-        return "d(N-1), worst (N-1)^2 (INFORM); 2(N-1) per attempt (original)";
+        return "d(N-1) <= (N-1)^2 (INFORM)";
     }
 
     /**
