@@ -10,6 +10,11 @@
  *       the rule for issuing the next one.</li>
  *   <li>{@link io.dlock.mutex.common.CodecSupport}: the validation every message codec repeats
  *       (unknown type byte, field ranges enforced by the message records).</li>
+ *   <li>{@link io.dlock.mutex.common.Census} and {@link io.dlock.mutex.common.PeerState}: the epoch
+ *       barrier of the algorithms whose grants depend on every member's state (Maekawa, Raynal, the
+ *       decentralized vote): after a view change, or when a lock's protocol is created on first use,
+ *       every member announces whether it is idle, waiting or holding, and nobody grants in the new
+ *       epoch before every member has announced.</li>
  * </ul>
  *
  * <p>Like the algorithms, these classes are plain single-threaded state with no I/O; each protocol

@@ -292,13 +292,11 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         released.keySet().removeIf(m -> !newView.contains(m));
         holder = null; // votes are rebuilt from the announcements
         announcedHolder = null;
+        voters.clear(); // coordinators forget their votes; a holder gets every member's below
         if (phase == Phase.TRYING) {
             // the replies of this attempt may be lost: give up and retry after a back-off
-            voters.clear();
             phase = Phase.BACKOFF;
             effects.setTimer(BACKOFF, random.nextLong(Math.max(1, backoffBase)) + 1);
-        } else if (phase != Phase.HOLDING) {
-            voters.clear();
         }
         announce();
         finishCensusIfComplete();
