@@ -42,6 +42,12 @@ class MutexAlgorithmContractTest {
                 "2(N-1)", 1);
         check(MutexAlgorithm.LAMPORT, "lamport", ProtocolFamily.PERMISSION, true, Set.of("immediate-ack"),
                 "3(N-1)", 1);
+        check(MutexAlgorithm.MAEKAWA, "maekawa", ProtocolFamily.QUORUM, true, Set.of("basic"),
+                "3(K-1)..5(K-1), K=|S_i|", 2);
+        check(MutexAlgorithm.DECENTRALIZED, "decentralized", ProtocolFamily.QUORUM, false,
+                Set.of("quorum", "backoff-ms", "seed"), "3(N-1); sum_a 2(N-1)+g_a", Double.NaN);
+        check(MutexAlgorithm.RAYNAL, "raynal", ProtocolFamily.PERMISSION, false,
+                Set.of("original", "retry-ms", "idle-pass-ms"), "d(N-1) <= (N-1)^2 (INFORM)", 1);
     }
 
     private static void check(MutexAlgorithm algorithm, String name, ProtocolFamily family, boolean fifo,
