@@ -70,6 +70,18 @@ class QuorumAlgorithmsSimulationTest {
         assertTrue(deadlocked > 0, "no deadlock in " + SEEDS + " runs");
     }
 
+    /** Maekawa requires FIFO (SPEC.md A10): on reordering channels the simulator finds a violation at once. */
+    @Test
+    void maekawaNeedsFifo() {
+        Simulation reordering = maekawa(5).fifoGuard(false).workload(Workload.perNode(5).think(0, 10).hold(0, 5));
+        SimulationResult failure = Simulations.findFailingSeed(reordering, 1, SEEDS,
+                r -> r.ok() && r.ungranted() == 0 ? null : "violation");
+        assertTrue(failure != null, "no violation without FIFO in " + SEEDS + " seeds");
+        System.out.println("maekawa without FIFO: " + failure.firstViolation());
+        assertTrue(Simulations.runSeeds(reordering.fifoGuard(true), 1, SEEDS,
+                r -> r.ok() && r.ungranted() == 0 ? null : "violation").passed());
+    }
+
     private static Simulation decentralized(int n, String quorum) {
         return Simulation.of(new DecentralizedDefinition()).nodes(n).delay(DelayModel.uniform(1, 10))
                 .workload(Workload.perNode(3).think(0, 20).hold(0, 5))
