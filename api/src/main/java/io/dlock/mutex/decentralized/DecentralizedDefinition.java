@@ -19,8 +19,8 @@ import java.util.Set;
  *
  * <p>Options:
  * <ul>
- *   <li>{@value #QUORUM}: votes needed, {@code majority} (default, {@code N/2 + 1}) or an integer
- *       {@code m >= 1}. The member count N changes with the view, so m is applied as
+ *   <li>{@value #QUORUM}: votes needed, {@code majority} (default, {@code N/2 + 1}, SPEC.md A2's
+ *       default), {@code all} (every replica: N) or an integer {@code m >= 1}. The member count N changes with the view, so m is applied as
  *       {@code max(N/2 + 1, min(m, N))}: never less than a strict majority (safety), never more than
  *       N (liveness). Tanenbaum's example {@code m = 3N/4} on 32 replicas is {@code 24}.</li>
  *   <li>{@value #BACKOFF_MS}: base back-off B (default 10): after the t-th failed attempt a client
@@ -34,7 +34,7 @@ public final class DecentralizedDefinition implements MutexProtocolDefinition<De
 
     /** The configuration name. */
     public static final String NAME = "decentralized";
-    /** Option key: votes needed ({@code majority} or an integer). */
+    /** Option key: votes needed ({@code majority}, {@code all} or an integer). */
     public static final String QUORUM = "quorum";
     /** Option key: base back-off in timer units. */
     public static final String BACKOFF_MS = "backoff-ms";
@@ -80,11 +80,14 @@ public final class DecentralizedDefinition implements MutexProtocolDefinition<De
         if (v == null || v.trim().equalsIgnoreCase("majority")) {
             return 0;
         }
+        if (v.trim().equalsIgnoreCase("all")) {
+            return Integer.MAX_VALUE; // clamped to N
+        }
         try {
             return (int) options.getLong(QUORUM, 0, 1, Integer.MAX_VALUE);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("option " + QUORUM + "=" + v
-                    + " is not allowed; allowed: majority, or an integer >= 1");
+                    + " is not allowed; allowed: majority, all, or an integer >= 1");
         }
     }
 

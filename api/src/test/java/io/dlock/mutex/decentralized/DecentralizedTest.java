@@ -162,5 +162,9 @@ class DecentralizedTest {
         assertEquals(3, d.votesNeeded(view)); // raised to a strict majority
         assertEquals(3, d.votesNeeded(View.ofRange(2, 4)));
         assertEquals(2, d.votesNeeded(View.ofRange(2, 2)));
+        Decentralized all = (Decentralized) DEFINITION.create(new ProtocolContext<>(NodeId.of(0), view,
+                new RecordingEffects<>(NodeId.of(0), view), ProtocolOptions.NONE.with("quorum", "all")));
+        assertEquals(5, all.votesNeeded(view));
+        assertEquals(7, all.votesNeeded(View.ofRange(3, 7)));
     }
 }
