@@ -15,7 +15,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * The validated configuration of one dlock node. Built from a {@link #builder() builder}, a
@@ -90,10 +90,10 @@ public final class DlockConfig {
         this.values = Collections.unmodifiableMap(new TreeMap<>(raw));
         this.mutex = MutexAlgorithm.fromConfigName(raw.getOrDefault(MUTEX, MutexAlgorithm.CENTRALIZED.configName()));
         this.mutexOptions = algorithmOptions(raw, MUTEX, mutex.configName(), mutex.definition().optionKeys(),
-                mutex.definition()::checkOption);
+                mutex.definition()::validateOptions);
         this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, ElectionAlgorithm.BULLY.configName()));
         this.electionOptions = algorithmOptions(raw, ELECTION, election.configName(),
-                election.definition().map(d -> d.optionKeys()).orElse(Set.of()), DlockConfig::checkElectionOption);
+                election.definition().map(d -> d.optionKeys()).orElse(Set.of()), DlockConfig::validateElectionOptions);
         this.transport = requireName(TRANSPORT, raw.getOrDefault(TRANSPORT, "inmemory"));
         this.cluster = requireName(CLUSTER, raw.getOrDefault(CLUSTER, "dlock"));
         this.nodeId = raw.containsKey(NODE_ID)
@@ -175,19 +175,22 @@ public final class DlockConfig {
         return electionOptions;
     }
 
-    /** Election options: the algorithm's keys; values are booleans or durations in milliseconds. */
-    private static void checkElectionOption(String option, String value) {
-        if (!value.equals("true") && !value.equals("false") && !value.matches("[1-9][0-9]{0,7}")) {
-            throw new IllegalArgumentException("allowed: true, false, or a duration in milliseconds 1 to 99999999");
-        }
+    /** Election options: values are booleans or durations in milliseconds. */
+    private static void validateElectionOptions(ProtocolOptions options) {
+        options.values().forEach((option, value) -> {
+            if (!value.equals("true") && !value.equals("false") && !value.matches("[1-9][0-9]{0,7}")) {
+                throw new IllegalArgumentException("option " + option + "=" + value
+                        + " is not allowed; allowed: true, false, or a duration in milliseconds 1 to 99999999");
+            }
+        });
     }
 
     /**
-     * The {@code <algorithmKey>.<option>} keys of {@code raw}, prefix removed, each checked against the
-     * algorithm's declared keys and by {@code check}.
+     * The {@code <algorithmKey>.<option>} keys of {@code raw}, prefix removed, each one of the
+     * algorithm's declared keys, the values checked together by {@code validate}.
      */
     private static ProtocolOptions algorithmOptions(Map<String, String> raw, String algorithmKey, String algorithm,
-                                                    Set<String> allowed, BiConsumer<String, String> check) {
+                                                    Set<String> allowed, Consumer<ProtocolOptions> validate) {
         String prefix = algorithmKey + ".";
         Map<String, String> opts = new TreeMap<>();
         for (Map.Entry<String, String> e : raw.entrySet()) {
@@ -200,14 +203,19 @@ public final class DlockConfig {
                         + algorithm + "; allowed options: "
                         + (allowed.isEmpty() ? "none" : prefix + String.join(", " + prefix, new TreeSet<>(allowed))));
             }
-            try {
-                check.accept(option, e.getValue());
-            } catch (IllegalArgumentException bad) {
-                throw new DlockConfigException(e.getKey() + "=" + e.getValue() + " is not allowed; " + bad.getMessage());
-            }
             opts.put(option, e.getValue());
         }
-        return new ProtocolOptions(opts);
+        ProtocolOptions options = new ProtocolOptions(opts);
+        try {
+            validate.accept(options);
+        } catch (IllegalArgumentException bad) {
+            String message = bad.getMessage();
+            for (String option : opts.keySet()) { // name the full key, as the user wrote it
+                message = message.replace("option " + option + "=", prefix + option + "=");
+            }
+            throw new DlockConfigException(algorithmKey + "=" + algorithm + ": " + message);
+        }
+        return options;
     }
 
     /** The transport's name. */

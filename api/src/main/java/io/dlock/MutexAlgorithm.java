@@ -2,9 +2,12 @@ package io.dlock;
 
 import io.dlock.mutex.centralized.CentralizedDefinition;
 import io.dlock.mutex.ctta.CttaDefinition;
+import io.dlock.mutex.decentralized.DecentralizedDefinition;
 import io.dlock.mutex.lamport.LamportDefinition;
+import io.dlock.mutex.maekawa.MaekawaDefinition;
 import io.dlock.mutex.naimitrehel.NaimiTrehelDefinition;
 import io.dlock.mutex.raymond.RaymondDefinition;
+import io.dlock.mutex.raynal.RaynalDefinition;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaDefinition;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiDefinition;
 import io.dlock.mutex.tokenring.TokenRingDefinition;
@@ -33,7 +36,13 @@ public enum MutexAlgorithm {
     /** Naimi and Trehel (1987/1996): path reversal over LAST/NEXT pointers, with token recovery; avg O(log N). */
     NAIMI_TREHEL(new NaimiTrehelDefinition()),
     /** CTTA (Muro, Katoh, Minoura, Hasegawa): broadcast requests, cyclic token hand-off, REGENERATE; N. */
-    CTTA(new CttaDefinition());
+    CTTA(new CttaDefinition()),
+    /** Maekawa (1985): permission from a quorum of about 2√N arbiters, deadlock-free version; needs FIFO; 3(K-1) to 5(K-1). */
+    MAEKAWA(new MaekawaDefinition()),
+    /** Decentralized majority voting over N replicas (Tanenbaum's version of Lin et al. 2004): m > N/2 votes, random back-off; 3(N-1) uncontended. */
+    DECENTRALIZED(new DecentralizedDefinition()),
+    /** Raynal (1989): pairwise coprime attributes and the test T = Q/A_i; INFORM version, the right circulates forever; d(N-1). */
+    RAYNAL(new RaynalDefinition());
 
     private final MutexProtocolDefinition<?> definition;
 

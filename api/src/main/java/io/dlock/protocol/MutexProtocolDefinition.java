@@ -28,8 +28,8 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
 
     /**
      * Whether the algorithm falls silent when no node wants the lock (true for most). False for an
-     * algorithm whose messages never stop, such as a token that circulates forever (SPEC.md F30):
-     * drivers then end a run when its workload is done instead of when no message is left, and
+     * algorithm whose messages never stop, such as a token or a right that circulates forever (SPEC.md
+     * F30): drivers then end a run when its workload is done instead of when no message is left, and
      * {@link #expectedMessagesPerEntry} is a lower bound (the saturated figure), not an identity.
      */
     default boolean quiescentWhenIdle() {
@@ -37,14 +37,16 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
     }
 
     /**
-     * Checks the value of option {@code key} (one of {@link #optionKeys()}); configuration calls this
-     * at start. By default every option is a boolean.
+     * Checks the option values without creating a protocol, so that a bad configuration fails at
+     * start. The default accepts only the declared keys, each with the value {@code true} or
+     * {@code false}; an algorithm with other kinds of options overrides it.
      *
-     * @throws IllegalArgumentException whose message says what is allowed
+     * @throws IllegalArgumentException naming the key, the value and what is allowed
      */
-    default void checkOption(String key, String value) {
-        if (!value.equals("true") && !value.equals("false")) {
-            throw new IllegalArgumentException("allowed: true, false");
+    default void validateOptions(ProtocolOptions options) {
+        options.requireKeysIn(name(), optionKeys());
+        for (String key : options.values().keySet()) {
+            options.getBoolean(key, false);
         }
     }
 

@@ -48,9 +48,9 @@ public record ProtocolOptions(Map<String, String> values) {
     }
 
     /**
-     * The whole number {@code key}, or {@code fallback} when it is not set.
+     * The integer {@code key}, or {@code fallback} when it is not set.
      *
-     * @throws IllegalArgumentException if the value is not a decimal integer in {@code [min, max]}
+     * @throws IllegalArgumentException if the value is not an integer in {@code [min, max]}
      */
     public long getLong(String key, long fallback, long min, long max) {
         String v = values.get(key);
@@ -61,13 +61,19 @@ public record ProtocolOptions(Map<String, String> values) {
         try {
             parsed = Long.parseLong(v.trim());
         } catch (NumberFormatException e) {
-            parsed = Long.MIN_VALUE;
+            throw new IllegalArgumentException("option " + key + "=" + v + " is not an integer; allowed: "
+                    + min + " to " + max);
         }
         if (parsed < min || parsed > max) {
-            throw new IllegalArgumentException("option " + key + "=" + v + " is not allowed; allowed: an integer from "
+            throw new IllegalArgumentException("option " + key + "=" + v + " is out of range; allowed: "
                     + min + " to " + max);
         }
         return parsed;
+    }
+
+    /** The raw value of {@code key}, or {@code null} when it is not set. */
+    public String get(String key) {
+        return values.get(key);
     }
 
     /**

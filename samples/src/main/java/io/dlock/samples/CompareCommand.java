@@ -85,10 +85,11 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     private Row measure(MutexProtocolDefinition<?> definition) {
-        SimulationResult random = Simulation.of(definition).nodes(nodes).seed(seed)
+        boolean perpetual = !definition.quiescentWhenIdle(); // its messages never stop: end with the workload
+        SimulationResult random = Simulation.of(definition).nodes(nodes).seed(seed).stopWhenWorkloadDone(perpetual)
                 .workload(Workload.total(entries)).encodeMessages(true).run();
         SimulationResult saturated = Simulation.of(definition).nodes(nodes).seed(seed).delay(DelayModel.unit())
-                .workload(Workload.perNode(1).think(0, 0).hold(0, 0)).run();
+                .stopWhenWorkloadDone(perpetual).workload(Workload.perNode(1).think(0, 0).hold(0, 0)).run();
         long violations = random.safetyViolations() + random.fenceViolations() + random.grantViolations()
                 + saturated.safetyViolations() + saturated.fenceViolations() + saturated.grantViolations();
         return new Row(definition.name(), nodes, random.entries(), random.messagesPerEntry(),

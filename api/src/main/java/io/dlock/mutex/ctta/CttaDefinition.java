@@ -65,15 +65,13 @@ public final class CttaDefinition implements MutexProtocolDefinition<CttaMessage
     /**
      * {@value #REGENERATE} is a boolean; the timeouts are whole numbers from 1 to {@value #MAX_TIMEOUT}.
      *
-     * @throws IllegalArgumentException saying what is allowed
+     * @throws IllegalArgumentException for an unknown key or a bad value, saying what is allowed
      */
     @Override
-    public void checkOption(String key, String value) {
-        if (key.equals(REGENERATE)) {
-            MutexProtocolDefinition.super.checkOption(key, value);
-        } else {
-            ProtocolOptions.NONE.with(key, value).getLong(key, 0, 1, MAX_TIMEOUT);
-        }
+    public void validateOptions(ProtocolOptions options) {
+        options.requireKeysIn(NAME, optionKeys());
+        options.getBoolean(REGENERATE, true);
+        options.getLong(REGEN_TIMEOUT, 0, 1, MAX_TIMEOUT);
     }
 
     @Override

@@ -71,15 +71,14 @@ public final class NaimiTrehelDefinition implements MutexProtocolDefinition<Naim
     /**
      * {@value #FAULT_TOLERANT} is a boolean; the timeouts are whole numbers from 1 to {@value #MAX_TIMEOUT}.
      *
-     * @throws IllegalArgumentException saying what is allowed
+     * @throws IllegalArgumentException for an unknown key or a bad value, saying what is allowed
      */
     @Override
-    public void checkOption(String key, String value) {
-        if (key.equals(FAULT_TOLERANT)) {
-            MutexProtocolDefinition.super.checkOption(key, value);
-        } else {
-            ProtocolOptions.NONE.with(key, value).getLong(key, 0, 1, MAX_TIMEOUT);
-        }
+    public void validateOptions(ProtocolOptions options) {
+        options.requireKeysIn(NAME, optionKeys());
+        options.getBoolean(FAULT_TOLERANT, true);
+        options.getLong(TWAIT, 0, 1, MAX_TIMEOUT);
+        options.getLong(TELEC, 0, 1, MAX_TIMEOUT);
     }
 
     @Override

@@ -59,10 +59,11 @@ public final class TokenRingDefinition implements MutexProtocolDefinition<TokenR
         return Set.of(IDLE_PAUSE_MS);
     }
 
-    /** @throws IllegalArgumentException unless {@value #IDLE_PAUSE_MS} is an integer 0 to 60000 */
+    /** @throws IllegalArgumentException for an unknown key, or unless {@value #IDLE_PAUSE_MS} is an integer 0 to 60000 */
     @Override
-    public void checkOption(String key, String value) {
-        idlePause(ProtocolOptions.NONE.with(key, value));
+    public void validateOptions(ProtocolOptions options) {
+        options.requireKeysIn(NAME, optionKeys());
+        idlePause(options);
     }
 
     private static long idlePause(ProtocolOptions options) {

@@ -286,8 +286,9 @@ public final class Cluster<M extends ProtocolMessage> {
             }
         }
         List<NodeId> canRelease = new ArrayList<>(inCS);
-        if (!definition.quiescentWhenIdle() && canRequest.isEmpty() && waiting.isEmpty() && inCS.isEmpty()) {
-            return false; // a circulating token never stops: the work is done
+        if (!definition.quiescentWhenIdle() && canRequest.isEmpty() && canRelease.isEmpty() && waiting.isEmpty()
+                && budget.entrySet().stream().noneMatch(b -> b.getValue() > 0 && view.contains(b.getKey()))) {
+            return false; // the workload is done; this algorithm's messages never stop (SPEC.md F30)
         }
         // a timer fires only when nothing else can happen: timeouts exceed every message delay and
         // critical section (the timing assumption of the token recoveries, SPEC.md A6/A9)

@@ -195,11 +195,11 @@ class TokenRingTest {
     /** Option idle-pause-ms: 0 to 60000 accepted; other values refused with a message naming key and value, also by DlockConfig. */
     @Test
     void idlePauseOptionIsValidated() {
-        RING.checkOption(TokenRingDefinition.IDLE_PAUSE_MS, "0");
-        RING.checkOption(TokenRingDefinition.IDLE_PAUSE_MS, "60000");
+        RING.validateOptions(ProtocolOptions.NONE.with(TokenRingDefinition.IDLE_PAUSE_MS, "0"));
+        RING.validateOptions(ProtocolOptions.NONE.with(TokenRingDefinition.IDLE_PAUSE_MS, "60000"));
         for (String bad : List.of("-1", "60001", "ten", "")) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> RING.checkOption(TokenRingDefinition.IDLE_PAUSE_MS, bad));
+                    () -> RING.validateOptions(ProtocolOptions.NONE.with(TokenRingDefinition.IDLE_PAUSE_MS, bad)));
             assertTrue(e.getMessage().contains("idle-pause-ms=" + bad), e.getMessage());
         }
         DlockConfig ok = DlockConfig.builder().mutex(MutexAlgorithm.TOKEN_RING).mutexOption("idle-pause-ms", "5").build();

@@ -1,0 +1,348 @@
+package io.dlock.mutex.decentralized;
+
+import io.dlock.mutex.common.Census;
+import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.PeerState;
+import io.dlock.mutex.decentralized.DecentralizedMessage.Deny;
+import io.dlock.mutex.decentralized.DecentralizedMessage.Grant;
+import io.dlock.mutex.decentralized.DecentralizedMessage.Release;
+import io.dlock.mutex.decentralized.DecentralizedMessage.Request;
+import io.dlock.mutex.decentralized.DecentralizedMessage.State;
+import io.dlock.protocol.MutexEffects;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Decentralized majority voting: the lock is replicated on every member, each member's replica
+ * coordinator votes for one client attempt at a time and answers every request at once (GRANT or
+ * DENY, never queued); a client enters with at least {@code m > N/2} votes, otherwise it returns the
+ * votes it got and retries after a random exponential back-off.
+ *
+ * <p><b>Source.</b> Seed {@code 000_2104269f62208a17.txt} names the algorithm only
+ * ("非集中アルゴリズム", DHT-based); the rules are SPEC.md A2's GAP-FILL, Tanenbaum and van Steen's
+ * simplified form of Lin, Lian, Chen and Zhang, "A Practical Distributed Mutual Exclusion Protocol
+ * in Dynamic Peer-to-Peer Systems", IPTPS 2004 (SPEC.md Part D F1).
+ *
+ * <p><b>What it guarantees.</b> ME1 as long as no coordinator forgets a vote: two clients would each
+ * need {@code m > N/2} of the N votes, and a coordinator votes for one attempt at a time. No deadlock
+ * (nobody keeps votes while waiting). <b>Not guaranteed:</b> starvation freedom and progress under
+ * contention (every contender may get fewer than m votes and back off again: livelock, made unlikely
+ * but not impossible by the random back-off); and ME1 when a coordinator restarts and forgets the
+ * vote it gave ("amnesia"): then a second client can collect m votes while the first holds, with the
+ * probability of {@link DecentralizedDefinition#violationProbability} (at least {@code 2m - N} of
+ * the first client's voters must reset). dlock's runtime never resets a coordinator silently: a
+ * member that restarts comes back as a new view member, and the census below rebuilds every vote.
+ *
+ * <p><b>Assumptions.</b> Reliable within an epoch; FIFO not required; replicas = the members of the
+ * current view (the DHT's {@code coord[0..N-1]}); randomness only for the back-off, from a
+ * {@link SplittableRandom} seeded with (option {@code seed}, node id) as SPEC.md 0.3 prescribes.
+ *
+ * <p><b>Cost.</b> An entry that needs attempts {@code 1..k} costs {@code Σ_a (2(N-1) + g_a)}
+ * messages, {@code g_a} the GRANTs from other members in attempt a (every GRANT is returned by one
+ * RELEASE): {@code 3(N-1)} without contention. This is SPEC.md's {@code Σ(2N + g_a)} and
+ * {@code 3N} with the client's own replica handled locally (self-messages are not counted).
+ * Synchronization delay unbounded (back-off); 2T per attempt.
+ *
+ * <p><b>Deviations from SPEC.md A2.</b>
+ * <ul>
+ *   <li>Every member is both a client and a replica coordinator; the client's own vote is local.</li>
+ *   <li>A coordinator remembers the newest attempt it has seen per client and ignores older or
+ *       duplicated REQUESTs; a client returns a GRANT for an attempt that is not current at once
+ *       (RELEASE), so a late duplicate never strands a vote.</li>
+ *   <li>Fencing tokens: GRANT carries the coordinator's highest token and RELEASE the client's; a
+ *       client entering takes one more than the highest it has seen. Two consecutive holders share a
+ *       voter, which voted for the second after the first's RELEASE.</li>
+ *   <li>View changes and start on first use: the {@link Census} barrier. Each member announces its
+ *       state; coordinators forget their votes and DENY every request until every member has
+ *       announced, then vote for the announced holder (if any), which releases every member after
+ *       its CS. A client whose attempt was cut by the view change backs off and retries.</li>
+ * </ul>
+ */
+final class Decentralized implements MutexProtocol<DecentralizedMessage> {
+
+    /*
+     * Overview.
+     *
+     * Client state: state (IDLE, TRYING, BACKOFF, HOLDING); attempt (never reset); tries (attempts
+     * of the current request); replied / granted (members that answered / voted for the current
+     * attempt); voters (members holding a vote for us that we must release: granted, or every
+     * member after a census in which we announced HOLDING).
+     * Coordinator state: holder (client and attempt we voted for, or null); seen (per client, the
+     * newest attempt seen); released (per client, the newest attempt released); announcedHolder.
+     *
+     * Invariants:
+     *  - A coordinator votes for at most one attempt at a time (holder), and never while a census
+     *    runs: ME1 follows from m > N/2 (m is computed from the current view).
+     *  - A client is HOLDING only after m GRANTs for its current attempt, or across a census in
+     *    which every coordinator voted for it.
+     *  - Every vote given to a client is returned by one RELEASE: after a failed attempt (rule 4),
+     *    after the CS (rule 6), or at once if it answers an attempt that is no longer current.
+     *  - The client waits for a reply from every member before deciding (SPEC DECISION), so the
+     *    replies of one attempt never mix with another's.
+     */
+
+    /** Timer name of the back-off between attempts. */
+    static final String BACKOFF = "backoff";
+
+    private enum Phase { IDLE, TRYING, BACKOFF, HOLDING }
+
+    private final NodeId self;
+    private final MutexEffects<DecentralizedMessage> effects;
+    private final int quorumOption;
+    private final long backoffBase;
+    private final SplittableRandom random;
+    private final Census census;
+    private final FencingCounter fences = new FencingCounter();
+    private View view;
+
+    // client
+    private Phase phase = Phase.IDLE;
+    private long attempt;
+    private int tries;
+    private final Set<NodeId> replied = new TreeSet<>();
+    private final Set<NodeId> granted = new TreeSet<>();
+    private final Set<NodeId> voters = new TreeSet<>();
+
+    // coordinator
+    private NodeId holder;
+    private long holderAttempt;
+    private final Map<NodeId, Long> seen = new TreeMap<>();
+    private final Map<NodeId, Long> released = new TreeMap<>();
+    private NodeId announcedHolder;
+    private long announcedAttempt;
+
+    /**
+     * @param quorumOption votes needed, or 0 for a majority; clamped to {@code [N/2 + 1, N]} per view
+     * @param backoffBase  base back-off B in timer units (ms in the runtime)
+     * @param seed         the global seed of the back-off PRNG
+     */
+    Decentralized(ProtocolContext<DecentralizedMessage> context, int quorumOption, long backoffBase, long seed) {
+        this.self = context.self();
+        this.effects = context.effects();
+        this.view = context.view();
+        this.quorumOption = quorumOption;
+        this.backoffBase = backoffBase;
+        this.random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + self.value());
+        this.census = new Census(self, view, context.startsIdle());
+        if (!context.startsIdle()) {
+            fences.enterEpoch(view.epoch());
+        }
+    }
+
+    /** Votes needed in {@code v}: the option clamped to a strict majority at least and N at most. */
+    int votesNeeded(View v) {
+        int n = v.size();
+        int majority = n / 2 + 1;
+        return quorumOption <= 0 ? majority : Math.max(majority, Math.min(quorumOption, n));
+    }
+
+    // ---- client -------------------------------------------------------------------------------
+
+    @Override
+    public void onRequest() {
+        announceIfDue();
+        if (phase != Phase.IDLE) {
+            throw new IllegalStateException(self + " already has an outstanding request");
+        }
+        tries = 0;
+        startAttempt(); // rule 1
+    }
+
+    /** Rule 2: a new attempt asks every coordinator (our own locally). */
+    private void startAttempt() {
+        attempt++;
+        tries++;
+        replied.clear();
+        granted.clear();
+        phase = Phase.TRYING;
+        effects.broadcast(new Request(attempt));
+        onReply(self, coordinatorVote(self, attempt), fences.highest());
+    }
+
+    /** Rule 4: count a reply to the current attempt; decide when every member has answered. */
+    private void onReply(NodeId from, boolean grant, long fence) {
+        fences.observe(fence);
+        if (!replied.add(from)) {
+            return;
+        }
+        if (grant) {
+            granted.add(from);
+            voters.add(from);
+        }
+        if (!replied.containsAll(view.members())) {
+            return;
+        }
+        if (granted.size() >= votesNeeded(view)) {
+            phase = Phase.HOLDING;
+            effects.granted(fences.next());
+        } else {
+            returnVotes();
+            phase = Phase.BACKOFF;
+            int exponent = Math.min(tries, 10);
+            long bound = Math.max(1, backoffBase << exponent);
+            effects.setTimer(BACKOFF, random.nextLong(bound) + 1);
+        }
+    }
+
+    @Override
+    public void onTimer(String name) {
+        announceIfDue();
+        if (BACKOFF.equals(name) && phase == Phase.BACKOFF) {
+            startAttempt(); // rule 5
+        }
+    }
+
+    @Override
+    public void onRelease() {
+        announceIfDue();
+        if (phase != Phase.HOLDING) {
+            throw new IllegalStateException(self + " does not hold the lock");
+        }
+        // rule 6: give every vote back
+        phase = Phase.IDLE;
+        returnVotes();
+    }
+
+    private void returnVotes() {
+        for (NodeId voter : voters) {
+            if (voter.equals(self)) {
+                coordinatorRelease(self, attempt, fences.highest());
+            } else {
+                effects.send(voter, new Release(attempt, fences.highest()));
+            }
+        }
+        voters.clear();
+    }
+
+    // ---- coordinator ------------------------------------------------------------------------------
+
+    /** Rule 3: vote for the attempt if our vote is free, else refuse; never queue. */
+    private boolean coordinatorVote(NodeId client, long a) {
+        if (a <= seen.getOrDefault(client, 0L)) {
+            return holder != null && holder.equals(client) && holderAttempt == a; // a duplicate
+        }
+        seen.put(client, a);
+        if (holder != null && holder.equals(client)) {
+            holder = null; // a newer attempt: the client is done with the older one
+        }
+        if (holder == null && census.isComplete()) {
+            holder = client;
+            holderAttempt = a;
+            return true;
+        }
+        return false;
+    }
+
+    /** Rule 7. */
+    private void coordinatorRelease(NodeId client, long a, long fence) {
+        fences.observe(fence);
+        released.merge(client, a, Math::max);
+        seen.merge(client, a, Math::max);
+        if (holder != null && holder.equals(client) && holderAttempt <= a) {
+            holder = null;
+        }
+        if (announcedHolder != null && announcedHolder.equals(client) && announcedAttempt <= a) {
+            announcedHolder = null;
+        }
+    }
+
+    // ---- events -------------------------------------------------------------------------------
+
+    @Override
+    public void onMessage(NodeId from, DecentralizedMessage message) {
+        announceIfDue();
+        if (message instanceof Request r) {
+            boolean vote = coordinatorVote(from, r.attempt());
+            effects.send(from, vote ? new Grant(r.attempt(), fences.highest()) : new Deny(r.attempt()));
+        } else if (message instanceof Grant g) {
+            if (phase == Phase.TRYING && g.attempt() == attempt) {
+                onReply(from, true, g.fence());
+            } else if (!(phase == Phase.HOLDING && g.attempt() == attempt)) {
+                fences.observe(g.fence());
+                effects.send(from, new Release(g.attempt(), fences.highest())); // a vote we do not use
+            }
+        } else if (message instanceof Deny d) {
+            if (phase == Phase.TRYING && d.attempt() == attempt) {
+                onReply(from, false, 0);
+            }
+        } else if (message instanceof Release r) {
+            coordinatorRelease(from, r.attempt(), r.fence());
+        } else if (message instanceof State s) {
+            fences.observe(s.fence());
+            if (census.record(from)) {
+                applyState(from, s);
+                finishCensusIfComplete();
+            }
+        }
+    }
+
+    @Override
+    public void onView(View newView) {
+        view = newView;
+        fences.enterEpoch(newView.epoch());
+        census.startEpoch(newView);
+        seen.keySet().removeIf(m -> !newView.contains(m));
+        released.keySet().removeIf(m -> !newView.contains(m));
+        holder = null; // votes are rebuilt from the announcements
+        announcedHolder = null;
+        voters.clear(); // coordinators forget their votes; a holder gets every member's below
+        if (phase == Phase.TRYING) {
+            // the replies of this attempt may be lost: give up and retry after a back-off
+            phase = Phase.BACKOFF;
+            effects.setTimer(BACKOFF, random.nextLong(Math.max(1, backoffBase)) + 1);
+        }
+        announce();
+        finishCensusIfComplete();
+    }
+
+    // ---- census -----------------------------------------------------------------------------------
+
+    private void announceIfDue() {
+        if (census.takeAnnounceDue()) {
+            announce();
+        }
+    }
+
+    private void announce() {
+        PeerState s = phase == Phase.HOLDING ? PeerState.HOLDING
+                : phase == Phase.IDLE ? PeerState.IDLE : PeerState.WAITING;
+        State state = new State(attempt, s, fences.highest());
+        effects.broadcast(state);
+        applyState(self, state);
+        if (s == PeerState.HOLDING) {
+            voters.addAll(view.members()); // every coordinator will vote for us
+        }
+    }
+
+    private void applyState(NodeId member, State s) {
+        fences.observe(s.fence());
+        seen.merge(member, s.attempt(), Math::max);
+        if (s.state() == PeerState.HOLDING && announcedHolder == null
+                && s.attempt() > released.getOrDefault(member, 0L)) {
+            announcedHolder = member; // two holders can only be announced after a partition
+            announcedAttempt = s.attempt();
+        }
+    }
+
+    private void finishCensusIfComplete() {
+        if (census.isComplete() && announcedHolder != null) {
+            holder = announcedHolder;
+            holderAttempt = announcedAttempt;
+            announcedHolder = null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Decentralized[" + self + " " + phase + " attempt=" + attempt + " tries=" + tries + " replied="
+                + replied + " granted=" + granted + " voters=" + voters + " | holder=" + holder + "/" + holderAttempt
+                + " " + census + "]";
+    }
+}

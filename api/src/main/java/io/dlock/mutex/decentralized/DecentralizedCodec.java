@@ -1,0 +1,79 @@
+package io.dlock.mutex.decentralized;
+
+import static io.dlock.mutex.common.CodecSupport.build;
+import static io.dlock.mutex.common.CodecSupport.unknownType;
+
+import io.dlock.mutex.common.PeerState;
+import io.dlock.mutex.decentralized.DecentralizedMessage.Deny;
+import io.dlock.mutex.decentralized.DecentralizedMessage.Grant;
+import io.dlock.mutex.decentralized.DecentralizedMessage.Release;
+import io.dlock.mutex.decentralized.DecentralizedMessage.Request;
+import io.dlock.mutex.decentralized.DecentralizedMessage.State;
+import io.dlock.protocol.MessageCodec;
+import io.dlock.spi.WireReader;
+import io.dlock.spi.WireWriter;
+
+/**
+ * Wire format of {@link DecentralizedMessage}: one type byte, then the fields as unsigned varints.
+ *
+ * <pre>
+ *   1 Request attempt
+ *   2 Grant   attempt fence
+ *   3 Deny    attempt
+ *   4 Release attempt fence
+ *   5 State   attempt state fence
+ * </pre>
+ */
+final class DecentralizedCodec implements MessageCodec<DecentralizedMessage> {
+
+    static final int REQUEST = 1;
+    static final int GRANT = 2;
+    static final int DENY = 3;
+    static final int RELEASE = 4;
+    static final int STATE = 5;
+
+    @Override
+    public void encode(DecentralizedMessage message, WireWriter out) {
+        if (message instanceof Request r) {
+            out.writeByte(REQUEST).writeVarLong(r.attempt());
+        } else if (message instanceof Grant g) {
+            out.writeByte(GRANT).writeVarLong(g.attempt()).writeVarLong(g.fence());
+        } else if (message instanceof Deny d) {
+            out.writeByte(DENY).writeVarLong(d.attempt());
+        } else if (message instanceof Release r) {
+            out.writeByte(RELEASE).writeVarLong(r.attempt()).writeVarLong(r.fence());
+        } else if (message instanceof State s) {
+            out.writeByte(STATE).writeVarLong(s.attempt()).writeByte(s.state().code()).writeVarLong(s.fence());
+        } else {
+            throw new IllegalArgumentException("not a decentralized message: " + message);
+        }
+    }
+
+    @Override
+    public DecentralizedMessage decode(WireReader in) {
+        String name = DecentralizedDefinition.NAME;
+        int tag = in.readByte();
+        if (tag < REQUEST || tag > STATE) {
+            throw unknownType(name, tag);
+        }
+        long attempt = in.readVarLong();
+        DecentralizedMessage message;
+        if (tag == REQUEST) {
+            message = build(name, () -> new Request(attempt));
+        } else if (tag == GRANT) {
+            long fence = in.readVarLong();
+            message = build(name, () -> new Grant(attempt, fence));
+        } else if (tag == DENY) {
+            message = build(name, () -> new Deny(attempt));
+        } else if (tag == RELEASE) {
+            long fence = in.readVarLong();
+            message = build(name, () -> new Release(attempt, fence));
+        } else {
+            int state = in.readByte();
+            long fence = in.readVarLong();
+            message = build(name, () -> new State(attempt, PeerState.ofCode(state), fence));
+        }
+        in.expectEnd();
+        return message;
+    }
+}

@@ -1,0 +1,163 @@
+package io.dlock.mutex.decentralized;
+
+import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.protocol.ProtocolFamily;
+import io.dlock.protocol.ProtocolOptions;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.util.Set;
+
+/**
+ * Registry entry for {@linkplain Decentralized decentralized majority voting} (SPEC.md A2): every
+ * member is a replica coordinator; a client needs {@code m > N/2} votes, a refused client returns its
+ * votes and retries after a random exponential back-off. FIFO not required. {@code 3(N-1)} messages
+ * per uncontended entry, {@code Σ_a (2(N-1) + g_a)} in general; synchronization delay unbounded.
+ *
+ * <p>Options:
+ * <ul>
+ *   <li>{@value #QUORUM}: votes needed, {@code majority} (default, {@code N/2 + 1}, SPEC.md A2's
+ *       default), {@code all} (every replica: N) or an integer {@code m >= 1}. The member count N changes with the view, so m is applied as
+ *       {@code max(N/2 + 1, min(m, N))}: never less than a strict majority (safety), never more than
+ *       N (liveness). Tanenbaum's example {@code m = 3N/4} on 32 replicas is {@code 24}.</li>
+ *   <li>{@value #BACKOFF_MS}: base back-off B (default 10): after the t-th failed attempt a client
+ *       waits a uniform {@code 1 .. B·2^min(t,10)} timer units (milliseconds in the runtime, virtual
+ *       units in the simulator).</li>
+ *   <li>{@value #SEED}: global seed of the back-off PRNG (default 0); each node draws from a
+ *       {@link java.util.SplittableRandom} seeded with (seed, node id), so runs are reproducible.</li>
+ * </ul>
+ */
+public final class DecentralizedDefinition implements MutexProtocolDefinition<DecentralizedMessage> {
+
+    /** The configuration name. */
+    public static final String NAME = "decentralized";
+    /** Option key: votes needed ({@code majority}, {@code all} or an integer). */
+    public static final String QUORUM = "quorum";
+    /** Option key: base back-off in timer units. */
+    public static final String BACKOFF_MS = "backoff-ms";
+    /** Option key: global seed of the back-off PRNG. */
+    public static final String SEED = "seed";
+
+    private static final DecentralizedCodec CODEC = new DecentralizedCodec();
+
+    /** Creates the definition; stateless, so one instance can serve every lock. */
+    public DecentralizedDefinition() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public ProtocolFamily family() {
+        return ProtocolFamily.QUORUM;
+    }
+
+    @Override
+    public boolean requiresFifo() {
+        return false;
+    }
+
+    @Override
+    public Set<String> optionKeys() {
+        return Set.of(QUORUM, BACKOFF_MS, SEED);
+    }
+
+    @Override
+    public void validateOptions(ProtocolOptions options) {
+        options.requireKeysIn(NAME, optionKeys());
+        quorum(options);
+        options.getLong(BACKOFF_MS, 10, 1, 1L << 40);
+        options.getLong(SEED, 0, Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    private static int quorum(ProtocolOptions options) {
+        String v = options.get(QUORUM);
+        if (v == null || v.trim().equalsIgnoreCase("majority")) {
+            return 0;
+        }
+        if (v.trim().equalsIgnoreCase("all")) {
+            return Integer.MAX_VALUE; // clamped to N
+        }
+        try {
+            return (int) options.getLong(QUORUM, 0, 1, Integer.MAX_VALUE);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("option " + QUORUM + "=" + v
+                    + " is not allowed; allowed: majority, all, or an integer >= 1");
+        }
+    }
+
+    @Override
+    public MessageCodec<DecentralizedMessage> codec() {
+        return CODEC;
+    }
+
+    /** @throws IllegalArgumentException if an option is unknown or has a bad value */
+    @Override
+    public MutexProtocol<DecentralizedMessage> create(ProtocolContext<DecentralizedMessage> context) {
+        ProtocolOptions options = context.options();
+        validateOptions(options);
+        return new Decentralized(context, quorum(options), options.getLong(BACKOFF_MS, 10, 1, 1L << 40),
+                options.getLong(SEED, 0, Long.MIN_VALUE, Long.MAX_VALUE));
+    }
+
+    @Override
+    public String messagesFormula() {
+        return "3(N-1); sum_a 2(N-1)+g_a";
+    }
+
+    /** Without contention: N-1 REQUEST, N-1 GRANT, N-1 RELEASE (the own replica is local). */
+    @Override
+    public double expectedMessagesPerEntry(int n) {
+        return 3.0 * (n - 1);
+    }
+
+    /** Unbounded: a refused client waits a random back-off. */
+    @Override
+    public double expectedSyncDelay() {
+        return Double.NaN;
+    }
+
+    /**
+     * SPEC.md A2 / DEC-5: the probability that ME1 is violated when each of the m voters of a holder
+     * independently resets (forgets its vote) with probability {@code p}:
+     * {@code Σ_{k=2m-N}^{m} C(m,k) p^k (1-p)^(m-k)}, computed exactly in {@link BigDecimal} then
+     * rounded to a double.
+     *
+     * @param n replicas, at least 1
+     * @param m votes needed, {@code n/2 < m <= n}
+     * @param p reset probability, in {@code [0, 1]}
+     * @throws IllegalArgumentException for values outside those ranges
+     */
+    public static double violationProbability(int n, int m, double p) {
+        if (n < 1 || m <= n / 2.0 || m > n || !(p >= 0 && p <= 1)) {
+            throw new IllegalArgumentException("need n >= 1, n/2 < m <= n, 0 <= p <= 1; got n=" + n + ", m=" + m + ", p=" + p);
+        }
+        MathContext mc = MathContext.DECIMAL128;
+        BigDecimal bp = new BigDecimal(p);
+        BigDecimal bq = BigDecimal.ONE.subtract(bp);
+        BigDecimal sum = BigDecimal.ZERO;
+        for (int k = Math.max(0, 2 * m - n); k <= m; k++) {
+            BigDecimal term = new BigDecimal(binomial(m, k)).multiply(bp.pow(k, mc), mc).multiply(bq.pow(m - k, mc), mc);
+            sum = sum.add(term, mc);
+        }
+        return sum.doubleValue();
+    }
+
+    private static BigInteger binomial(int n, int k) {
+        BigInteger r = BigInteger.ONE;
+        for (int i = 1; i <= k; i++) {
+            r = r.multiply(BigInteger.valueOf(n - k + i)).divide(BigInteger.valueOf(i));
+        }
+        return r;
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+}

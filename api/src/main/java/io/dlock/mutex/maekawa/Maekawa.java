@@ -1,0 +1,541 @@
+package io.dlock.mutex.maekawa;
+
+import io.dlock.mutex.common.Census;
+import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.PeerState;
+import io.dlock.mutex.maekawa.MaekawaMessage.Failed;
+import io.dlock.mutex.maekawa.MaekawaMessage.Inquire;
+import io.dlock.mutex.maekawa.MaekawaMessage.Locked;
+import io.dlock.mutex.maekawa.MaekawaMessage.Relinquish;
+import io.dlock.mutex.maekawa.MaekawaMessage.Release;
+import io.dlock.mutex.maekawa.MaekawaMessage.Request;
+import io.dlock.mutex.maekawa.MaekawaMessage.State;
+import io.dlock.protocol.LogicalClock;
+import io.dlock.protocol.MutexEffects;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.protocol.RequestStamp;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Maekawa's quorum-based mutual exclusion: a node enters when every member of its request set
+ * (quorum) {@code S_i} has locked itself for its request; request sets pairwise intersect, so two
+ * nodes can never hold all their locks at once. Every node is both a requester and an arbiter.
+ *
+ * <p><b>Source.</b> Seed {@code 004_6328cd5d8a721332.txt} §2.3 (rules MA1-MA5, the deadlock
+ * example, "Maekawa2 ... failed, inquire, relinquish //TODO"), as restated in SPEC.md A10; M. Maekawa,
+ * "A √N algorithm for mutual exclusion in decentralized systems", ACM TOCS 3(2):145-159, 1985; the
+ * deadlock-free rules from Kshemkalyani and Singhal, <i>Distributed Computing</i>, 2008, ch. 9.
+ *
+ * <p><b>Variants.</b> The default ({@code maekawa}) is the deadlock-free version with FAILED,
+ * INQUIRE and RELINQUISH and SPEC.md's <em>displacement rule</em> (an arbiter that queues a request
+ * ahead of the previous head of its queue sends that head a FAILED if it had none); without that rule
+ * the published rules still deadlock in a few percent of random runs. The basic version
+ * (option {@code basic}, MA1-MA5) can deadlock, as the seed shows.
+ *
+ * <p><b>Assumptions.</b> Fully connected; reliable within an epoch; <b>FIFO channels required</b>
+ * (declared by the definition: a RELEASE must not overtake the REQUEST it follows, nor a RELINQUISH a
+ * LOCKED). Node {@code i} of the seed is the member of rank {@code i}; the request sets are those of
+ * {@link Quorums} for the view's size (the projective plane for N = 7, the grid otherwise).
+ * Priorities are (Lamport timestamp, node id), smaller first.
+ *
+ * <p><b>Cost.</b> Without contention {@code 3(K-1)} messages per entry, K = |S_i| (K-1 REQUEST,
+ * LOCKED, RELEASE; the node's own arbiter is handled locally): 6 for N = 7, 12 for N = 9, 18 for
+ * N = 16. Under contention the deadlock-free version adds FAILED, INQUIRE, RELINQUISH and
+ * re-LOCKED messages, up to about 5(K-1) (Maekawa's 3√N to 5√N). Synchronization delay 2T
+ * (RELEASE to an arbiter, LOCKED to the next).
+ *
+ * <p><b>Deviations from the seed.</b>
+ * <ul>
+ *   <li>Every message names the request (timestamp) it concerns; LOCKED, INQUIRE and RELINQUISH also
+ *       name the arbiter's grant number, so a duplicated LOCKED, a stale INQUIRE and a duplicated
+ *       RELINQUISH are ignored. An arbiter ignores a REQUEST not newer than the last one it saw from
+ *       that requester (a duplicate, or one delivered after its RELEASE). A FAILED from an arbiter
+ *       whose lock the requester holds is stale and ignored.</li>
+ *   <li>Fencing tokens: every LOCKED carries the highest token its arbiter has seen and every
+ *       RELEASE the releaser's token; a node entering takes one more than the highest it has seen.
+ *       Two consecutive holders' quorums share an arbiter, which locked for the second only after the
+ *       first one's RELEASE, so the second token is larger.</li>
+ *   <li>View changes and start on first use (not in the seed): a {@link Census}. Every member
+ *       announces its state (STATE: idle, waiting with its timestamp, or holding with its token);
+ *       arbiters drop their locks and queues and grant nothing until every member has announced. Then
+ *       each arbiter in the holder's new quorum locks for the holder (with no message), and the
+ *       waiting requests announced to an arbiter of their new quorum are queued as REQUESTs and
+ *       served by the usual rules. A requester forgets the locks of the old epoch and waits for
+ *       the LOCKED of its new quorum. These messages are not part of the per-entry counts.</li>
+ * </ul>
+ */
+final class Maekawa implements MutexProtocol<MaekawaMessage> {
+
+    /*
+     * Overview.
+     *
+     * Requester state: clock; myTs (current request, 0 if none); requesting (from onRequest to
+     * onRelease), inCS; locks (arbiter -> grant number of the lock it gave us for myTs); failedFrom,
+     * yieldedTo, pendingInquire (SPEC.md A10 deadlock-free rules 3-5); lastGrant (per arbiter, the
+     * highest grant number seen, to drop duplicated LOCKED).
+     * Arbiter state: lockedFor (request we are locked for, or null) and lockGrant (its grant
+     * number); grants (counter of grant numbers); waitQ (priority queue by (ts, id)); notified
+     * (queued requesters that know they cannot win here); inquireSent; latest (per requester, the
+     * newest timestamp seen); census (the epoch barrier).
+     *
+     * Self-messages (our own arbiter, our own requester) go through a local queue that is drained
+     * at the end of each event, through the same handlers, and are not counted (SPEC.md 0.2).
+     *
+     * Invariants:
+     *  - ME1: an arbiter is locked for at most one request; a requester enters only when every
+     *    arbiter of its quorum is locked for its current request, and quorums intersect. A
+     *    RELINQUISH returns the lock before the arbiter gives it to anyone else, and a requester
+     *    that relinquished removes the arbiter from locks.
+     *  - MK-6: every request in waitQ other than its head is in notified; the head is in notified,
+     *    or an INQUIRE has been sent for the current lock (inquireSent). This is what the
+     *    displacement rule maintains (rule 2c), and what rules out the published rules' 3-cycle.
+     *  - Nothing is granted while a census runs (census.isComplete() is false).
+     *  - Requests of one requester arrive in timestamp order (FIFO, and timestamps increase), so a
+     *    REQUEST not newer than latest[i] is a duplicate and a newer one means the older is done.
+     *
+     * Deadlock freedom (deadlock-free version): a requester that defers an INQUIRE has had no
+     * FAILED and yielded nothing, so every arbiter of its quorum is locked for it or queues it at
+     * the head; priorities are total, so the smallest waiting request is at the head of every queue
+     * of its quorum and every arbiter locked for a later request gets that request's RELINQUISH.
+     */
+
+    private final NodeId self;
+    private final MutexEffects<MaekawaMessage> effects;
+    private final boolean deadlockFree;
+    private View view;
+    private List<NodeId> quorum;
+    private final Census census;
+
+    private final LogicalClock clock = new LogicalClock();
+    private final FencingCounter fences = new FencingCounter();
+    private final Deque<Local> local = new ArrayDeque<>();
+
+    // requester
+    private long myTs;
+    private boolean requesting;
+    private boolean inCS;
+    private final Map<NodeId, Long> locks = new TreeMap<>();
+    private final Set<NodeId> failedFrom = new TreeSet<>();
+    private final Set<NodeId> yieldedTo = new TreeSet<>();
+    private final Set<NodeId> pendingInquire = new TreeSet<>();
+    private final Map<NodeId, Long> lastGrant = new TreeMap<>();
+
+    // arbiter
+    private RequestStamp lockedFor;
+    private long lockGrant;
+    private long grants;
+    private final TreeSet<RequestStamp> waitQ = new TreeSet<>();
+    private final Set<NodeId> notified = new TreeSet<>();
+    private boolean inquireSent;
+    private final Map<NodeId, Long> latest = new TreeMap<>();
+    /** The holder announced in the current census, if this arbiter is in its quorum. */
+    private RequestStamp announcedHolder;
+
+    /** A self-message waiting for local delivery. */
+    private record Local(MaekawaMessage message) {
+    }
+
+    Maekawa(ProtocolContext<MaekawaMessage> context, boolean deadlockFree) {
+        this.self = context.self();
+        this.effects = context.effects();
+        this.deadlockFree = deadlockFree;
+        this.view = context.view();
+        this.quorum = quorumOf(view, self);
+        this.census = new Census(self, view, context.startsIdle());
+        if (!context.startsIdle()) {
+            fences.enterEpoch(view.epoch()); // the lock may have been used before we knew of it
+        }
+    }
+
+    /** The members of {@code node}'s request set in {@code v}, ascending. */
+    static List<NodeId> quorumOf(View v, NodeId node) {
+        List<NodeId> q = new ArrayList<>();
+        for (int rank : Quorums.forSize(v.size()).of(v.indexOf(node))) {
+            q.add(v.member(rank));
+        }
+        return List.copyOf(q);
+    }
+
+    // ---- events -------------------------------------------------------------------------------
+
+    @Override
+    public void onRequest() {
+        announceIfDue();
+        if (requesting) {
+            throw new IllegalStateException(self + " already has an outstanding request");
+        }
+        // MA1: timestamp the request and send it to every member of S_me (self handled locally)
+        requesting = true;
+        myTs = clock.tick();
+        locks.clear();
+        failedFrom.clear();
+        yieldedTo.clear();
+        pendingInquire.clear();
+        for (NodeId arbiter : quorum) {
+            send(arbiter, new Request(myTs));
+        }
+        drainLocal();
+    }
+
+    @Override
+    public void onRelease() {
+        announceIfDue();
+        if (!inCS) {
+            throw new IllegalStateException(self + " is not in the critical section");
+        }
+        // MA4 / rule 7: leave and release every arbiter of S_me
+        inCS = false;
+        requesting = false;
+        locks.clear();
+        failedFrom.clear();
+        yieldedTo.clear();
+        pendingInquire.clear();
+        for (NodeId arbiter : quorum) {
+            send(arbiter, new Release(myTs, fences.highest()));
+        }
+        drainLocal();
+    }
+
+    @Override
+    public void onMessage(NodeId from, MaekawaMessage message) {
+        announceIfDue();
+        dispatch(from, message);
+        drainLocal();
+    }
+
+    @Override
+    public void onView(View newView) {
+        view = newView;
+        quorum = quorumOf(newView, self);
+        fences.enterEpoch(newView.epoch());
+        census.startEpoch(newView);
+        local.clear();
+        lastGrant.clear();
+        latest.keySet().removeIf(m -> !newView.contains(m));
+        // arbiter: the old epoch's locks and queues are rebuilt from the announcements
+        lockedFor = null;
+        waitQ.clear();
+        notified.clear();
+        inquireSent = false;
+        announcedHolder = null;
+        // requester: the old epoch's locks are gone; a waiting request is re-announced
+        locks.clear();
+        failedFrom.clear();
+        yieldedTo.clear();
+        pendingInquire.clear();
+        announce();
+        finishCensusIfComplete();
+        drainLocal();
+    }
+
+    private void dispatch(NodeId from, MaekawaMessage message) {
+        if (message instanceof Request r) {
+            arbiterOnRequest(from, r.timestamp());
+        } else if (message instanceof Locked l) {
+            onLocked(from, l);
+        } else if (message instanceof Release r) {
+            arbiterOnRelease(from, r.timestamp(), r.fence());
+        } else if (message instanceof Failed f) {
+            onFailed(from, f.timestamp());
+        } else if (message instanceof Inquire i) {
+            onInquire(from, i.timestamp(), i.grant());
+        } else if (message instanceof Relinquish r) {
+            arbiterOnRelinquish(from, r.timestamp(), r.grant());
+        } else if (message instanceof State s) {
+            onState(from, s);
+        }
+    }
+
+    // ---- requester ------------------------------------------------------------------------------
+
+    /** MA3 / rule 3: record the lock; enter when every arbiter of S_me is locked for us. */
+    private void onLocked(NodeId arbiter, Locked l) {
+        fences.observe(l.fence());
+        clock.witness(l.timestamp());
+        if (l.grant() <= lastGrant.getOrDefault(arbiter, 0L)) {
+            return; // a duplicate
+        }
+        lastGrant.put(arbiter, l.grant());
+        if (!requesting || inCS || l.timestamp() != myTs) {
+            // a lock for a request that is over: give it back so that the arbiter is not stuck
+            if (!(requesting && l.timestamp() == myTs)) {
+                send(arbiter, new Release(l.timestamp(), fences.highest()));
+            }
+            return;
+        }
+        locks.put(arbiter, l.grant());
+        failedFrom.remove(arbiter);
+        yieldedTo.remove(arbiter);
+        if (locks.keySet().containsAll(quorum)) {
+            inCS = true;
+            pendingInquire.clear(); // answered by the RELEASE after the CS
+            effects.granted(fences.next());
+        }
+    }
+
+    /** Rule 4: we cannot win at {@code arbiter}; yield every lock whose INQUIRE we deferred. */
+    private void onFailed(NodeId arbiter, long ts) {
+        if (!requesting || inCS || ts != myTs || locks.containsKey(arbiter)) {
+            return; // stale
+        }
+        failedFrom.add(arbiter);
+        for (NodeId k : List.copyOf(pendingInquire)) {
+            if (locks.containsKey(k)) {
+                relinquish(k);
+            }
+        }
+        pendingInquire.clear();
+    }
+
+    /** Rule 5: yield at once if we know we cannot succeed now, else defer the answer. */
+    private void onInquire(NodeId arbiter, long ts, long grant) {
+        Long held = locks.get(arbiter);
+        if (!requesting || inCS || ts != myTs || held == null || held != grant) {
+            return; // stale, or answered by our RELEASE after the CS
+        }
+        if (!failedFrom.isEmpty() || !yieldedTo.isEmpty()) {
+            relinquish(arbiter);
+        } else {
+            pendingInquire.add(arbiter);
+        }
+    }
+
+    private void relinquish(NodeId arbiter) {
+        long grant = locks.remove(arbiter);
+        yieldedTo.add(arbiter);
+        send(arbiter, new Relinquish(myTs, grant));
+    }
+
+    // ---- arbiter --------------------------------------------------------------------------------
+
+    /** MA2 / rule 2. */
+    private void arbiterOnRequest(NodeId from, long ts) {
+        clock.witness(ts);
+        if (ts <= latest.getOrDefault(from, 0L)) {
+            return; // a duplicate, or a request already released
+        }
+        latest.put(from, ts);
+        dropOlderRequestsOf(from, ts);
+        RequestStamp r = new RequestStamp(ts, from);
+        if (!census.isComplete()) {
+            waitQ.add(r); // served when every member has announced its state
+            return;
+        }
+        queueOrGrant(r);
+    }
+
+    private void queueOrGrant(RequestStamp r) {
+        if (lockedFor == null && waitQ.isEmpty()) {
+            lock(r); // 2a
+            return;
+        }
+        RequestStamp head = waitQ.isEmpty() ? null : waitQ.first();
+        waitQ.add(r);
+        if (!deadlockFree) {
+            grantNext();
+            return; // MA2: just queue
+        }
+        boolean lockFirst = lockedFor != null && lockedFor.precedes(r);
+        if (lockFirst || (head != null && head.precedes(r))) {
+            // 2b: r cannot win here now
+            notify(r);
+        } else {
+            // 2c, displacement rule: the previous head no longer is the head; tell it
+            if (head != null && !notified.contains(head.node())) {
+                notify(head);
+            }
+            if (lockedFor == null) {
+                grantNext();
+            } else if (!inquireSent) {
+                inquireSent = true;
+                send(lockedFor.node(), new Inquire(lockedFor.timestamp(), lockGrant));
+            }
+        }
+    }
+
+    private void notify(RequestStamp r) {
+        notified.add(r.node());
+        send(r.node(), new Failed(r.timestamp()));
+    }
+
+    /** MA5 / rule 8. */
+    private void arbiterOnRelease(NodeId from, long ts, long fence) {
+        fences.observe(fence);
+        latest.merge(from, ts, Math::max);
+        dropOlderRequestsOf(from, ts + 1);
+        if (lockedFor != null && lockedFor.node().equals(from) && lockedFor.timestamp() <= ts) {
+            lockedFor = null;
+            inquireSent = false;
+            grantNext();
+        }
+    }
+
+    /** Rule 6: the lock comes back; give it to the best request (possibly the same one again). */
+    private void arbiterOnRelinquish(NodeId from, long ts, long grant) {
+        if (lockedFor == null || !lockedFor.node().equals(from) || lockedFor.timestamp() != ts || lockGrant != grant) {
+            return; // a duplicate, or a lock we no longer hold for it
+        }
+        waitQ.add(lockedFor);
+        notified.add(from);
+        lockedFor = null;
+        inquireSent = false;
+        grantNext();
+    }
+
+    private void grantNext() {
+        if (lockedFor == null && !waitQ.isEmpty() && census.isComplete()) {
+            lock(waitQ.pollFirst());
+        }
+    }
+
+    private void lock(RequestStamp r) {
+        lockedFor = r;
+        lockGrant = ++grants;
+        inquireSent = false;
+        notified.remove(r.node());
+        send(r.node(), new Locked(r.timestamp(), lockGrant, fences.highest()));
+    }
+
+    /** Removes the queued requests of {@code from} older than {@code ts} (they are over). */
+    private void dropOlderRequestsOf(NodeId from, long ts) {
+        if (announcedHolder != null && announcedHolder.node().equals(from) && announcedHolder.timestamp() < ts) {
+            announcedHolder = null; // it released before our census completed
+        }
+        boolean removed = waitQ.removeIf(q -> q.node().equals(from) && q.timestamp() < ts);
+        if (removed && waitQ.stream().noneMatch(q -> q.node().equals(from))) {
+            notified.remove(from);
+        }
+        if (lockedFor != null && lockedFor.node().equals(from) && lockedFor.timestamp() < ts) {
+            lockedFor = null; // its holder moved on: the RELEASE was lost or is behind
+            inquireSent = false;
+            grantNext();
+        }
+    }
+
+    // ---- census (view changes, start on first use) ----------------------------------------------
+
+    private void announceIfDue() {
+        if (census.takeAnnounceDue()) {
+            announce();
+        }
+    }
+
+    /** Tells every other member what we are doing; our own arbiter records it directly. */
+    private void announce() {
+        State state = myState();
+        for (NodeId member : view.members()) {
+            if (!member.equals(self)) {
+                effects.send(member, state);
+            }
+        }
+        applyState(self, state);
+    }
+
+    private State myState() {
+        PeerState s = inCS ? PeerState.HOLDING : requesting ? PeerState.WAITING : PeerState.IDLE;
+        return new State(myTs, s, fences.highest());
+    }
+
+    private void onState(NodeId from, State s) {
+        fences.observe(s.fence());
+        if (census.record(from)) {
+            applyState(from, s);
+            finishCensusIfComplete();
+        }
+    }
+
+    /** Records one member's announced state in our arbiter. */
+    private void applyState(NodeId member, State s) {
+        fences.observe(s.fence());
+        if (s.timestamp() > 0) {
+            clock.witness(s.timestamp());
+        }
+        if (s.state() == PeerState.IDLE) {
+            latest.merge(member, s.timestamp(), Math::max);
+            dropOlderRequestsOf(member, s.timestamp() + 1);
+            return;
+        }
+        if (!quorumOf(view, member).contains(self)) {
+            return; // we are not one of its arbiters in this view
+        }
+        RequestStamp r = new RequestStamp(s.timestamp(), member);
+        latest.merge(member, s.timestamp(), Math::max);
+        if (s.state() == PeerState.HOLDING) {
+            if (announcedHolder == null) {
+                announcedHolder = r; // two holders can only be announced after a partition
+            }
+        } else {
+            waitQ.add(r);
+        }
+    }
+
+    /** The census is complete: lock for the holder, then serve the queued requests. */
+    private void finishCensusIfComplete() {
+        if (!census.isComplete() || lockedFor != null) {
+            return;
+        }
+        if (announcedHolder != null) {
+            waitQ.remove(announcedHolder);
+            lockedFor = announcedHolder;
+            lockGrant = ++grants; // the holder needs no LOCKED: it is in the CS already
+            inquireSent = true;   // and would ignore an INQUIRE
+            announcedHolder = null;
+        }
+        List<RequestStamp> queued = new ArrayList<>(waitQ);
+        waitQ.clear();
+        for (RequestStamp r : queued) {
+            queueOrGrant(r);
+        }
+    }
+
+    // ---- local delivery -------------------------------------------------------------------------
+
+    private void send(NodeId to, MaekawaMessage message) {
+        if (to.equals(self)) {
+            local.addLast(new Local(message));
+        } else {
+            effects.send(to, message);
+        }
+    }
+
+    private void drainLocal() {
+        while (!local.isEmpty()) {
+            dispatch(self, local.pollFirst().message());
+        }
+    }
+
+    // ---- introspection for tests ----------------------------------------------------------------
+
+    /** MK-6: every queued request other than the head is notified; the head is notified or inquired about. */
+    boolean arbiterInvariantHolds() {
+        if (!deadlockFree || !census.isComplete()) {
+            return true;
+        }
+        boolean first = true;
+        for (RequestStamp r : waitQ) {
+            if (!notified.contains(r.node()) && !(first && inquireSent)) {
+                return false;
+            }
+            first = false;
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        return "Maekawa[" + self + (inCS ? " in CS" : requesting ? " waiting ts=" + myTs : " idle")
+                + " locks=" + locks.keySet() + " failed=" + failedFrom + " yielded=" + yieldedTo
+                + " pendingInquire=" + pendingInquire + " | lockedFor=" + lockedFor + " waitQ=" + waitQ
+                + " notified=" + notified + " inquireSent=" + inquireSent + " " + census + "]";
+    }
+}

@@ -1,0 +1,16 @@
+/**
+ * Maekawa's √N quorum algorithm (SPEC.md A10, seed 004 §2.3; Maekawa 1985): a node enters when every
+ * arbiter of its request set has locked itself for its request; request sets pairwise intersect
+ * (the projective plane for N = 7, a row-or-column grid otherwise: K = 3, 5, 7, 9, 19 for
+ * N = 4, 9, 16, 25, 100). The default is the deadlock-free version (FAILED, INQUIRE, RELINQUISH
+ * and SPEC.md's displacement rule); option {@code basic} runs seed 004's MA1-MA5, which can
+ * deadlock. Needs FIFO channels. {@code 3(K-1)} messages per uncontended entry, up to about
+ * {@code 5(K-1)} under load; synchronization delay 2T.
+ *
+ * <p>View changes and start on first use go through the {@link io.dlock.mutex.common.Census}
+ * barrier: arbiters rebuild their locks from every member's announced state before granting.
+ *
+ * <p>Entry point: {@link io.dlock.mutex.maekawa.MaekawaDefinition}, registered as {@code maekawa}
+ * in {@link io.dlock.MutexAlgorithm}.
+ */
+package io.dlock.mutex.maekawa;

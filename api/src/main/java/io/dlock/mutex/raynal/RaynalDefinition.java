@@ -1,0 +1,119 @@
+package io.dlock.mutex.raynal;
+
+import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.protocol.ProtocolFamily;
+import io.dlock.protocol.ProtocolOptions;
+import java.util.Set;
+
+/**
+ * Registry entry for {@linkplain Raynal Raynal's prime-number algorithm} (SPEC.md A11), by default
+ * with the seed's INFORM modification: no requests, the privileged node passes the right on with
+ * {@code N-1} INFORMs; a requester at ring distance d waits {@code d(N-1)} messages, at most
+ * {@code (N-1)^2}; FIFO not required; synchronization delay T when the successor is waiting. The
+ * right circulates forever (also when idle).
+ *
+ * <p>Options:
+ * <ul>
+ *   <li>{@value #ORIGINAL} ({@code true}/{@code false}, default {@code false}): Raynal's original
+ *       REQUEST/REPLY version, {@code 2(N-1)} messages per attempt, which <b>deadlocks</b> when the
+ *       successor of the last holder never requests.</li>
+ *   <li>{@value #RETRY_MS} (default 10, at least 1): original version, delay before a new attempt
+ *       after a failed one, in timer units (ms in the runtime, virtual units in the simulator).</li>
+ *   <li>{@value #IDLE_PASS_MS} (default 20, at least 0): INFORM version, how long a privileged node
+ *       that does not want the CS keeps the right before passing it on. 0 passes at once, which
+ *       keeps one core busy per lock on an idle cluster; the default bounds the idle traffic to
+ *       about {@code (N-1) · 50} messages per second per lock.</li>
+ * </ul>
+ */
+public final class RaynalDefinition implements MutexProtocolDefinition<RaynalMessage> {
+
+    /** The configuration name. */
+    public static final String NAME = "raynal";
+    /** Option key: run the original REQUEST/REPLY version, which can deadlock. */
+    public static final String ORIGINAL = "original";
+    /** Option key: retry delay of the original version. */
+    public static final String RETRY_MS = "retry-ms";
+    /** Option key: pause before an idle pass of the INFORM version. */
+    public static final String IDLE_PASS_MS = "idle-pass-ms";
+
+    private static final RaynalCodec CODEC = new RaynalCodec();
+
+    /** Creates the definition; stateless, so one instance can serve every lock. */
+    public RaynalDefinition() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public ProtocolFamily family() {
+        return ProtocolFamily.PERMISSION;
+    }
+
+    @Override
+    public boolean requiresFifo() {
+        return false;
+    }
+
+    @Override
+    public boolean quiescentWhenIdle() {
+        return false;
+    }
+
+    @Override
+    public Set<String> optionKeys() {
+        return Set.of(ORIGINAL, RETRY_MS, IDLE_PASS_MS);
+    }
+
+    @Override
+    public void validateOptions(ProtocolOptions options) {
+        options.requireKeysIn(NAME, optionKeys());
+        options.getBoolean(ORIGINAL, false);
+        options.getLong(RETRY_MS, 10, 1, 86_400_000);
+        options.getLong(IDLE_PASS_MS, 20, 0, 86_400_000);
+    }
+
+    @Override
+    public MessageCodec<RaynalMessage> codec() {
+        return CODEC;
+    }
+
+    /** @throws IllegalArgumentException if an option is unknown or has a bad value */
+    @Override
+    public MutexProtocol<RaynalMessage> create(ProtocolContext<RaynalMessage> context) {
+        ProtocolOptions o = context.options();
+        validateOptions(o);
+        return new Raynal(context, o.getBoolean(ORIGINAL, false), o.getLong(RETRY_MS, 10, 1, 86_400_000),
+                o.getLong(IDLE_PASS_MS, 20, 0, 86_400_000));
+    }
+
+    @Override
+    public String messagesFormula() {
+        return "d(N-1) <= (N-1)^2 (INFORM)";
+    }
+
+    /**
+     * Heavy load (every node waiting): each entry is one pass to the successor, {@code N-1}
+     * INFORMs. Idle passes come on top when nodes do not want the CS.
+     */
+    @Override
+    public double expectedMessagesPerEntry(int n) {
+        return n - 1;
+    }
+
+    /** The leaving node's INFORM reaches its waiting successor. */
+    @Override
+    public double expectedSyncDelay() {
+        return 1;
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+}

@@ -1,0 +1,215 @@
+package io.dlock.mutex.raynal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dlock.mutex.raynal.RaynalMessage.Inform;
+import io.dlock.mutex.raynal.RaynalMessage.Reply;
+import io.dlock.mutex.raynal.RaynalMessage.Request;
+import io.dlock.mutex.testing.Cluster;
+import io.dlock.protocol.ProtocolOptions;
+import io.dlock.spi.MalformedMessageException;
+import io.dlock.spi.NodeId;
+import java.math.BigInteger;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** Raynal's prime-number algorithm (SPEC.md A11, claims RN-1..RN-6), both versions. */
+class RaynalTest {
+
+    private static final RaynalDefinition DEFINITION = new RaynalDefinition();
+
+    private static Cluster<RaynalMessage> cluster(int n, boolean original) {
+        return new Cluster<>(DEFINITION, n, ProtocolOptions.NONE.with(RaynalDefinition.ORIGINAL, String.valueOf(original)));
+    }
+
+    private static PrimeRatio product(Cluster<RaynalMessage> c) {
+        PrimeRatio t = PrimeRatio.ONE;
+        for (NodeId node : c.view().members()) {
+            t = t.times(((Raynal) c.protocol(node.value())).ownX());
+        }
+        return t;
+    }
+
+    private static BigInteger big(long v) {
+        return BigInteger.valueOf(v);
+    }
+
+    /** The attributes are the odd primes; X values print as the seed's fractions. */
+    @Test
+    void primeRatioArithmetic() {
+        assertArrayEquals(new long[] {3, 5, 7, 11, 13}, PrimeRatio.oddPrimes(5));
+        PrimeRatio x0 = PrimeRatio.ONE.timesRatio(0, 1);
+        assertArrayEquals(new BigInteger[] {big(3), big(5)}, x0.toFraction());
+        PrimeRatio t = x0.times(PrimeRatio.attribute(1)).times(PrimeRatio.attribute(2)).times(PrimeRatio.attribute(3));
+        assertArrayEquals(new BigInteger[] {big(3 * 7 * 11), big(1)}, t.toFraction());
+        assertTrue(t.isQOver(1, 4));
+        assertFalse(t.isQOver(0, 4));
+        assertEquals(PrimeRatio.ONE, x0.timesRatio(1, 0));
+        assertThrows(IllegalArgumentException.class, () -> PrimeRatio.of(Map.of(-1, 1L)));
+    }
+
+    /** RN-2: the seed example (N=4, A = 3,5,7,11, X_0 = 1): X_0 = 3/5, X_1 = 25/7, X_2 = 49/11, and T at each step. */
+    @Test
+    void seedExample() {
+        Cluster<RaynalMessage> c = cluster(4, true);
+        long[][] expectedT = {{5 * 7 * 11}, {3 * 7 * 11}, {3 * 5 * 11}};
+        long[][] expectedX = {{3, 5}, {25, 7}, {49, 11}};
+        for (int step = 0; step < 3; step++) {
+            assertArrayEquals(new BigInteger[] {big(expectedT[step][0]), big(1)}, product(c).toFraction(), "T at step " + step);
+            for (int i = 0; i < 4; i++) {
+                assertEquals(i == step, product(c).isQOver(i, 4), "only node " + step + " is privileged");
+            }
+            c.request(step);
+            c.deliverAll();
+            assertTrue(c.inCS(step));
+            c.release(step);
+            BigInteger[] x = ((Raynal) c.protocol(step)).ownX().toFraction();
+            assertArrayEquals(new BigInteger[] {big(expectedX[step][0]), big(expectedX[step][1])}, x, "X_" + step);
+        }
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** RN-3: every attempt of the original costs exactly 2(N-1); a node that is not privileged never enters. */
+    @Test
+    void originalAttemptCostAndNonPrivilegedNodeNeverEnters() {
+        int n = 5;
+        Cluster<RaynalMessage> c = cluster(n, true);
+        c.request(3); // the right is at node 0
+        for (int attempt = 1; attempt <= 4; attempt++) {
+            c.deliverAll();
+            assertFalse(c.inCS(3));
+            assertEquals(attempt * (n - 1L), c.messagesSent(Request.class));
+            assertEquals(attempt * (n - 1L), c.messagesSent(Reply.class));
+            c.fireTimer(3, Raynal.RETRY);
+        }
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** RN-4: original deadlock: node 1 (successor of the last holder 0) never requests, so node 2 never enters. */
+    @Test
+    void originalDeadlocksWhenTheSuccessorNeverRequests() {
+        Cluster<RaynalMessage> c = cluster(3, true);
+        c.request(0);
+        c.deliverAll();
+        c.release(0); // the right passes to node 1, which never wants it
+        c.request(2);
+        for (int attempt = 0; attempt < 20; attempt++) {
+            c.deliverAll();
+            assertFalse(c.inCS(2), "node 2 entered although node 1 holds the right");
+            c.fireTimer(2, Raynal.RETRY);
+        }
+        assertTrue(c.waiting(2));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** The same situation with the INFORM version: node 1 passes the right on, node 2 enters (the seed's fix). */
+    @Test
+    void informPassesTheRightOfAnIdleNode() {
+        Cluster<RaynalMessage> c = cluster(3, false);
+        c.request(0);
+        c.release(0);
+        c.request(2);
+        c.deliverAll();
+        c.fireTimer(1, Raynal.PASS); // node 1 does not want the CS: it passes after its idle pause
+        c.deliverAll();
+        assertTrue(c.inCS(2));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** RN-5: right just left h, one requester at distance d: exactly d(N-1) INFORMs before it enters; (N-1)^2 for d = N-1. */
+    @Test
+    void informCostIsDTimesNMinus1() {
+        int n = 6;
+        for (int d = 1; d <= n - 1; d++) {
+            Cluster<RaynalMessage> c = cluster(n, false);
+            c.request(0);
+            assertTrue(c.inCS(0)); // node 0 holds the right at start
+            c.release(0);          // the right moves to node 1: the first of d passes
+            c.request(d);
+            for (int guard = 0; guard < 100 && !c.inCS(d); guard++) {
+                c.deliverAll();
+                for (int k = 1; k < n; k++) {
+                    if (c.protocol(k) != null && !c.inCS(d)) {
+                        try {
+                            c.fireTimer(k, Raynal.PASS);
+                        } catch (AssertionError notRunning) {
+                            // only the privileged idle node has its pass timer running
+                        }
+                    }
+                }
+            }
+            assertTrue(c.inCS(d), "d=" + d);
+            assertEquals((long) d * (n - 1), c.messagesSent(Inform.class), "d=" + d);
+            assertEquals(List.of(), c.violations());
+        }
+    }
+
+    /** RN-1 and RN-6: random runs where only some nodes request: after every exit the product is Q / A_successor; all served. */
+    @Test
+    void informInvariantAndNoDeadlock() {
+        for (int n = 2; n <= 6; n++) {
+            for (long seed = 0; seed < 50; seed++) {
+                Cluster<RaynalMessage> c = cluster(n, false);
+                Random random = new Random(seed);
+                Map<NodeId, Integer> budget = new TreeMap<>();
+                for (NodeId node : c.members()) {
+                    budget.put(node, node.value() % 2 == 0 ? 3 : 0); // odd nodes never request
+                }
+                int entries = c.entries().size();
+                while (c.randomStep(random, budget, false, 0.02)) {
+                    // RN-1: some node is privileged at every instant; right after an exit, its successor
+                    PrimeRatio t = product(c);
+                    int privileged = 0;
+                    for (int i = 0; i < n; i++) {
+                        privileged += t.isQOver(i, n) ? 1 : 0;
+                    }
+                    assertEquals(1, privileged, "n=" + n + " seed=" + seed + " T=" + t);
+                    entries = c.entries().size();
+                }
+                c.checkNobodyWaits();
+                assertEquals(List.of(), c.violations(), "n=" + n + " seed=" + seed);
+                assertEquals(3 * ((n + 1) / 2), entries, "n=" + n + " seed=" + seed);
+            }
+        }
+    }
+
+    /** The original version never violates ME1 on random schedules with duplicates, even though it may deadlock. */
+    @Test
+    void originalIsSafe() {
+        for (long seed = 0; seed < 100; seed++) {
+            Cluster<RaynalMessage> c = cluster(4, true);
+            Random random = new Random(seed);
+            Map<NodeId, Integer> budget = new TreeMap<>();
+            for (NodeId node : c.members()) {
+                budget.put(node, 2);
+            }
+            for (int step = 0; step < 5_000 && c.randomStep(random, budget, false, 0.05); step++) {
+                // bounded: a deadlocked run retries forever
+            }
+            assertEquals(List.of(), c.violations(), "seed=" + seed);
+        }
+    }
+
+    /** The codec round-trips every message and refuses a zero exponent. */
+    @Test
+    void codec() {
+        RaynalCodec codec = new RaynalCodec();
+        PrimeRatio x = PrimeRatio.ONE.timesRatio(2, 3).timesRatio(2, 3);
+        for (RaynalMessage m : List.of(new Request(1), new Reply(4, x, 7), new Inform(x, 3, 9),
+                new RaynalMessage.State(io.dlock.mutex.common.PeerState.WAITING, 5))) {
+            assertEquals(m, codec.fromBytes(codec.toBytes(m)));
+        }
+        byte[] zero = {RaynalCodec.INFORM, 1, 2, 0, 1, 0};
+        assertThrows(MalformedMessageException.class, () -> codec.fromBytes(zero));
+        assertTrue(Set.of(RaynalDefinition.ORIGINAL, RaynalDefinition.RETRY_MS, RaynalDefinition.IDLE_PASS_MS)
+                .equals(DEFINITION.optionKeys()));
+    }
+}
