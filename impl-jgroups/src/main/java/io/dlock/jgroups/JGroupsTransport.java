@@ -78,6 +78,8 @@ public final class JGroupsTransport implements Transport {
     private final AtomicBoolean unknownSenderLogged = new AtomicBoolean();
     private final Set<Address> duplicatesLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Set when start() gave up joining: views JGroups still installs are not passed on. */
+    private volatile boolean joinAbandoned;
 
     private volatile JChannel channel;
     private volatile Receiver receiver;
@@ -158,7 +160,7 @@ public final class JGroupsTransport implements Transport {
         try {
             joined.get(joinTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            close();
+            abandonJoin(ch, joined);
             throw new TransportException("could not join JGroups cluster '" + cluster + "' within "
                     + joinTimeout.toMillis() + " ms (dlock.jgroups.join-timeout-ms) with stack " + stackName
                     + ": members were found but did not accept this node; on the secure stack, check that its keystore"
@@ -172,6 +174,34 @@ public final class JGroupsTransport implements Transport {
             Thread.currentThread().interrupt();
             close();
             throw new TransportException("interrupted while joining JGroups cluster '" + cluster + "'", e);
+        }
+    }
+
+    /**
+     * Ends a join that the cluster does not answer. JGroups keeps trying while the channel's connect
+     * holds the channel (close() would wait for it), so the join is told to give up after its current
+     * attempt (GMS then makes this node a singleton, which is never shown to the receiver), and the
+     * channel is closed once connect has returned.
+     */
+    private void abandonJoin(JChannel ch, CompletableFuture<Void> joined) {
+        joinAbandoned = true;
+        org.jgroups.protocols.pbcast.GMS gms = ch.getProtocolStack().findProtocol(org.jgroups.protocols.pbcast.GMS.class);
+        if (gms != null) {
+            gms.setMaxJoinAttempts(1);
+        }
+        long waitMs = gms == null ? 5_000 : Math.max(5_000, 3 * gms.getJoinTimeout());
+        try {
+            joined.get(waitMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("abandoned join of '{}' did not end cleanly: {}", cluster, e.toString());
+        }
+        if (joined.isDone()) {
+            close();
+        } else {
+            closed.set(true);
+            joined.whenComplete((ok, err) -> ch.close()); // close as soon as connect lets go of the channel
         }
     }
 
@@ -369,7 +399,7 @@ public final class JGroupsTransport implements Transport {
 
         @Override
         public void viewAccepted(org.jgroups.View v) {
-            if (!closed.get() && self != null) {
+            if (!closed.get() && !joinAbandoned && self != null) {
                 install(v);
             }
         }
