@@ -5,7 +5,6 @@ import io.dlock.spi.Transport;
 import io.dlock.spi.TransportException;
 import io.dlock.spi.View;
 import java.io.ByteArrayInputStream;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,9 +34,9 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Node ids</h2>
  * Each member puts its dlock {@link NodeId} into its JGroups address (an {@link ExtendedUUID} with the
- * key {@value #ID_KEY}), so every member maps every address to the same id without any exchange:
+ * key {@value #ID_KEY}, the id in decimal), so every member maps every address to the same id without any exchange:
  * the id travels with the address in views and messages. The id is {@code dlock.node.id} when set,
- * else derived from the address's random UUID bits. A member whose id is already taken by an earlier
+ * else derived from 32 random bits of the address's UUID. A member whose id is already taken by an earlier
  * member of the JGroups view is left out of the dlock view by everyone; if that member is this node,
  * {@link #start} fails with a message naming the id. A JGroups member without a dlock id (a foreign
  * channel in the same cluster) is left out too, and its messages are dropped and counted.
@@ -275,22 +274,31 @@ public final class JGroupsTransport implements Transport {
     public static NodeId idOf(Address address) {
         if (address instanceof ExtendedUUID) {
             byte[] bytes = ((ExtendedUUID) address).get(ID_KEY);
-            if (bytes != null && bytes.length == Long.BYTES) {
-                long v = ByteBuffer.wrap(bytes).getLong();
-                if (v >= 0) {
-                    return NodeId.of(v);
+            if (bytes != null && bytes.length > 0 && bytes.length <= 19) {
+                long v = 0;
+                for (byte b : bytes) {
+                    if (b < '0' || b > '9' || v > (Long.MAX_VALUE - (b - '0')) / 10) {
+                        return null;
+                    }
+                    v = v * 10 + (b - '0');
                 }
+                return NodeId.of(v);
             }
         }
         return null;
     }
 
+    /**
+     * An id from the address's random bits: 32 bits, short enough to read in logs; two members draw the
+     * same one with probability about n<sup>2</sup>/2<sup>33</sup>, and the later one is then refused.
+     */
     static long derivedId(org.jgroups.util.UUID uuid) {
-        return (uuid.getMostSignificantBits() ^ Long.rotateLeft(uuid.getLeastSignificantBits(), 17)) & Long.MAX_VALUE;
+        return (uuid.getMostSignificantBits() ^ uuid.getLeastSignificantBits()) & 0xFFFF_FFFFL;
     }
 
+    /** The id as decimal ASCII, so that JGroups prints addresses readably ({@code dlock-id=42}). */
     private static byte[] encodeId(long id) {
-        return ByteBuffer.allocate(Long.BYTES).putLong(id).array();
+        return Long.toString(id).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     /** The id's holder that joined before {@code me}, if any (views list members in join order). */
