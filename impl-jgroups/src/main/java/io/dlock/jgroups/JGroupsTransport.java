@@ -301,6 +301,10 @@ public final class JGroupsTransport implements Transport {
         return Long.toString(id).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
+    private static String uuidOf(Address a) {
+        return a instanceof org.jgroups.util.UUID ? ((org.jgroups.util.UUID) a).toStringLong() : String.valueOf(a);
+    }
+
     /** The id's holder that joined before {@code me}, if any (views list members in join order). */
     private static NodeId firstHolderOf(org.jgroups.View v, long id, Address me) {
         for (Address a : v.getMembers()) {
@@ -332,8 +336,9 @@ public final class JGroupsTransport implements Transport {
                 }
                 if (!seen.add(id)) {
                     if (duplicatesLogged.add(a)) {
-                        LOG.error("{}: JGroups member {} claims dlock id {}, which member {} has already; it is left out"
-                                + " of the dlock view (give every node its own dlock.node.id)", self, a, id, map.get(id));
+                        LOG.error("{}: JGroups member {} ({}) claims dlock id {}, which member {} ({}) has already; it is"
+                                + " left out of the dlock view (give every node its own dlock.node.id)", self, a,
+                                uuidOf(a), id, map.get(id), uuidOf(map.get(id)));
                     }
                     continue;
                 }
