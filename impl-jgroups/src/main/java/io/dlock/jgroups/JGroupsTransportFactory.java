@@ -38,6 +38,17 @@ import java.util.regex.Pattern;
  * {@code ${dlock.jgroups.keystore-type}} (PKCS12, or JCEKS for a {@code .jceks} file),
  * {@code ${dlock.jgroups.keystore-password}} and {@code ${dlock.jgroups.key-alias}} are replaced by the
  * configuration's values; other {@code ${...}} placeholders are left to JGroups (system properties).
+ *
+ * <h2>Failure detection</h2>
+ * The TCP stacks detect a crashed member in three steps: FD_SOCK2 (a dead process closes its socket, so
+ * its neighbour suspects it at once; a hung one is caught by) FD_ALL3 (heartbeat every 1 s, suspected
+ * after 4 s on {@code default}, 6 s on {@code tcp} and {@code secure}), then VERIFY_SUSPECT2 (the
+ * suspect must answer within 1 s, 1.5 s) before GMS installs a view without it. A {@code kill -9} thus
+ * leaves the view in about 1-2 s, a hung process in about 5-8 s. Change the timeouts with the system
+ * properties {@code jgroups.fd_all3.timeout}, {@code jgroups.fd_all3.interval} and
+ * {@code jgroups.verify_suspect.timeout} (e.g. {@code -Djgroups.fd_all3.timeout=10s}), or copy a stack
+ * file and name the copy in {@code dlock.jgroups.stack}. The {@code loopback} stack has no failure
+ * detection: members leave by closing.
  */
 public final class JGroupsTransportFactory implements TransportFactory {
 

@@ -128,6 +128,54 @@ class JGroupsMutexIntegrationTest {
         }
     }
 
+    /** Many lock names share one channel per node: each lock protects its own plain counter, and none loses an update. */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.EnumSource(MutexAlgorithm.class)
+    void manyLocksShareOneChannel(MutexAlgorithm algorithm) throws Exception {
+        int locks = 8;
+        int rounds = 10;
+        long[] counters = new long[locks];
+        try (JGroupsCluster cluster = JGroupsCluster.loopback(3, algorithm)) {
+            ExecutorService pool = Executors.newFixedThreadPool(3 * 2);
+            List<Future<?>> futures = new ArrayList<>();
+            for (LockService node : cluster.nodes) {
+                for (int t = 0; t < 2; t++) {
+                    int offset = t;
+                    futures.add(pool.submit(() -> {
+                        for (int r = 0; r < rounds; r++) {
+                            for (int k = 0; k < locks; k++) {
+                                int which = (k + offset) % locks;
+                                DistributedLock lock = node.lock("lock-" + which);
+                                lock.lock();
+                                try {
+                                    long v = counters[which];
+                                    Thread.yield();
+                                    counters[which] = v + 1;
+                                } finally {
+                                    lock.unlock();
+                                }
+                            }
+                        }
+                        return null;
+                    }));
+                }
+            }
+            for (Future<?> f : futures) {
+                f.get(100, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            for (int k = 0; k < locks; k++) {
+                DistributedLock lock = cluster.node(0).lock("lock-" + k);
+                lock.lock();
+                try {
+                    assertEquals(3L * 2 * rounds, counters[k], "lock-" + k);
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+    }
+
     /** Messages the final single check entry of node 0 cost: the simulator's cost of one entry by node 0 alone. */
     private static long messagesOfOneEntry(JGroupsCluster cluster, MutexAlgorithm algorithm) {
         int n = cluster.nodes.size();

@@ -86,6 +86,38 @@ class TcpStackTest {
         }
     }
 
+    /** Random bytes written straight to a member's TCP port (no JGroups handshake) do not disturb the cluster. */
+    @Test
+    void garbageOnTheTcpPort_isHarmless() throws Exception {
+        try (JGroupsCluster cluster = JGroupsCluster.tcp(2, MutexAlgorithm.CENTRALIZED)) {
+            org.jgroups.PhysicalAddress physical = (org.jgroups.PhysicalAddress) cluster.transports.get(0).channel()
+                    .down(new org.jgroups.Event(org.jgroups.Event.GET_PHYSICAL_ADDRESS,
+                            cluster.transports.get(0).channel().getAddress()));
+            org.jgroups.stack.IpAddress ip = (org.jgroups.stack.IpAddress) physical;
+            java.util.Random random = new java.util.Random(7);
+            for (int i = 0; i < 5; i++) {
+                byte[] junk = new byte[1 + random.nextInt(20_000)];
+                random.nextBytes(junk);
+                if (i == 0) { // JGroups' cookie and version, then an absurd frame length
+                    byte[] head = {'b', 'e', 'l', 'a', 5, 5, 0x7F, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF};
+                    System.arraycopy(head, 0, junk, 0, Math.min(head.length, junk.length));
+                }
+                try (java.net.Socket s = new java.net.Socket(ip.getIpAddress(), ip.getPort())) {
+                    s.getOutputStream().write(junk);
+                    s.getOutputStream().flush();
+                } catch (java.io.IOException e) {
+                    // the member closed the connection: fine
+                }
+            }
+            for (LockService node : cluster.nodes) {
+                DistributedLock l = node.lock("after-garbage");
+                assertTrue(l.tryLock(10, TimeUnit.SECONDS));
+                l.unlock();
+            }
+            assertEquals(2, cluster.node(0).view().size());
+        }
+    }
+
     /** Bad JGroups settings fail at configuration time, naming the key and what is allowed. */
     @Test
     void badSettings_areRejected() {
