@@ -194,6 +194,7 @@ class JGroupsMutexIntegrationTest {
                 lock.unlock();
             }
             LockMetrics before = quiescentTotal(cluster);
+            faults(cluster, true); // joins and leaves run without faults, which keeps the test short
             long[] counter = new long[1];
             ExecutorService pool = Executors.newFixedThreadPool(n);
             List<Future<?>> futures = new ArrayList<>();
@@ -217,6 +218,7 @@ class JGroupsMutexIntegrationTest {
                 f.get(100, TimeUnit.SECONDS);
             }
             pool.shutdown();
+            faults(cluster, false);
             LockMetrics after = quiescentTotal(cluster);
             assertEquals((long) n * perNode, after.entries() - before.entries());
             SimulationResult sim = Simulation.of(algorithm.definition()).nodes(n).seed(1)
@@ -230,6 +232,19 @@ class JGroupsMutexIntegrationTest {
             } finally {
                 lock.unlock();
             }
+        }
+    }
+
+    /** Switches DISCARD (5% each way), DELAY (up to 1 ms each way) and SHUFFLE (incoming) on or off. */
+    private static void faults(JGroupsCluster cluster, boolean on) {
+        for (JGroupsTransport t : cluster.transports) {
+            org.jgroups.stack.ProtocolStack stack = t.channel().getProtocolStack();
+            stack.<org.jgroups.protocols.DISCARD>findProtocol(org.jgroups.protocols.DISCARD.class)
+                    .setUpDiscardRate(on ? 0.05 : 0).setDownDiscardRate(on ? 0.05 : 0);
+            org.jgroups.protocols.DELAY delay = stack.findProtocol(org.jgroups.protocols.DELAY.class);
+            delay.setInDelay(on ? 1 : 0);
+            delay.setOutDelay(on ? 1 : 0);
+            stack.<org.jgroups.protocols.SHUFFLE>findProtocol(org.jgroups.protocols.SHUFFLE.class).setUp(on);
         }
     }
 
