@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * {@code mvn -B -pl impl-jgroups -am test -Pbench -Dtest=LatencyBenchmark -Dsurefire.failIfNoSpecifiedTests=false}):
  * lock+unlock latency of the centralized algorithm from a non-coordinator of a 3-node cluster on the
  * default TCP stack over 127.0.0.1, against one JGroups request-response round trip on the same stack
- * (the floor), each with and without {@code DONT_BUNDLE}. Prints p50, p90, p99 and mean in microseconds.
+ * (the floor), with and without {@code DONT_BUNDLE} and {@code tcp_nodelay}. Prints p50, p90, p99 and
+ * mean in microseconds. A first pass warms the JIT up and is not reported.
  */
 @Tag("benchmark")
 class LatencyBenchmark {
@@ -32,20 +33,36 @@ class LatencyBenchmark {
     @Test
     void lockUnlockAgainstRoundTrip() throws Exception {
         List<String> report = new ArrayList<>();
-        for (boolean dontBundle : new boolean[] {true, false}) {
-            String mode = dontBundle ? "DONT_BUNDLE" : "bundled";
-            double[] rtt = roundTrip(dontBundle);
-            double[] lock = lockUnlock(dontBundle);
-            report.add(line("JGroups round trip, " + mode, rtt));
-            report.add(line("centralized lock+unlock, " + mode, lock));
-            report.add(String.format(Locale.ROOT, "ratio lock+unlock / round trip, %s: p50 %.2f, mean %.2f", mode,
-                    lock[0] / rtt[0], lock[3] / rtt[3]));
+        String noDelay = JGroupsTransportFactory.readStack("default");
+        String nagle = noDelay.replace("tcp_nodelay=\"true\"", "tcp_nodelay=\"false\"");
+        java.nio.file.Path nagleFile = java.nio.file.Files.createTempFile("dlock-nagle", ".xml");
+        java.nio.file.Files.writeString(nagleFile, nagle);
+        try {
+            roundTrip(true, "default"); // JIT warm-up, not reported
+            lockUnlock(true, "default");
+            Object[][] modes = {
+                    {"tcp_nodelay, DONT_BUNDLE (dlock)", true, "default"},
+                    {"tcp_nodelay, bundled", false, "default"},
+                    {"no tcp_nodelay, bundled", false, nagleFile.toString()},
+                    {"no tcp_nodelay, DONT_BUNDLE", true, nagleFile.toString()}};
+            for (Object[] mode : modes) {
+                boolean dontBundle = (Boolean) mode[1];
+                String stack = (String) mode[2];
+                double[] rtt = roundTrip(dontBundle, stack);
+                double[] lock = lockUnlock(dontBundle, stack);
+                report.add(line("round trip, " + mode[0], rtt));
+                report.add(line("lock+unlock, " + mode[0], lock));
+                report.add(String.format(Locale.ROOT, "ratio lock+unlock / round trip, %s: p50 %.2f, mean %.2f",
+                        mode[0], lock[0] / rtt[0], lock[3] / rtt[3]));
+            }
+        } finally {
+            java.nio.file.Files.deleteIfExists(nagleFile);
         }
         report.forEach(System.out::println);
     }
 
     private static String line(String what, double[] s) {
-        return String.format(Locale.ROOT, "%-40s p50 %7.1f us  p90 %7.1f us  p99 %7.1f us  mean %7.1f us", what,
+        return String.format(Locale.ROOT, "%-48s p50 %7.1f us  p90 %7.1f us  p99 %7.1f us  mean %7.1f us", what,
                 s[0], s[1], s[2], s[3]);
     }
 
@@ -58,9 +75,9 @@ class LatencyBenchmark {
                 sorted[sorted.length * 99 / 100] / 1e3, mean / 1e3};
     }
 
-    private static double[] lockUnlock(boolean dontBundle) throws Exception {
-        try (JGroupsCluster cluster = new JGroupsCluster(3,
-                JGroupsCluster.tcpTemplate(JGroupsCluster.base(MutexAlgorithm.CENTRALIZED), 3), dontBundle)) {
+    private static double[] lockUnlock(boolean dontBundle, String stack) throws Exception {
+        try (JGroupsCluster cluster = new JGroupsCluster(3, JGroupsCluster.tcpTemplate(
+                JGroupsCluster.base(MutexAlgorithm.CENTRALIZED), 3).set(DlockConfig.JGROUPS_STACK, stack), dontBundle)) {
             DistributedLock lock = cluster.node(0).lock("bench"); // n1; the coordinator is n3
             for (int i = 0; i < WARMUP; i++) {
                 lock.lock();
@@ -78,9 +95,9 @@ class LatencyBenchmark {
     }
 
     /** n1 sends 8 bytes to n3, which echoes them; the time until n1 has the answer. */
-    private static double[] roundTrip(boolean dontBundle) throws Exception {
+    private static double[] roundTrip(boolean dontBundle, String stack) throws Exception {
         DlockConfig.Builder template = JGroupsCluster.tcpTemplate(JGroupsCluster.base(MutexAlgorithm.CENTRALIZED), 3)
-                .cluster("rtt-" + UUID.randomUUID());
+                .set(DlockConfig.JGROUPS_STACK, stack).cluster("rtt-" + UUID.randomUUID());
         SynchronousQueue<byte[]> answers = new SynchronousQueue<>();
         List<JGroupsTransport> transports = new ArrayList<>();
         try {
