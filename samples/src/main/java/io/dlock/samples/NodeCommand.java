@@ -34,7 +34,7 @@ final class NodeCommand implements Callable<Integer> {
     String lockName;
 
     @Option(names = "--algorithm", defaultValue = "centralized",
-            description = "mutual-exclusion algorithm (default ${DEFAULT-VALUE}); one of ${COMPLETION-CANDIDATES}")
+            description = "mutual-exclusion algorithm (default ${DEFAULT-VALUE}); `dlock compare` lists them all")
     String algorithm;
 
     @Option(names = "--node-id", description = "this node's id (default: derived from its JGroups address)")
@@ -72,6 +72,10 @@ final class NodeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintStream out = System.out;
+        if (System.getProperty("org.slf4j.simpleLogger.log.org.jgroups") == null) {
+            // JGroups' INFO lines (addresses, ports) would drown the demo's output; -D... overrides this
+            System.setProperty("org.slf4j.simpleLogger.log.org.jgroups", "warn");
+        }
         DlockConfig config;
         try {
             DlockConfig.Builder b = DlockConfig.builder().transport("jgroups").cluster(cluster)
