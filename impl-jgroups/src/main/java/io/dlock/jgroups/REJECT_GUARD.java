@@ -19,8 +19,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A JGroups protocol placed directly below {@link SYM_ENCRYPT} in dlock's secure stack: drops messages
  * from non-members that are encrypted with another key (a node with the wrong key material trying to
- * join), counts them, and logs at most one line per sender per minute. Without it, SYM_ENCRYPT logs an
- * error for every such message, and a rejected joiner retries its JOIN every second.
+ * join) and messages that are not encrypted at all (a node without the secure stack), counts them, and
+ * logs at most one line per sender per minute. Without it, SYM_ENCRYPT logs an error for every such
+ * message, and a rejected joiner retries its JOIN every second. SYM_ENCRYPT would drop the same
+ * messages; this protocol only makes the dropping quiet and countable.
  *
  * <p>The name follows JGroups' convention for protocols (upper case), so that a stack file can name
  * it as {@code <io.dlock.jgroups.REJECT_GUARD/>}. It adds no header and changes nothing for members.
@@ -91,7 +93,10 @@ public final class REJECT_GUARD extends Protocol {
             return false;
         }
         EncryptHeader hdr = msg.getHeader(enc.getId());
-        if (hdr == null || hdr.version() == null || Arrays.equals(hdr.version(), enc.symVersion())) {
+        if (hdr == null) {
+            return true; // not encrypted at all (a node without the secure stack): SYM_ENCRYPT would drop it too
+        }
+        if (hdr.version() == null || Arrays.equals(hdr.version(), enc.symVersion())) {
             return false;
         }
         View v = view;
@@ -111,8 +116,9 @@ public final class REJECT_GUARD extends Protocol {
         Long last = lastLogged.get(key);
         if (last == null || now - last >= LOG_INTERVAL_NANOS) {
             lastLogged.put(key, now);
-            LOG.warn("dropped messages from {}, which is not a member and encrypts with another key (wrong key"
-                    + " material?); {} dropped so far, logged at most once a minute per sender", key, rejected.sum());
+            LOG.warn("dropped messages from {}, which does not encrypt with this cluster's key (wrong key material,"
+                    + " or not the secure stack?); {} dropped so far, logged at most once a minute per sender", key,
+                    rejected.sum());
         }
     }
 }

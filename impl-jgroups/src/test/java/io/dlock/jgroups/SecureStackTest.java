@@ -78,6 +78,22 @@ class SecureStackTest {
         }
     }
 
+    /** A node on the plain TCP stack (no encryption at all) cannot join the secure cluster either. */
+    @Test
+    void plainStack_cannotJoinSecureCluster() throws Exception {
+        Path good = TestKeys.aesKeystore(dir.resolve("cluster.p12"));
+        int port = JGroupsCluster.freshPorts(5);
+        try (JGroupsCluster cluster = new JGroupsCluster(1, secure(good, port))) {
+            DlockConfig plain = JGroupsCluster.base(MutexAlgorithm.CENTRALIZED).cluster(cluster.name).nodeId(98)
+                    .set(DlockConfig.JGROUPS_STACK, "default").set(DlockConfig.JGROUPS_PORT, Integer.toString(port))
+                    .set(DlockConfig.JGROUPS_PORT_RANGE, "5").set(DlockConfig.JGROUPS_JOIN_TIMEOUT_MS, "3000").build();
+            assertThrows(TransportException.class, () -> LockService.start(plain));
+            assertEquals(1, cluster.node(0).view().size());
+            assertTrue(cluster.transports.get(0).channel().getProtocolStack()
+                    .<REJECT_GUARD>findProtocol(REJECT_GUARD.class).rejected() > 0);
+        }
+    }
+
     /** The secure stack refuses to start without key material, naming the missing keys. */
     @Test
     void secureStack_needsKeystore() {
