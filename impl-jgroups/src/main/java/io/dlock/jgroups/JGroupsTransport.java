@@ -137,8 +137,11 @@ public final class JGroupsTransport implements Transport {
         NodeId taken = firstHolderOf(first, id, ch.getAddress());
         if (taken != null) {
             close();
-            throw new TransportException("dlock.node.id=" + id + " is already used by another member of cluster '"
-                    + cluster + "' (" + taken + "); every member needs its own id");
+            throw new TransportException(configuredId.isPresent()
+                    ? "dlock.node.id=" + id + " is already used by another member of cluster '" + cluster
+                    + "' (" + taken + "); every member needs its own id"
+                    : "the id " + id + " derived from this node's address is already used in cluster '" + cluster
+                    + "' (a rare collision): start again, or set dlock.node.id");
         }
         install(first);
         LOG.debug("{} joined JGroups cluster '{}' with stack {} as {}", self, cluster, stackName, ch.getAddress());
