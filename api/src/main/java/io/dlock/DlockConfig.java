@@ -44,6 +44,22 @@ import java.util.function.Consumer;
  *       {@code tryLock()} waits for an answer, 0 to 86400000</td></tr>
  *   <tr><td>{@code dlock.inmemory.delay-ms}</td><td>{@code 0}</td><td>in-memory network: delay of every
  *       message, 0 to 60000</td></tr>
+ *   <tr><td>{@code dlock.jgroups.stack}</td><td>{@code default}</td><td>JGroups stack: {@code default} (TCP on
+ *       127.0.0.1), {@code tcp} (TCP with an initial-hosts list), {@code secure} (tcp plus SYM_ENCRYPT),
+ *       {@code loopback} (in-JVM only), or a stack file path or class-path resource ending in {@code .xml}</td></tr>
+ *   <tr><td>{@code dlock.jgroups.bind-addr}</td><td>{@code 127.0.0.1}</td><td>JGroups: address to bind to</td></tr>
+ *   <tr><td>{@code dlock.jgroups.port}</td><td>{@code 7800}</td><td>JGroups: first TCP port to try, 1 to 65535</td></tr>
+ *   <tr><td>{@code dlock.jgroups.port-range}</td><td>{@code 10}</td><td>JGroups: further ports tried when binding and
+ *       probed by discovery, 0 to 1000</td></tr>
+ *   <tr><td>{@code dlock.jgroups.initial-hosts}</td><td>{@code <bind-addr>[<port>]}</td><td>JGroups: members to
+ *       contact when joining, {@code host[port],host[port],...}</td></tr>
+ *   <tr><td>{@code dlock.jgroups.keystore}</td><td></td><td>JGroups secure stack: keystore file (PKCS12 or JCEKS)
+ *       holding the cluster's AES key</td></tr>
+ *   <tr><td>{@code dlock.jgroups.keystore-password}</td><td></td><td>JGroups secure stack: password of the keystore
+ *       and of the key</td></tr>
+ *   <tr><td>{@code dlock.jgroups.key-alias}</td><td>{@code dlock}</td><td>JGroups secure stack: alias of the key</td></tr>
+ *   <tr><td>{@code dlock.jgroups.join-timeout-ms}</td><td>{@code 15000}</td><td>JGroups: how long joining may take
+ *       before start fails, 1000 to 600000</td></tr>
  * </table>
  */
 public final class DlockConfig {
@@ -63,8 +79,30 @@ public final class DlockConfig {
     /** Key of the in-memory network's message delay. */
     public static final String INMEMORY_DELAY_MS = "dlock.inmemory.delay-ms";
 
+    /** Key of the JGroups stack: a built-in name or a stack file. */
+    public static final String JGROUPS_STACK = "dlock.jgroups.stack";
+    /** Key of the JGroups bind address. */
+    public static final String JGROUPS_BIND_ADDR = "dlock.jgroups.bind-addr";
+    /** Key of the first JGroups TCP port. */
+    public static final String JGROUPS_PORT = "dlock.jgroups.port";
+    /** Key of the number of further JGroups ports tried and probed. */
+    public static final String JGROUPS_PORT_RANGE = "dlock.jgroups.port-range";
+    /** Key of the JGroups initial hosts, {@code host[port],...}. */
+    public static final String JGROUPS_INITIAL_HOSTS = "dlock.jgroups.initial-hosts";
+    /** Key of the keystore of the JGroups secure stack. */
+    public static final String JGROUPS_KEYSTORE = "dlock.jgroups.keystore";
+    /** Key of the password of that keystore. */
+    public static final String JGROUPS_KEYSTORE_PASSWORD = "dlock.jgroups.keystore-password";
+    /** Key of the alias of the cluster key in that keystore. */
+    public static final String JGROUPS_KEY_ALIAS = "dlock.jgroups.key-alias";
+    /** Key of the bound on joining a JGroups cluster. */
+    public static final String JGROUPS_JOIN_TIMEOUT_MS = "dlock.jgroups.join-timeout-ms";
+
     private static final Set<String> KEYS = Set.of(MUTEX, ELECTION, TRANSPORT, CLUSTER, NODE_ID, TRY_TIMEOUT_MS,
-            INMEMORY_DELAY_MS);
+            INMEMORY_DELAY_MS, JGROUPS_STACK, JGROUPS_BIND_ADDR, JGROUPS_PORT, JGROUPS_PORT_RANGE, JGROUPS_INITIAL_HOSTS,
+            JGROUPS_KEYSTORE, JGROUPS_KEYSTORE_PASSWORD, JGROUPS_KEY_ALIAS, JGROUPS_JOIN_TIMEOUT_MS);
+    private static final java.util.regex.Pattern HOST_LIST =
+            java.util.regex.Pattern.compile("[A-Za-z0-9.:_-]+\\[[0-9]{1,5}\\](,[A-Za-z0-9.:_-]+\\[[0-9]{1,5}\\])*");
     private static final String MUTEX_OPTION_PREFIX = MUTEX + ".";
     private static final String ELECTION_OPTION_PREFIX = ELECTION + ".";
 
@@ -101,6 +139,7 @@ public final class DlockConfig {
                 : OptionalLong.empty();
         this.tryTimeout = Duration.ofMillis(parseLong(TRY_TIMEOUT_MS, raw.getOrDefault(TRY_TIMEOUT_MS, "1000"), 0, 86_400_000));
         this.inMemoryDelay = Duration.ofMillis(parseLong(INMEMORY_DELAY_MS, raw.getOrDefault(INMEMORY_DELAY_MS, "0"), 0, 60_000));
+        validateJGroups(raw);
     }
 
     /** A builder with every key at its default. */
@@ -266,6 +305,28 @@ public final class DlockConfig {
                     + "' is not allowed; allowed: 1 to 200 printable ASCII characters without spaces");
         }
         return value;
+    }
+
+    private static void validateJGroups(Map<String, String> raw) {
+        for (String key : new String[] {JGROUPS_STACK, JGROUPS_BIND_ADDR, JGROUPS_KEYSTORE, JGROUPS_KEY_ALIAS}) {
+            if (raw.containsKey(key) && raw.get(key).isBlank()) {
+                throw new DlockConfigException(key + " is empty; allowed: a non-empty value");
+            }
+        }
+        if (raw.containsKey(JGROUPS_PORT)) {
+            parseLong(JGROUPS_PORT, raw.get(JGROUPS_PORT), 1, 65_535);
+        }
+        if (raw.containsKey(JGROUPS_PORT_RANGE)) {
+            parseLong(JGROUPS_PORT_RANGE, raw.get(JGROUPS_PORT_RANGE), 0, 1_000);
+        }
+        if (raw.containsKey(JGROUPS_JOIN_TIMEOUT_MS)) {
+            parseLong(JGROUPS_JOIN_TIMEOUT_MS, raw.get(JGROUPS_JOIN_TIMEOUT_MS), 1_000, 600_000);
+        }
+        String hosts = raw.get(JGROUPS_INITIAL_HOSTS);
+        if (hosts != null && !HOST_LIST.matcher(hosts.replace(" ", "")).matches()) {
+            throw new DlockConfigException(JGROUPS_INITIAL_HOSTS + "=" + hosts
+                    + " is not allowed; allowed: host[port] separated by commas, e.g. 10.0.0.1[7800],10.0.0.2[7800]");
+        }
     }
 
     private static long parseLong(String key, String value, long min, long max) {

@@ -1,0 +1,423 @@
+package io.dlock.jgroups;
+
+import io.dlock.spi.NodeId;
+import io.dlock.spi.Transport;
+import io.dlock.spi.TransportException;
+import io.dlock.spi.View;
+import java.io.ByteArrayInputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+import org.jgroups.Message;
+import org.jgroups.util.ExtendedUUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Transport} over one JGroups {@link JChannel}: membership from JGroups views, one unicast per
+ * message. Every lock and election of a node shares the one channel (dlock's envelope names them).
+ *
+ * <h2>Node ids</h2>
+ * Each member puts its dlock {@link NodeId} into its JGroups address (an {@link ExtendedUUID} with the
+ * key {@value #ID_KEY}, the id in decimal), so every member maps every address to the same id without any exchange:
+ * the id travels with the address in views and messages. The id is {@code dlock.node.id} when set,
+ * else derived from 32 random bits of the address's UUID. A member whose id is already taken by an earlier
+ * member of the JGroups view is left out of the dlock view by everyone; if that member is this node,
+ * {@link #start} fails with a message naming the id. A JGroups member without a dlock id (a foreign
+ * channel in the same cluster) is left out too, and its messages are dropped and counted.
+ *
+ * <h2>Views and order</h2>
+ * The dlock view's epoch is the JGroups view id's number (which increases from view to view); its
+ * members are sorted by id ({@link View} does that). JGroups delivers the messages of one sender in
+ * order (NAKACK2/UNICAST3), and dlock sends no out-of-band messages, so {@link #fifo()} is true and
+ * Lamport's algorithm may run here.
+ *
+ * <h2>Latency</h2>
+ * Lock traffic is a chain of small round trips, so messages are sent with
+ * {@link Message.Flag#DONT_BUNDLE} (JGroups' bundler would otherwise hold each one back to batch it)
+ * and the shipped stacks set {@code tcp_nodelay}. The benchmark in the tests measures both.
+ *
+ * <h2>Threads</h2>
+ * {@link #send} never throws; it may block briefly in JGroups flow control or while a TCP
+ * connection is being opened ({@code sock_conn_timeout}). The receiver is called on JGroups' threads:
+ * messages of one sender one at a time and in order, views one at a time in epoch order.
+ */
+public final class JGroupsTransport implements Transport {
+
+    /** Key of the dlock node id in a member's {@link ExtendedUUID} address. */
+    public static final String ID_KEY = "dlock-id";
+
+    private static final Logger LOG = LoggerFactory.getLogger(JGroupsTransport.class);
+
+    private final String cluster;
+    private final byte[] stackXml;
+    private final String stackName;
+    private final OptionalLong configuredId;
+    private final Duration joinTimeout;
+    private final boolean dontBundle;
+
+    private final Object viewLock = new Object();
+    private final LongAdder unknownSenders = new LongAdder();
+    private final LongAdder droppedSends = new LongAdder();
+    private final AtomicBoolean unknownSenderLogged = new AtomicBoolean();
+    private final Set<Address> duplicatesLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Set when start() gave up joining: views JGroups still installs are not passed on. */
+    private volatile boolean joinAbandoned;
+
+    private volatile JChannel channel;
+    private volatile Receiver receiver;
+    private volatile NodeId self;
+    private volatile View view;
+    private volatile Map<NodeId, Address> addresses = Map.of();
+    /** Messages received before the first view, guarded by viewLock. */
+    private final List<Object[]> beforeFirstView = new ArrayList<>();
+    private static final int MAX_EARLY = 10_000;
+
+    /**
+     * A transport that will join {@code cluster} with the stack {@code stackXml} (placeholders already
+     * filled in).
+     *
+     * @param stackName    for messages: the stack's name or file
+     * @param configuredId {@code dlock.node.id}, or empty to derive the id from the address
+     * @param joinTimeout  how long {@link #start} may take before it fails
+     * @param dontBundle   whether to send with {@link Message.Flag#DONT_BUNDLE} (true in production)
+     */
+    public JGroupsTransport(String cluster, String stackName, byte[] stackXml, OptionalLong configuredId,
+                            Duration joinTimeout, boolean dontBundle) {
+        this.cluster = cluster;
+        this.stackName = stackName;
+        this.stackXml = stackXml.clone();
+        this.configuredId = configuredId;
+        this.joinTimeout = joinTimeout;
+        this.dontBundle = dontBundle;
+    }
+
+    @Override
+    public void start(Receiver receiver) {
+        if (this.receiver != null) {
+            throw new IllegalStateException("JGroups transport already started as " + self);
+        }
+        this.receiver = receiver;
+        JChannel ch;
+        try {
+            ch = new JChannel(new ByteArrayInputStream(stackXml));
+        } catch (Exception e) {
+            throw new TransportException("cannot create a JGroups channel from stack " + stackName + ": " + e.getMessage(), e);
+        }
+        ExtendedUUID address = ExtendedUUID.randomUUID();
+        long id = configuredId.isPresent() ? configuredId.getAsLong() : derivedId(address);
+        address.put(ID_KEY, encodeId(id));
+        this.self = NodeId.of(id);
+        ch.addAddressGenerator(() -> address);
+        ch.name("dlock-" + id);
+        ch.setReceiver(new ChannelReceiver());
+        this.channel = ch;
+        connect(ch);
+        org.jgroups.View first = ch.getView();
+        if (first == null) {
+            close();
+            throw new TransportException("joined JGroups cluster '" + cluster + "' without a view");
+        }
+        NodeId taken = firstHolderOf(first, id, ch.getAddress());
+        if (taken != null) {
+            close();
+            throw new TransportException(configuredId.isPresent()
+                    ? "dlock.node.id=" + id + " is already used by another member of cluster '" + cluster
+                    + "' (" + taken + "); every member needs its own id"
+                    : "the id " + id + " derived from this node's address is already used in cluster '" + cluster
+                    + "' (a rare collision): start again, or set dlock.node.id");
+        }
+        install(first);
+        LOG.debug("{} joined JGroups cluster '{}' with stack {} as {}", self, cluster, stackName, ch.getAddress());
+    }
+
+    private void connect(JChannel ch) {
+        CompletableFuture<Void> joined = new CompletableFuture<>();
+        Thread joiner = new Thread(() -> {
+            try {
+                ch.connect(cluster);
+                joined.complete(null);
+            } catch (Throwable e) {
+                joined.completeExceptionally(e);
+            }
+        }, "dlock-jgroups-join-" + cluster);
+        joiner.setDaemon(true);
+        joiner.start();
+        try {
+            joined.get(joinTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            abandonJoin(ch, joined);
+            throw new TransportException("could not join JGroups cluster '" + cluster + "' within "
+                    + joinTimeout.toMillis() + " ms (dlock.jgroups.join-timeout-ms) with stack " + stackName
+                    + ": members were found but did not accept this node; on the secure stack, check that its keystore"
+                    + " holds the cluster's key");
+        } catch (ExecutionException e) {
+            close();
+            Throwable cause = e.getCause();
+            throw new TransportException("could not join JGroups cluster '" + cluster + "' with stack " + stackName
+                    + ": " + cause, cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            close();
+            throw new TransportException("interrupted while joining JGroups cluster '" + cluster + "'", e);
+        }
+    }
+
+    /**
+     * Ends a join that the cluster does not answer. JGroups keeps trying while the channel's connect
+     * holds the channel (close() would wait for it), so the join is told to give up after its current
+     * attempt (GMS then makes this node a singleton, which is never shown to the receiver), and the
+     * channel is closed once connect has returned.
+     */
+    private void abandonJoin(JChannel ch, CompletableFuture<Void> joined) {
+        joinAbandoned = true;
+        org.jgroups.protocols.pbcast.GMS gms = ch.getProtocolStack().findProtocol(org.jgroups.protocols.pbcast.GMS.class);
+        if (gms != null) {
+            gms.setMaxJoinAttempts(1);
+        }
+        long waitMs = gms == null ? 5_000 : Math.max(5_000, 3 * gms.getJoinTimeout());
+        try {
+            joined.get(waitMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("abandoned join of '{}' did not end cleanly: {}", cluster, e.toString());
+        }
+        if (joined.isDone()) {
+            close();
+        } else {
+            closed.set(true);
+            joined.whenComplete((ok, err) -> ch.close()); // close as soon as connect lets go of the channel
+        }
+    }
+
+    @Override
+    public NodeId self() {
+        return self;
+    }
+
+    @Override
+    public View view() {
+        return view;
+    }
+
+    @Override
+    public void send(NodeId to, byte[] payload) {
+        JChannel ch = channel;
+        Address target = addresses.get(to);
+        if (ch == null || closed.get() || target == null) {
+            droppedSends.increment();
+            LOG.debug("{}: dropped a message to {}, which is not in the current view", self, to);
+            return;
+        }
+        Message msg = new BytesMessage(target, payload);
+        if (dontBundle) {
+            msg.setFlag(Message.Flag.DONT_BUNDLE);
+        }
+        try {
+            ch.send(msg);
+        } catch (Exception e) {
+            droppedSends.increment();
+            LOG.debug("{}: could not send to {}: {}", self, to, e.toString());
+        }
+    }
+
+    @Override
+    public boolean fifo() {
+        return true;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        JChannel ch = channel;
+        if (ch != null) {
+            try {
+                ch.close();
+            } catch (RuntimeException e) {
+                LOG.debug("{}: error while closing the JGroups channel: {}", self, e.toString());
+            }
+        }
+    }
+
+    /** Messages received from JGroups members that carry no dlock id, dropped. */
+    public long unknownSenders() {
+        return unknownSenders.sum();
+    }
+
+    /** Messages that could not be sent (recipient not in the view, channel closed or failing). */
+    public long droppedSends() {
+        return droppedSends.sum();
+    }
+
+    /** The underlying channel (for tests and diagnostics); null before {@link #start}. */
+    public JChannel channel() {
+        return channel;
+    }
+
+    /** The dlock id carried by a JGroups address, or null if it carries none. */
+    public static NodeId idOf(Address address) {
+        if (address instanceof ExtendedUUID) {
+            byte[] bytes = ((ExtendedUUID) address).get(ID_KEY);
+            if (bytes != null && bytes.length > 0 && bytes.length <= 19) {
+                long v = 0;
+                for (byte b : bytes) {
+                    if (b < '0' || b > '9' || v > (Long.MAX_VALUE - (b - '0')) / 10) {
+                        return null;
+                    }
+                    v = v * 10 + (b - '0');
+                }
+                return NodeId.of(v);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * An id from the address's random bits: 32 bits, short enough to read in logs; two members draw the
+     * same one with probability about n<sup>2</sup>/2<sup>33</sup>, and the later one is then refused.
+     */
+    static long derivedId(org.jgroups.util.UUID uuid) {
+        return (uuid.getMostSignificantBits() ^ uuid.getLeastSignificantBits()) & 0xFFFF_FFFFL;
+    }
+
+    /** The id as decimal ASCII, so that JGroups prints addresses readably ({@code dlock-id=42}). */
+    private static byte[] encodeId(long id) {
+        return Long.toString(id).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    private static String uuidOf(Address a) {
+        return a instanceof org.jgroups.util.UUID ? ((org.jgroups.util.UUID) a).toStringLong() : String.valueOf(a);
+    }
+
+    /** The id's holder that joined before {@code me}, if any (views list members in join order). */
+    private static NodeId firstHolderOf(org.jgroups.View v, long id, Address me) {
+        for (Address a : v.getMembers()) {
+            if (a.equals(me)) {
+                return null;
+            }
+            NodeId other = idOf(a);
+            if (other != null && other.value() == id) {
+                return other;
+            }
+        }
+        return null;
+    }
+
+    private void install(org.jgroups.View v) {
+        synchronized (viewLock) {
+            long epoch = v.getViewId().getId();
+            View current = view;
+            if (current != null && epoch <= current.epoch()) {
+                return;
+            }
+            Map<NodeId, Address> map = new HashMap<>();
+            List<NodeId> ids = new ArrayList<>();
+            Set<NodeId> seen = new HashSet<>();
+            for (Address a : v.getMembers()) {
+                NodeId id = idOf(a);
+                if (id == null) {
+                    continue;
+                }
+                if (!seen.add(id)) {
+                    if (duplicatesLogged.add(a)) {
+                        LOG.error("{}: JGroups member {} ({}) claims dlock id {}, which member {} ({}) has already; it is"
+                                + " left out of the dlock view (give every node its own dlock.node.id)", self, a,
+                                uuidOf(a), id, map.get(id), uuidOf(map.get(id)));
+                    }
+                    continue;
+                }
+                map.put(id, a);
+                ids.add(id);
+            }
+            if (!seen.contains(self)) {
+                return; // this node is the later duplicate: start() fails, nothing to deliver
+            }
+            View next = new View(epoch, ids);
+            addresses = Map.copyOf(map);
+            view = next;
+            receiver.onView(next);
+            for (Object[] early : beforeFirstView) {
+                receiver.onMessage((NodeId) early[0], (byte[]) early[1]);
+            }
+            beforeFirstView.clear();
+        }
+    }
+
+    /**
+     * Keeps a message that arrived while this node was joining (a member may answer the new view before
+     * JGroups has handed it to this node); returns false if the view was installed meanwhile.
+     */
+    private boolean holdUntilFirstView(NodeId from, byte[] payload) {
+        synchronized (viewLock) {
+            if (view != null) {
+                return false;
+            }
+            if (beforeFirstView.size() < MAX_EARLY) {
+                beforeFirstView.add(new Object[] {from, payload});
+            }
+            return true;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "JGroupsTransport[" + cluster + "/" + self + "]";
+    }
+
+    /** Adapts JGroups callbacks to the dlock receiver. */
+    private final class ChannelReceiver implements org.jgroups.Receiver {
+
+        @Override
+        public void receive(Message msg) {
+            if (closed.get()) {
+                return;
+            }
+            NodeId from = idOf(msg.getSrc());
+            if (from == null) {
+                unknownSenders.increment();
+                if (unknownSenderLogged.compareAndSet(false, true)) {
+                    LOG.warn("{}: dropped a message from JGroups member {}, which is not a dlock node; further ones"
+                            + " are only counted", self, msg.getSrc());
+                }
+                return;
+            }
+            byte[] payload = new byte[0];
+            if (msg.hasArray()) {
+                byte[] array = msg.getArray();
+                int offset = msg.getOffset();
+                int length = msg.getLength();
+                payload = offset == 0 && length == array.length ? array : Arrays.copyOfRange(array, offset, offset + length);
+            }
+            if (view == null && holdUntilFirstView(from, payload)) {
+                return;
+            }
+            receiver.onMessage(from, payload);
+        }
+
+        @Override
+        public void viewAccepted(org.jgroups.View v) {
+            if (!closed.get() && !joinAbandoned && self != null) {
+                install(v);
+            }
+        }
+    }
+}
