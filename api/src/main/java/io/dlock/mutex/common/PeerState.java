@@ -1,7 +1,7 @@
 package io.dlock.mutex.common;
 
 /**
- * What a node is doing with respect to one lock, as it announces it in a {@link Census}.
+ * What a node is doing with respect to one lock, as it announces it in a {@link EpochBarrier}.
  */
 public enum PeerState {
     /** No request outstanding. */

@@ -17,7 +17,7 @@
  *       lazily: the steward (lowest member) collects who holds the token and keeps exactly one,
  *       regenerating it with a fence above every reported one if it was lost with the old epoch.
  *       Each algorithm wraps the census messages as records of its own message type.</li>
- *   <li>{@link io.dlock.mutex.common.Census} and {@link io.dlock.mutex.common.PeerState}: the epoch
+ *   <li>{@link io.dlock.mutex.common.EpochBarrier} and {@link io.dlock.mutex.common.PeerState}: the epoch
  *       barrier of the algorithms whose grants depend on every member's state (Maekawa, Raynal, the
  *       decentralized vote): after a view change, or when a lock's protocol is created on first use,
  *       every member announces whether it is idle, waiting or holding, and nobody grants in the new

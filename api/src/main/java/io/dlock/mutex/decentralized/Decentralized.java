@@ -1,6 +1,6 @@
 package io.dlock.mutex.decentralized;
 
-import io.dlock.mutex.common.Census;
+import io.dlock.mutex.common.EpochBarrier;
 import io.dlock.mutex.common.FencingCounter;
 import io.dlock.mutex.common.PeerState;
 import io.dlock.mutex.decentralized.DecentralizedMessage.Deny;
@@ -59,7 +59,7 @@ import java.util.TreeSet;
  *   <li>Fencing tokens: GRANT carries the coordinator's highest token and RELEASE the client's; a
  *       client entering takes one more than the highest it has seen. Two consecutive holders share a
  *       voter, which voted for the second after the first's RELEASE.</li>
- *   <li>View changes and start on first use: the {@link Census} barrier. Each member announces its
+ *   <li>View changes and start on first use: the {@link EpochBarrier}. Each member announces its
  *       state; coordinators forget their votes and DENY every request until every member has
  *       announced, then vote for the announced holder (if any), which releases every member after
  *       its CS. A client whose attempt was cut by the view change backs off and retries.</li>
@@ -98,7 +98,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     private final int quorumOption;
     private final long backoffBase;
     private final SplittableRandom random;
-    private final Census census;
+    private final EpochBarrier barrier;
     private final FencingCounter fences = new FencingCounter();
     private View view;
 
@@ -130,7 +130,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         this.quorumOption = quorumOption;
         this.backoffBase = backoffBase;
         this.random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + self.value());
-        this.census = new Census(self, view, context.startsIdle());
+        this.barrier = new EpochBarrier(self, view, context.startsIdle());
         if (!context.startsIdle()) {
             fences.enterEpoch(view.epoch());
         }
@@ -232,7 +232,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         if (holder != null && holder.equals(client)) {
             holder = null; // a newer attempt: the client is done with the older one
         }
-        if (holder == null && census.isComplete()) {
+        if (holder == null && barrier.isComplete()) {
             holder = client;
             holderAttempt = a;
             return true;
@@ -276,7 +276,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
             coordinatorRelease(from, r.attempt(), r.fence());
         } else if (message instanceof State s) {
             fences.observe(s.fence());
-            if (census.record(from)) {
+            if (barrier.record(from)) {
                 applyState(from, s);
                 finishCensusIfComplete();
             }
@@ -287,7 +287,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     public void onView(View newView) {
         view = newView;
         fences.enterEpoch(newView.epoch());
-        census.startEpoch(newView);
+        barrier.startEpoch(newView);
         seen.keySet().removeIf(m -> !newView.contains(m));
         released.keySet().removeIf(m -> !newView.contains(m));
         holder = null; // votes are rebuilt from the announcements
@@ -305,7 +305,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     // ---- census -----------------------------------------------------------------------------------
 
     private void announceIfDue() {
-        if (census.takeAnnounceDue()) {
+        if (barrier.takeAnnounceDue()) {
             announce();
         }
     }
@@ -332,7 +332,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     }
 
     private void finishCensusIfComplete() {
-        if (census.isComplete() && announcedHolder != null) {
+        if (barrier.isComplete() && announcedHolder != null) {
             holder = announcedHolder;
             holderAttempt = announcedAttempt;
             announcedHolder = null;
@@ -343,6 +343,6 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     public String toString() {
         return "Decentralized[" + self + " " + phase + " attempt=" + attempt + " tries=" + tries + " replied="
                 + replied + " granted=" + granted + " voters=" + voters + " | holder=" + holder + "/" + holderAttempt
-                + " " + census + "]";
+                + " " + barrier + "]";
     }
 }

@@ -1,6 +1,6 @@
 package io.dlock.mutex.maekawa;
 
-import io.dlock.mutex.common.Census;
+import io.dlock.mutex.common.EpochBarrier;
 import io.dlock.mutex.common.FencingCounter;
 import io.dlock.mutex.common.PeerState;
 import io.dlock.mutex.maekawa.MaekawaMessage.Failed;
@@ -65,7 +65,7 @@ import java.util.TreeSet;
  *       RELEASE the releaser's token; a node entering takes one more than the highest it has seen.
  *       Two consecutive holders' quorums share an arbiter, which locked for the second only after the
  *       first one's RELEASE, so the second token is larger.</li>
- *   <li>View changes and start on first use (not in the seed): a {@link Census}. Every member
+ *   <li>View changes and start on first use (not in the seed): a {@link EpochBarrier}. Every member
  *       announces its state (STATE: idle, waiting with its timestamp, or holding with its token);
  *       arbiters drop their locks and queues and grant nothing until every member has announced. Then
  *       each arbiter in the holder's new quorum locks for the holder (with no message), and the
@@ -99,7 +99,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
      *  - MK-6: every request in waitQ other than its head is in notified; the head is in notified,
      *    or an INQUIRE has been sent for the current lock (inquireSent). This is what the
      *    displacement rule maintains (rule 2c), and what rules out the published rules' 3-cycle.
-     *  - Nothing is granted while a census runs (census.isComplete() is false).
+     *  - Nothing is granted while a census runs (barrier.isComplete() is false).
      *  - Requests of one requester arrive in timestamp order (FIFO, and timestamps increase), so a
      *    REQUEST not newer than latest[i] is a duplicate and a newer one means the older is done.
      *
@@ -114,7 +114,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     private final boolean deadlockFree;
     private View view;
     private List<NodeId> quorum;
-    private final Census census;
+    private final EpochBarrier barrier;
 
     private final LogicalClock clock = new LogicalClock();
     private final FencingCounter fences = new FencingCounter();
@@ -151,7 +151,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         this.deadlockFree = deadlockFree;
         this.view = context.view();
         this.quorum = quorumOf(view, self);
-        this.census = new Census(self, view, context.startsIdle());
+        this.barrier = new EpochBarrier(self, view, context.startsIdle());
         if (!context.startsIdle()) {
             fences.enterEpoch(view.epoch()); // the lock may have been used before we knew of it
         }
@@ -218,7 +218,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         view = newView;
         quorum = quorumOf(newView, self);
         fences.enterEpoch(newView.epoch());
-        census.startEpoch(newView);
+        barrier.startEpoch(newView);
         local.clear();
         lastGrant.clear();
         latest.keySet().removeIf(m -> !newView.contains(m));
@@ -327,7 +327,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         latest.put(from, ts);
         dropOlderRequestsOf(from, ts);
         RequestStamp r = new RequestStamp(ts, from);
-        if (!census.isComplete()) {
+        if (!barrier.isComplete()) {
             waitQ.add(r); // served when every member has announced its state
             return;
         }
@@ -393,7 +393,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     }
 
     private void grantNext() {
-        if (lockedFor == null && !waitQ.isEmpty() && census.isComplete()) {
+        if (lockedFor == null && !waitQ.isEmpty() && barrier.isComplete()) {
             lock(waitQ.pollFirst());
         }
     }
@@ -425,7 +425,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     // ---- census (view changes, start on first use) ----------------------------------------------
 
     private void announceIfDue() {
-        if (census.takeAnnounceDue()) {
+        if (barrier.takeAnnounceDue()) {
             announce();
         }
     }
@@ -448,7 +448,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     private void onState(NodeId from, State s) {
         fences.observe(s.fence());
-        if (census.record(from)) {
+        if (barrier.record(from)) {
             applyState(from, s);
             finishCensusIfComplete();
         }
@@ -481,7 +481,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** The census is complete: lock for the holder, then serve the queued requests. */
     private void finishCensusIfComplete() {
-        if (!census.isComplete() || lockedFor != null) {
+        if (!barrier.isComplete() || lockedFor != null) {
             return;
         }
         if (announcedHolder != null) {
@@ -518,7 +518,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** MK-6: every queued request other than the head is notified; the head is notified or inquired about. */
     boolean arbiterInvariantHolds() {
-        if (!deadlockFree || !census.isComplete()) {
+        if (!deadlockFree || !barrier.isComplete()) {
             return true;
         }
         boolean first = true;
@@ -536,6 +536,6 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         return "Maekawa[" + self + (inCS ? " in CS" : requesting ? " waiting ts=" + myTs : " idle")
                 + " locks=" + locks.keySet() + " failed=" + failedFrom + " yielded=" + yieldedTo
                 + " pendingInquire=" + pendingInquire + " | lockedFor=" + lockedFor + " waitQ=" + waitQ
-                + " notified=" + notified + " inquireSent=" + inquireSent + " " + census + "]";
+                + " notified=" + notified + " inquireSent=" + inquireSent + " " + barrier + "]";
     }
 }

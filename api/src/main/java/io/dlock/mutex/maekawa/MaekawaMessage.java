@@ -92,7 +92,7 @@ public sealed interface MaekawaMessage extends ProtocolMessage {
     }
 
     /**
-     * Census announcement after a view change or a start on first use (not in the seed): what the
+     * Epoch-barrier announcement after a view change or a start on first use (not in the seed): what the
      * sender is doing, so that the arbiters rebuild their locks before granting in the new epoch.
      *
      * @param timestamp the current request (waiting or holding), or the last one if idle (0 if none)

@@ -7,7 +7,7 @@
  * deadlock. Needs FIFO channels. {@code 3(K-1)} messages per uncontended entry, up to about
  * {@code 5(K-1)} under load; synchronization delay 2T.
  *
- * <p>View changes and start on first use go through the {@link io.dlock.mutex.common.Census}
+ * <p>View changes and start on first use go through the {@link io.dlock.mutex.common.EpochBarrier}
  * barrier: arbiters rebuild their locks from every member's announced state before granting.
  *
  * <p>Entry point: {@link io.dlock.mutex.maekawa.MaekawaDefinition}, registered as {@code maekawa}

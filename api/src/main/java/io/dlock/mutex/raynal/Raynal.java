@@ -1,6 +1,6 @@
 package io.dlock.mutex.raynal;
 
-import io.dlock.mutex.common.Census;
+import io.dlock.mutex.common.EpochBarrier;
 import io.dlock.mutex.common.FencingCounter;
 import io.dlock.mutex.common.PeerState;
 import io.dlock.mutex.raynal.RaynalMessage.Inform;
@@ -74,7 +74,7 @@ import java.util.TreeSet;
  *       (INFORM), so the chain of messages carries the last holder's token.</li>
  *   <li>Start: effects are only allowed in handlers, so the initial check of the INFORM variant
  *       (rule 5) happens at each node's first event, not at creation.</li>
- *   <li>View changes and start on first use: the {@link Census} barrier. Attributes depend on the
+ *   <li>View changes and start on first use: the {@link EpochBarrier}. Attributes depend on the
  *       ranks of the view, so every node announces its state; once all have, every node rebuilds
  *       the same X values: the privileged node is the announced holder if any, else the waiting
  *       node of lowest rank, else rank 0 (its X is 1, every other X is its attribute). Nobody
@@ -113,7 +113,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     private final boolean original;
     private final long retryMs;
     private final long idlePassMs;
-    private final Census census;
+    private final EpochBarrier barrier;
     private final FencingCounter fences = new FencingCounter();
     private View view;
     private int me;
@@ -151,7 +151,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         this.idlePassMs = idlePassMs;
         this.view = context.view();
         this.me = view.indexOf(self);
-        this.census = new Census(self, view, context.startsIdle());
+        this.barrier = new EpochBarrier(self, view, context.startsIdle());
         if (!context.startsIdle()) {
             fences.enterEpoch(view.epoch());
         }
@@ -184,7 +184,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     // ---- events -------------------------------------------------------------------------------
 
     private void beginEvent() {
-        if (census.takeAnnounceDue()) {
+        if (barrier.takeAnnounceDue()) {
             announce();
         }
         if (checkDue) {
@@ -219,8 +219,8 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         requesting = false;
         if (original) {
             x = x.timesRatio(me, successor()); // rule 4: the right passes, logically
-            exitedDuringCensus = !census.isComplete();
-        } else if (census.isComplete()) {
+            exitedDuringCensus = !barrier.isComplete();
+        } else if (barrier.isComplete()) {
             pass(); // rule 9
         } else {
             exitedDuringCensus = true; // our X is rebuilt when the census completes: pass then
@@ -231,7 +231,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     public void onMessage(NodeId from, RaynalMessage message) {
         beginEvent();
         if (message instanceof Request r) {
-            if (census.isComplete()) {
+            if (barrier.isComplete()) {
                 effects.send(from, new Reply(r.attempt(), x, fences.highest())); // rule 2
             } else {
                 deferred.add(new Deferred(from, r.attempt()));
@@ -242,7 +242,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
             onInform(from, i);
         } else if (message instanceof State s) {
             fences.observe(s.fence());
-            if (census.record(from)) {
+            if (barrier.record(from)) {
                 applyState(from, s.state());
                 finishCensusIfComplete();
             }
@@ -252,11 +252,11 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     @Override
     public void onTimer(String name) {
         beginEvent();
-        if (RETRY.equals(name) && original && requesting && !inCS && census.isComplete()) {
+        if (RETRY.equals(name) && original && requesting && !inCS && barrier.isComplete()) {
             startAttempt();
         } else if (PASS.equals(name) && !original) {
             passTimer = false;
-            if (census.isComplete() && privileged()) {
+            if (barrier.isComplete() && privileged()) {
                 if (requesting) {
                     check();
                 } else {
@@ -271,7 +271,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         view = newView;
         me = newView.indexOf(self);
         fences.enterEpoch(newView.epoch());
-        census.startEpoch(newView);
+        barrier.startEpoch(newView);
         effects.cancelTimer(RETRY);
         effects.cancelTimer(PASS);
         passTimer = false;
@@ -292,7 +292,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     // ---- original -------------------------------------------------------------------------------
 
     private void startAttempt() {
-        if (!census.isComplete()) {
+        if (!barrier.isComplete()) {
             return; // started when the census completes
         }
         attempt++;
@@ -345,7 +345,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
 
     /** Rule 8: enter if privileged and requesting; pass (after the idle pause) if privileged and idle. */
     private void check() {
-        if (original || !census.isComplete() || inCS || !privileged()) {
+        if (original || !barrier.isComplete() || inCS || !privileged()) {
             return;
         }
         if (requesting) {
@@ -410,7 +410,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     }
 
     private void finishCensusIfComplete() {
-        if (!census.isComplete()) {
+        if (!barrier.isComplete()) {
             return;
         }
         NodeId h = announcedHolder != null ? announcedHolder
@@ -449,6 +449,6 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     public String toString() {
         return "Raynal[" + self + (original ? " original" : " inform") + (inCS ? " in CS" : requesting ? " waiting" : " idle")
                 + " X=" + ownX() + (original ? " attempt=" + attempt : " xs=" + Arrays.toString(xs) + " passes=" + passes)
-                + " " + census + "]";
+                + " " + barrier + "]";
     }
 }

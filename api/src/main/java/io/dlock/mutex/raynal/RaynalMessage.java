@@ -54,7 +54,7 @@ public sealed interface RaynalMessage extends ProtocolMessage {
     }
 
     /**
-     * Census announcement after a view change or a start on first use (not in the seed).
+     * Epoch-barrier announcement after a view change or a start on first use (not in the seed).
      *
      * @param state the sender's state
      * @param fence the highest fencing token the sender has seen

@@ -25,7 +25,7 @@ import java.util.TreeSet;
  *
  * <p>Not thread-safe: owned by one protocol instance and used only from its event loop.
  */
-public final class Census {
+public final class EpochBarrier {
 
     private final NodeId self;
     private View view;
@@ -38,7 +38,7 @@ public final class Census {
      * @param startsIdle whether every member is known to start idle; if so, no census runs until the
      *                   next view change; if not, one runs now and this node owes its announcement
      */
-    public Census(NodeId self, View view, boolean startsIdle) {
+    public EpochBarrier(NodeId self, View view, boolean startsIdle) {
         this.self = self;
         this.view = view;
         if (!startsIdle) {
