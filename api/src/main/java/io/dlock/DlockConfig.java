@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
@@ -126,9 +127,12 @@ public final class DlockConfig {
             }
         }
         this.values = Collections.unmodifiableMap(new TreeMap<>(raw));
-        this.mutex = MutexAlgorithm.fromConfigName(raw.getOrDefault(MUTEX, MutexAlgorithm.CENTRALIZED.configName()));
-        this.mutexOptions = algorithmOptions(raw, MUTEX, mutex.configName(), mutex.definition().optionKeys(),
+        String mutexName = raw.getOrDefault(MUTEX, MutexAlgorithm.CENTRALIZED.configName());
+        Optional<MutexVariant> variant = MutexVariant.named(mutexName);
+        this.mutex = variant.map(MutexVariant::algorithm).orElseGet(() -> MutexAlgorithm.fromConfigName(mutexName));
+        ProtocolOptions explicit = algorithmOptions(raw, MUTEX, mutex.configName(), mutex.definition().optionKeys(),
                 mutex.definition()::validateOptions);
+        this.mutexOptions = variant.map(v -> withVariant(v, explicit)).orElse(explicit);
         this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, ElectionAlgorithm.BULLY.configName()));
         this.electionOptions = algorithmOptions(raw, ELECTION, election.configName(),
                 election.definition().map(d -> d.optionKeys()).orElse(Set.of()), DlockConfig::validateElectionOptions);
@@ -212,6 +216,21 @@ public final class DlockConfig {
      */
     public ProtocolOptions electionOptions() {
         return electionOptions;
+    }
+
+    /** The variant's fixed options plus the explicit ones; an explicit value may not contradict the variant. */
+    private static ProtocolOptions withVariant(MutexVariant variant, ProtocolOptions explicit) {
+        ProtocolOptions merged = explicit;
+        for (Map.Entry<String, String> fixed : variant.options().values().entrySet()) {
+            String given = explicit.values().get(fixed.getKey());
+            if (given != null && !given.equalsIgnoreCase(fixed.getValue())) {
+                throw new DlockConfigException(MUTEX_OPTION_PREFIX + fixed.getKey() + "=" + given
+                        + " contradicts dlock.mutex=" + variant.name() + ", which means " + MUTEX_OPTION_PREFIX
+                        + fixed.getKey() + "=" + fixed.getValue());
+            }
+            merged = merged.with(fixed.getKey(), fixed.getValue());
+        }
+        return merged;
     }
 
     /** Election options: values are booleans or durations in milliseconds. */

@@ -71,7 +71,8 @@ public enum MutexAlgorithm {
                 return a;
             }
         }
-        throw new DlockConfigException("dlock.mutex=" + name + " is not a known algorithm; allowed: " + allNames());
+        throw new DlockConfigException("dlock.mutex=" + name + " is not a known algorithm; allowed: " + allNames()
+                + " (variants: " + MutexVariant.allNames() + ")");
     }
 
     /** All configuration names, comma-separated, in declaration order. */

@@ -110,4 +110,21 @@ class DlockConfigTest {
         assertTrue(bad.getMessage().contains("soon"), bad.getMessage());
         assertEquals(ElectionAlgorithm.PETERSON, DlockConfig.builder().set("dlock.election", "peterson").build().election());
     }
+
+    /** A variant name selects its algorithm with the variant's options; a contradicting explicit option fails. */
+    @Test
+    void variants() {
+        DlockConfig basic = DlockConfig.builder().set("dlock.mutex", "maekawa-basic").build();
+        assertEquals(MutexAlgorithm.MAEKAWA, basic.mutex());
+        assertTrue(basic.mutexOptions().getBoolean("basic", false));
+        DlockConfig original = DlockConfig.builder().set("dlock.mutex", "raynal-original").mutexOption("retry-ms", "5").build();
+        assertEquals(MutexAlgorithm.RAYNAL, original.mutex());
+        assertTrue(original.mutexOptions().getBoolean("original", false));
+        assertEquals(5, original.mutexOptions().getLong("retry-ms", 10, 1, 100));
+        DlockConfigException e = assertThrows(DlockConfigException.class, () -> DlockConfig.builder()
+                .set("dlock.mutex", "maekawa-basic").mutexOption("basic", "false").build());
+        assertTrue(e.getMessage().contains("contradicts dlock.mutex=maekawa-basic"), e.getMessage());
+        e = assertThrows(DlockConfigException.class, () -> DlockConfig.builder().set("dlock.mutex", "maekawa-basik").build());
+        assertTrue(e.getMessage().contains("maekawa-basic"), e.getMessage());
+    }
 }

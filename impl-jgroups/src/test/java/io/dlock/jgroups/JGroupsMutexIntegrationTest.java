@@ -12,13 +12,19 @@ import io.dlock.inmemory.sim.DelayModel;
 import io.dlock.inmemory.sim.Simulation;
 import io.dlock.inmemory.sim.SimulationResult;
 import io.dlock.inmemory.sim.Workload;
+import io.dlock.mutex.raymond.RaymondDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntToDoubleFunction;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,7 +68,7 @@ class JGroupsMutexIntegrationTest {
                 lock.lock();
                 lock.unlock();
             }
-            LockMetrics before = quiescentTotal(cluster);
+            LockMetrics before = settledTotal(cluster, algorithm);
 
             Counter counter = new Counter();
             ExecutorService pool = Executors.newFixedThreadPool(n * THREADS_PER_NODE);
@@ -106,7 +112,7 @@ class JGroupsMutexIntegrationTest {
             assertEquals((long) n * THREADS_PER_NODE * INCREMENTS, finalValue);
             assertEquals(0, violations);
 
-            LockMetrics after = quiescentTotal(cluster);
+            LockMetrics after = settledTotal(cluster, algorithm);
             long entries = after.entries() - before.entries();
             long messages = after.messagesSent() - before.messagesSent();
             assertEquals((long) n * THREADS_PER_NODE * INCREMENTS + 1, entries);
@@ -121,9 +127,7 @@ class JGroupsMutexIntegrationTest {
             double jgroupsPerEntry = (double) (messages - extra) / (entries - 1);
             System.out.printf("%s N=%d: JGroups %d messages / %d entries = %.4f per entry; simulator %.4f%n",
                     algorithm.configName(), n, messages - extra, entries - 1, jgroupsPerEntry, sim.messagesPerEntry());
-            assertEquals(sim.messagesPerEntry(), jgroupsPerEntry, 1e-9,
-                    algorithm + " N=" + n + ": JGroups " + jgroupsPerEntry + " messages per entry, simulator "
-                            + sim.messagesPerEntry() + " (" + sim.replay() + ")");
+            assertMessagesPerEntry(algorithm, n, jgroupsPerEntry, sim);
             assertEquals(0, after.malformedDropped());
         }
     }
@@ -193,7 +197,7 @@ class JGroupsMutexIntegrationTest {
                 lock.lock();
                 lock.unlock();
             }
-            LockMetrics before = quiescentTotal(cluster);
+            LockMetrics before = settledTotal(cluster, algorithm);
             faults(cluster, true); // joins and leaves run without faults, which keeps the test short
             long[] counter = new long[1];
             ExecutorService pool = Executors.newFixedThreadPool(n);
@@ -219,12 +223,12 @@ class JGroupsMutexIntegrationTest {
             }
             pool.shutdown();
             faults(cluster, false);
-            LockMetrics after = quiescentTotal(cluster);
+            LockMetrics after = settledTotal(cluster, algorithm);
             assertEquals((long) n * perNode, after.entries() - before.entries());
             SimulationResult sim = Simulation.of(algorithm.definition()).nodes(n).seed(1)
                     .delay(DelayModel.uniform(1, 10)).workload(Workload.perNode(perNode)).run();
-            assertEquals(sim.messagesPerEntry(), (double) (after.messagesSent() - before.messagesSent())
-                    / (after.entries() - before.entries()), 1e-9, sim.replay());
+            assertMessagesPerEntry(algorithm, n, (double) (after.messagesSent() - before.messagesSent())
+                    / (after.entries() - before.entries()), sim);
             DistributedLock lock = cluster.node(0).lock("faulty");
             lock.lock();
             try {
@@ -246,6 +250,50 @@ class JGroupsMutexIntegrationTest {
             delay.setOutDelay(on ? 1 : 0);
             stack.<org.jgroups.protocols.SHUFFLE>findProtocol(org.jgroups.protocols.SHUFFLE.class).setUp(on);
         }
+    }
+
+    /**
+     * Algorithms whose messages per entry do not depend on the schedule: on JGroups they must equal the
+     * simulator's exactly (SPEC.md CEN-1, RA-1, LAM-1).
+     */
+    private static final Set<MutexAlgorithm> SCHEDULE_INDEPENDENT =
+            EnumSet.of(MutexAlgorithm.CENTRALIZED, MutexAlgorithm.RICART_AGRAWALA, MutexAlgorithm.LAMPORT);
+
+    /**
+     * Per-entry upper bounds (SPEC.md Part G) of the algorithms whose count depends on the schedule, so
+     * JGroups and the simulator differ: Suzuki-Kasami, CTTA and Naimi-Trehel at most N (SK-1, CT-1,
+     * NT-3); Raymond at most 2D (RAY-3); Maekawa at most 5(K-1) (A10).
+     */
+    private static final Map<MutexAlgorithm, IntToDoubleFunction> UPPER_BOUND = new EnumMap<>(Map.of(
+            MutexAlgorithm.SUZUKI_KASAMI, n -> n,
+            MutexAlgorithm.CTTA, n -> n,
+            MutexAlgorithm.NAIMI_TREHEL, n -> n,
+            MutexAlgorithm.RAYMOND, n -> 2.0 * RaymondDefinition.treeDiameter(n),
+            MutexAlgorithm.MAEKAWA, n -> MutexAlgorithm.MAEKAWA.definition().expectedMessagesPerEntry(n) * 5 / 3));
+
+    /**
+     * JGroups' messages per entry against the simulator's: equal for the schedule-independent
+     * algorithms; within SPEC.md's bounds (and at least the uncontended cost) for the others; not
+     * compared for the perpetual ones (token ring, Raynal), whose idle traffic depends on wall-clock time.
+     */
+    private static void assertMessagesPerEntry(MutexAlgorithm algorithm, int n, double jgroups, SimulationResult sim) {
+        String where = algorithm + " N=" + n + ": JGroups " + jgroups + " messages per entry, simulator "
+                + sim.messagesPerEntry() + " (" + sim.replay() + ")";
+        if (SCHEDULE_INDEPENDENT.contains(algorithm)) {
+            assertEquals(sim.messagesPerEntry(), jgroups, 1e-9, where);
+        } else if (UPPER_BOUND.containsKey(algorithm)) {
+            assertTrue(jgroups <= UPPER_BOUND.get(algorithm).applyAsDouble(n) + 1e-9, where);
+            assertTrue(sim.messagesPerEntry() <= UPPER_BOUND.get(algorithm).applyAsDouble(n) + 1e-9, where);
+        } else if (algorithm == MutexAlgorithm.DECENTRALIZED) {
+            assertTrue(jgroups >= algorithm.definition().expectedMessagesPerEntry(n) - 1e-9, where); // DEC-1/2
+        } else {
+            assertTrue(!algorithm.definition().quiescentWhenIdle(), "no message check for " + algorithm);
+        }
+    }
+
+    /** The summed metrics once nothing is in flight; for a perpetual algorithm (never quiet), just the current sum. */
+    private static LockMetrics settledTotal(JGroupsCluster cluster, MutexAlgorithm algorithm) {
+        return algorithm.definition().quiescentWhenIdle() ? quiescentTotal(cluster) : total(cluster);
     }
 
     /** Messages the final single check entry of node 0 cost: the simulator's cost of one entry by node 0 alone. */

@@ -1,11 +1,13 @@
 package io.dlock.samples;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.MutexVariant;
 import io.dlock.inmemory.sim.DelayModel;
 import io.dlock.inmemory.sim.Simulation;
 import io.dlock.inmemory.sim.SimulationResult;
 import io.dlock.inmemory.sim.Workload;
 import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolOptions;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,7 +43,7 @@ final class CompareCommand implements Callable<Integer> {
     long seed;
 
     @Option(names = "--algorithms", split = ",", paramLabel = "NAME",
-            description = "algorithms to run, comma-separated (default: all): ${COMPLETION-CANDIDATES}")
+            description = "algorithms or variants (maekawa-basic, raynal-original) to run, comma-separated (default: all)")
     List<String> algorithms;
 
     @Option(names = "--format", defaultValue = "table", description = "table or json (default ${DEFAULT-VALUE})")
@@ -67,32 +69,41 @@ final class CompareCommand implements Callable<Integer> {
             System.err.println("--format must be table or json, got " + format);
             return 2;
         }
-        List<MutexAlgorithm> chosen;
+        List<MutexVariant> chosen = new ArrayList<>();
         try {
-            chosen = algorithms == null ? Arrays.asList(MutexAlgorithm.values())
-                    : algorithms.stream().map(String::trim).map(MutexAlgorithm::fromConfigName).toList();
+            for (String name : algorithms == null ? Arrays.stream(MutexAlgorithm.values()).map(MutexAlgorithm::configName)
+                    .toList() : algorithms) {
+                String n = name.trim();
+                chosen.add(MutexVariant.named(n).orElseGet(() -> {
+                    MutexAlgorithm a = MutexAlgorithm.fromConfigName(n);
+                    return new MutexVariant(a.configName(), a, ProtocolOptions.NONE);
+                }));
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("--algorithms: " + e.getMessage());
             return 2;
         }
         List<Row> rows = new ArrayList<>();
-        for (MutexAlgorithm algorithm : chosen) {
-            rows.add(measure(algorithm.definition()));
+        for (MutexVariant variant : chosen) {
+            rows.add(measure(variant));
         }
         out.print(format.equals("json") ? json(rows) : table(rows));
         boolean clean = rows.stream().allMatch(r -> r.safetyViolations == 0 && r.ungranted == 0);
         return clean ? 0 : 1;
     }
 
-    private Row measure(MutexProtocolDefinition<?> definition) {
+    /** Runs one algorithm (or variant: the algorithm with some options fixed) twice on the simulator. */
+    private Row measure(MutexVariant variant) {
+        MutexProtocolDefinition<?> definition = variant.algorithm().definition();
         boolean perpetual = !definition.quiescentWhenIdle(); // its messages never stop: end with the workload
         SimulationResult random = Simulation.of(definition).nodes(nodes).seed(seed).stopWhenWorkloadDone(perpetual)
-                .workload(Workload.total(entries)).encodeMessages(true).run();
+                .options(variant.options()).workload(Workload.total(entries)).encodeMessages(true).run();
         SimulationResult saturated = Simulation.of(definition).nodes(nodes).seed(seed).delay(DelayModel.unit())
-                .stopWhenWorkloadDone(perpetual).workload(Workload.perNode(1).think(0, 0).hold(0, 0)).run();
+                .options(variant.options()).stopWhenWorkloadDone(perpetual)
+                .workload(Workload.perNode(1).think(0, 0).hold(0, 0)).run();
         long violations = random.safetyViolations() + random.fenceViolations() + random.grantViolations()
                 + saturated.safetyViolations() + saturated.fenceViolations() + saturated.grantViolations();
-        return new Row(definition.name(), nodes, random.entries(), random.messagesPerEntry(),
+        return new Row(variant.name(), nodes, random.entries(), random.messagesPerEntry(),
                 definition.expectedMessagesPerEntry(nodes), saturated.syncDelay(), violations,
                 random.ungranted() + saturated.ungranted(), definition.messagesFormula(), random.replay());
     }

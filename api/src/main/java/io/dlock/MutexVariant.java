@@ -1,0 +1,41 @@
+package io.dlock;
+
+import io.dlock.mutex.maekawa.MaekawaDefinition;
+import io.dlock.mutex.raynal.RaynalDefinition;
+import io.dlock.protocol.ProtocolOptions;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * A named variant of a mutual-exclusion algorithm: the algorithm with some options fixed. Variants
+ * are accepted wherever an algorithm name is ({@code dlock.mutex=maekawa-basic} equals
+ * {@code dlock.mutex=maekawa} with {@code dlock.mutex.basic=true}); they are not in
+ * {@link MutexAlgorithm}'s registry, because they are the seeds' deliberately flawed versions, kept to
+ * show their flaws (both can deadlock), and the registry lists what the test suites require to be
+ * correct.
+ *
+ * @param name      the configuration name
+ * @param algorithm the algorithm it runs
+ * @param options   the options it fixes
+ */
+public record MutexVariant(String name, MutexAlgorithm algorithm, ProtocolOptions options) {
+
+    /** Every variant. */
+    public static final List<MutexVariant> ALL = List.of(
+            new MutexVariant("maekawa-basic", MutexAlgorithm.MAEKAWA,
+                    new ProtocolOptions(Map.of(MaekawaDefinition.BASIC, "true"))),
+            new MutexVariant("raynal-original", MutexAlgorithm.RAYNAL,
+                    new ProtocolOptions(Map.of(RaynalDefinition.ORIGINAL, "true"))));
+
+    /** The variant named {@code name}, if there is one. */
+    public static Optional<MutexVariant> named(String name) {
+        return ALL.stream().filter(v -> v.name.equals(name)).findFirst();
+    }
+
+    /** All variant names, comma-separated. */
+    public static String allNames() {
+        return ALL.stream().map(MutexVariant::name).collect(Collectors.joining(", "));
+    }
+}
