@@ -29,10 +29,7 @@ import java.util.List;
  *   3 Jdcg   g n
  *   4 Ack    g hr fence
  *   5 Nack   g
- *   6 Hello        epoch
- *   7 CensusQuery  epoch
- *   8 Report       (CensusCodec report)
- *   9 Done         (CensusCodec outcome)
+ *  60-63 census messages (see CensusCodec)
  * </pre>
  */
 final class CttaCodec implements MessageCodec<CttaMessage> {
@@ -42,10 +39,6 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
     static final int JDCG = 3;
     static final int ACK = 4;
     static final int NACK = 5;
-    static final int HELLO = 6;
-    static final int CENSUS_QUERY = 7;
-    static final int REPORT = 8;
-    static final int DONE = 9;
 
     /** Largest HR array accepted from the wire. */
     static final int MAX_SITES = 1 << 16;
@@ -66,15 +59,7 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
             out.writeByte(ACK).writeVarLong(a.g()).writeVarLong(a.hr()).writeVarLong(a.fence());
         } else if (message instanceof Nack k) {
             out.writeByte(NACK).writeVarLong(k.g());
-        } else if (message instanceof Hello h) {
-            out.writeByte(HELLO).writeVarLong(h.epoch());
-        } else if (message instanceof CensusQuery q) {
-            out.writeByte(CENSUS_QUERY).writeVarLong(q.epoch());
-        } else if (message instanceof Report r) {
-            CensusCodec.writeReport(out.writeByte(REPORT), r.report());
-        } else if (message instanceof Done d) {
-            CensusCodec.writeOutcome(out.writeByte(DONE), d.outcome());
-        } else {
+        } else if (!CensusCodec.write(message, out)) {
             throw new IllegalArgumentException("not a ctta message: " + message);
         }
     }
@@ -109,15 +94,11 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
         } else if (tag == NACK) {
             long g = in.readVarLong();
             message = build(name, () -> new Nack(g));
-        } else if (tag == HELLO || tag == CENSUS_QUERY) {
-            long epoch = in.readVarLong();
-            message = build(name, () -> tag == HELLO ? new Hello(epoch) : new CensusQuery(epoch));
-        } else if (tag == REPORT) {
-            message = new Report(CensusCodec.readReport(name, in));
-        } else if (tag == DONE) {
-            message = new Done(CensusCodec.readOutcome(name, in));
         } else {
-            throw unknownType(name, tag);
+            message = CensusCodec.read(tag, in, name, Hello::new, CensusQuery::new, Report::new, Done::new);
+            if (message == null) {
+                throw unknownType(name, tag);
+            }
         }
         in.expectEnd();
         return message;

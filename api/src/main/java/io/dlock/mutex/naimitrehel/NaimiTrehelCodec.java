@@ -33,10 +33,7 @@ import io.dlock.spi.WireWriter;
  *   6 TokenPresent     seq
  *   7 Election         seq
  *   8 CandidateElected generation
- *   9 Hello            epoch
- *  10 CensusQuery      epoch
- *  11 Report           (CensusCodec report)
- *  12 Done             (CensusCodec outcome)
+ *  60-63 census messages (see CensusCodec)
  * </pre>
  */
 final class NaimiTrehelCodec implements MessageCodec<NaimiTrehelMessage> {
@@ -49,10 +46,6 @@ final class NaimiTrehelCodec implements MessageCodec<NaimiTrehelMessage> {
     static final int TOKEN_PRESENT = 6;
     static final int ELECTION = 7;
     static final int CANDIDATE_ELECTED = 8;
-    static final int HELLO = 9;
-    static final int CENSUS_QUERY = 10;
-    static final int REPORT = 11;
-    static final int DONE = 12;
 
     @Override
     public void encode(NaimiTrehelMessage message, WireWriter out) {
@@ -73,15 +66,7 @@ final class NaimiTrehelCodec implements MessageCodec<NaimiTrehelMessage> {
             out.writeByte(ELECTION).writeVarLong(e.seq());
         } else if (message instanceof CandidateElected c) {
             out.writeByte(CANDIDATE_ELECTED).writeVarLong(c.generation());
-        } else if (message instanceof Hello h) {
-            out.writeByte(HELLO).writeVarLong(h.epoch());
-        } else if (message instanceof CensusQuery q) {
-            out.writeByte(CENSUS_QUERY).writeVarLong(q.epoch());
-        } else if (message instanceof Report r) {
-            CensusCodec.writeReport(out.writeByte(REPORT), r.report());
-        } else if (message instanceof Done d) {
-            CensusCodec.writeOutcome(out.writeByte(DONE), d.outcome());
-        } else {
+        } else if (!CensusCodec.write(message, out)) {
             throw new IllegalArgumentException("not a naimi-trehel message: " + message);
         }
     }
@@ -111,15 +96,11 @@ final class NaimiTrehelCodec implements MessageCodec<NaimiTrehelMessage> {
                 case ELECTION -> new Election(v);
                 default -> new CandidateElected(v);
             });
-        } else if (tag == HELLO || tag == CENSUS_QUERY) {
-            long epoch = in.readVarLong();
-            message = build(name, () -> tag == HELLO ? new Hello(epoch) : new CensusQuery(epoch));
-        } else if (tag == REPORT) {
-            message = new Report(CensusCodec.readReport(name, in));
-        } else if (tag == DONE) {
-            message = new Done(CensusCodec.readOutcome(name, in));
         } else {
-            throw unknownType(name, tag);
+            message = CensusCodec.read(tag, in, name, Hello::new, CensusQuery::new, Report::new, Done::new);
+            if (message == null) {
+                throw unknownType(name, tag);
+            }
         }
         in.expectEnd();
         return message;
