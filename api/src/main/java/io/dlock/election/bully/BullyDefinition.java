@@ -1,11 +1,10 @@
 package io.dlock.election.bully;
 
+import io.dlock.protocol.AbstractElectionProtocolDefinition;
 import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionProtocol;
-import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.ElectionScenario;
 import io.dlock.protocol.ElectionTopology;
-import io.dlock.protocol.MessageCodec;
 import io.dlock.spi.NodeId;
 import java.util.List;
 import java.util.OptionalLong;
@@ -19,7 +18,7 @@ import java.util.Set;
  * that got an OK waits for COORDINATOR before it starts again; must exceed the higher node's whole
  * election).
  */
-public final class BullyDefinition implements ElectionProtocolDefinition<BullyMessage> {
+public final class BullyDefinition extends AbstractElectionProtocolDefinition<BullyMessage> {
 
     /** The configuration name. */
     public static final String NAME = "bully";
@@ -32,35 +31,10 @@ public final class BullyDefinition implements ElectionProtocolDefinition<BullyMe
     /** Default of {@link #COORDINATOR_TIMEOUT}. */
     public static final long DEFAULT_COORDINATOR_TIMEOUT_MS = 1000;
 
-    private static final BullyCodec CODEC = new BullyCodec();
-
     /** Creates the definition; stateless. */
     public BullyDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return false;
-    }
-
-    @Override
-    public ElectionTopology topology() {
-        return ElectionTopology.COMPLETE_GRAPH;
-    }
-
-    @Override
-    public Set<String> optionKeys() {
-        return Set.of(OK_TIMEOUT, COORDINATOR_TIMEOUT);
-    }
-
-    @Override
-    public MessageCodec<BullyMessage> codec() {
-        return CODEC;
+        super(NAME, ElectionTopology.COMPLETE_GRAPH, false, false, Set.of(OK_TIMEOUT, COORDINATOR_TIMEOUT),
+                new BullyCodec(), "n-1 (second-highest starts) .. n^2-n-1 (lowest starts), top id crashed");
     }
 
     @Override
@@ -69,11 +43,6 @@ public final class BullyDefinition implements ElectionProtocolDefinition<BullyMe
         long ok = context.options().getLong(OK_TIMEOUT, DEFAULT_OK_TIMEOUT_MS, 1, 86_400_000);
         long coordinator = context.options().getLong(COORDINATOR_TIMEOUT, DEFAULT_COORDINATOR_TIMEOUT_MS, 1, 86_400_000);
         return new Bully(context, ok, coordinator);
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "n-1 (second-highest starts) .. n^2-n-1 (lowest starts), top id crashed";
     }
 
     /**
@@ -111,10 +80,5 @@ public final class BullyDefinition implements ElectionProtocolDefinition<BullyMe
             total += k - r;
         }
         return OptionalLong.of(total);
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

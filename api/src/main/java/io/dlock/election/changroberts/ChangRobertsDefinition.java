@@ -1,11 +1,10 @@
 package io.dlock.election.changroberts;
 
+import io.dlock.protocol.AbstractElectionProtocolDefinition;
 import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionProtocol;
-import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.ElectionScenario;
 import io.dlock.protocol.ElectionTopology;
-import io.dlock.protocol.MessageCodec;
 import io.dlock.spi.NodeId;
 import java.util.List;
 import java.util.OptionalLong;
@@ -16,58 +15,23 @@ import java.util.Set;
  * unidirectional FIFO ring; option {@value #SEED_MAX_SEEN} ({@code false} by default) selects the
  * seed's comparison with the largest id seen instead of the node's own id.
  */
-public final class ChangRobertsDefinition implements ElectionProtocolDefinition<ChangRobertsMessage> {
+public final class ChangRobertsDefinition extends AbstractElectionProtocolDefinition<ChangRobertsMessage> {
 
     /** The configuration name. */
     public static final String NAME = "chang-roberts";
     /** Option: the seed's max-seen comparison (SPEC.md B4 variant {@code seedMaxSeen}). */
     public static final String SEED_MAX_SEEN = "seed-max-seen";
 
-    private static final ChangRobertsCodec CODEC = new ChangRobertsCodec();
-
     /** Creates the definition; stateless. */
     public ChangRobertsDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return true;
-    }
-
-    @Override
-    public ElectionTopology topology() {
-        return ElectionTopology.UNIDIRECTIONAL_RING;
-    }
-
-    @Override
-    public boolean quietAfterLeader() {
-        return true;
-    }
-
-    @Override
-    public Set<String> optionKeys() {
-        return Set.of(SEED_MAX_SEEN);
-    }
-
-    @Override
-    public MessageCodec<ChangRobertsMessage> codec() {
-        return CODEC;
+        super(NAME, ElectionTopology.UNIDIRECTIONAL_RING, true, true, Set.of(SEED_MAX_SEEN),
+                new ChangRobertsCodec(), "ELECTION 2n-1 (best) .. n(n+1)/2 (worst), + n ELECTED");
     }
 
     @Override
     public ElectionProtocol<ChangRobertsMessage> create(ElectionContext<ChangRobertsMessage> context) {
         context.options().requireKeysIn(NAME, optionKeys());
         return new ChangRoberts(context, context.options().getBoolean(SEED_MAX_SEEN, false));
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "ELECTION 2n-1 (best) .. n(n+1)/2 (worst), + n ELECTED";
     }
 
     /**
@@ -95,10 +59,5 @@ public final class ChangRobertsDefinition implements ElectionProtocolDefinition<
             total += hops;
         }
         return total;
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

@@ -1,63 +1,33 @@
 package io.dlock.election.franklin;
 
 import io.dlock.election.common.ElectionSupport;
+import io.dlock.protocol.AbstractElectionProtocolDefinition;
 import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionProtocol;
-import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.ElectionScenario;
 import io.dlock.protocol.ElectionTopology;
-import io.dlock.protocol.MessageCodec;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Registry entry for {@linkplain Franklin Franklin's algorithm} (SPEC.md B5): bidirectional ring,
  * FIFO not required (phase tags), 2nK + n messages, no options.
  */
-public final class FranklinDefinition implements ElectionProtocolDefinition<FranklinMessage> {
+public final class FranklinDefinition extends AbstractElectionProtocolDefinition<FranklinMessage> {
 
     /** The configuration name. */
     public static final String NAME = "franklin";
 
-    private static final FranklinCodec CODEC = new FranklinCodec();
-
     /** Creates the definition; stateless. */
     public FranklinDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return false;
-    }
-
-    @Override
-    public ElectionTopology topology() {
-        return ElectionTopology.BIDIRECTIONAL_RING;
-    }
-
-    @Override
-    public boolean quietAfterLeader() {
-        return true;
-    }
-
-    @Override
-    public MessageCodec<FranklinMessage> codec() {
-        return CODEC;
+        super(NAME, ElectionTopology.BIDIRECTIONAL_RING, false, true, Set.of(),
+                new FranklinCodec(), "2nK+n, K <= floor(log2 n)+1");
     }
 
     @Override
     public ElectionProtocol<FranklinMessage> create(ElectionContext<FranklinMessage> context) {
         context.options().requireKeysIn(NAME, optionKeys());
         return new Franklin(context);
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "2nK+n, K <= floor(log2 n)+1";
     }
 
     /**
@@ -71,10 +41,5 @@ public final class FranklinDefinition implements ElectionProtocolDefinition<Fran
         }
         long n = scenario.n();
         return OptionalLong.of(2 * n * ElectionSupport.phases(scenario.ring()) + n);
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

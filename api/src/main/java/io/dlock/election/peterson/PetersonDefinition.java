@@ -1,63 +1,33 @@
 package io.dlock.election.peterson;
 
 import io.dlock.election.common.ElectionSupport;
+import io.dlock.protocol.AbstractElectionProtocolDefinition;
 import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionProtocol;
-import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.ElectionScenario;
 import io.dlock.protocol.ElectionTopology;
-import io.dlock.protocol.MessageCodec;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Registry entry for {@linkplain Peterson Peterson's unidirectional algorithm} (SPEC.md B6, the
  * seed's "Paterson"): unidirectional FIFO ring, 2nK messages, no options.
  */
-public final class PetersonDefinition implements ElectionProtocolDefinition<PetersonMessage> {
+public final class PetersonDefinition extends AbstractElectionProtocolDefinition<PetersonMessage> {
 
     /** The configuration name. */
     public static final String NAME = "peterson";
 
-    private static final PetersonCodec CODEC = new PetersonCodec();
-
     /** Creates the definition; stateless. */
     public PetersonDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return true;
-    }
-
-    @Override
-    public ElectionTopology topology() {
-        return ElectionTopology.UNIDIRECTIONAL_RING;
-    }
-
-    @Override
-    public boolean quietAfterLeader() {
-        return true;
-    }
-
-    @Override
-    public MessageCodec<PetersonMessage> codec() {
-        return CODEC;
+        super(NAME, ElectionTopology.UNIDIRECTIONAL_RING, true, true, Set.of(),
+                new PetersonCodec(), "2nK, K <= floor(log2 n)+1");
     }
 
     @Override
     public ElectionProtocol<PetersonMessage> create(ElectionContext<PetersonMessage> context) {
         context.options().requireKeysIn(NAME, optionKeys());
         return new Peterson(context);
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "2nK, K <= floor(log2 n)+1";
     }
 
     /**
@@ -71,10 +41,5 @@ public final class PetersonDefinition implements ElectionProtocolDefinition<Pete
         }
         long n = scenario.n();
         return OptionalLong.of(2 * n * ElectionSupport.phases(scenario.ring()));
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

@@ -1,11 +1,10 @@
 package io.dlock.election.ring;
 
+import io.dlock.protocol.AbstractElectionProtocolDefinition;
 import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionProtocol;
-import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.ElectionScenario;
 import io.dlock.protocol.ElectionTopology;
-import io.dlock.protocol.MessageCodec;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -14,7 +13,7 @@ import java.util.Set;
  * unidirectional ring, FIFO not required, option {@value #ACK_TIMEOUT} (default
  * {@value #DEFAULT_ACK_TIMEOUT_MS} ms; must exceed a round trip).
  */
-public final class RingDefinition implements ElectionProtocolDefinition<RingMessage> {
+public final class RingDefinition extends AbstractElectionProtocolDefinition<RingMessage> {
 
     /** The configuration name. */
     public static final String NAME = "ring";
@@ -23,46 +22,16 @@ public final class RingDefinition implements ElectionProtocolDefinition<RingMess
     /** Default of {@link #ACK_TIMEOUT}. */
     public static final long DEFAULT_ACK_TIMEOUT_MS = 200;
 
-    private static final RingCodec CODEC = new RingCodec();
-
     /** Creates the definition; stateless. */
     public RingDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return false;
-    }
-
-    @Override
-    public ElectionTopology topology() {
-        return ElectionTopology.UNIDIRECTIONAL_RING;
-    }
-
-    @Override
-    public Set<String> optionKeys() {
-        return Set.of(ACK_TIMEOUT);
-    }
-
-    @Override
-    public MessageCodec<RingMessage> codec() {
-        return CODEC;
+        super(NAME, ElectionTopology.UNIDIRECTIONAL_RING, false, false, Set.of(ACK_TIMEOUT),
+                new RingCodec(), "k(2n data + 2n ACK) for k initiators");
     }
 
     @Override
     public ElectionProtocol<RingMessage> create(ElectionContext<RingMessage> context) {
         context.options().requireKeysIn(NAME, optionKeys());
         return new Ring(context, context.options().getLong(ACK_TIMEOUT, DEFAULT_ACK_TIMEOUT_MS, 1, 86_400_000));
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "k(2n data + 2n ACK) for k initiators";
     }
 
     /**
@@ -80,10 +49,5 @@ public final class RingDefinition implements ElectionProtocolDefinition<RingMess
             return OptionalLong.empty();
         }
         return OptionalLong.of(4 * k * m + c);
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

@@ -1,8 +1,7 @@
 package io.dlock.mutex.centralized;
 
-import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.AbstractMutexProtocolDefinition;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
 import java.util.Set;
@@ -16,7 +15,7 @@ import java.util.Set;
  * coordinator answers a request that has to wait with DENIED (the seed's "NG"), one more message
  * for such a request (SPEC.md CEN-2), so that the client knows the coordinator is alive.
  */
-public final class CentralizedDefinition implements MutexProtocolDefinition<CentralizedMessage> {
+public final class CentralizedDefinition extends AbstractMutexProtocolDefinition<CentralizedMessage> {
 
     /** The configuration name. */
     public static final String NAME = "centralized";
@@ -24,35 +23,10 @@ public final class CentralizedDefinition implements MutexProtocolDefinition<Cent
     /** Option key: answer a request that has to wait with DENIED. */
     public static final String SEND_DENIED = "send-denied";
 
-    private static final CentralizedCodec CODEC = new CentralizedCodec();
-
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public CentralizedDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public ProtocolFamily family() {
-        return ProtocolFamily.CENTRAL;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return false;
-    }
-
-    @Override
-    public Set<String> optionKeys() {
-        return Set.of(SEND_DENIED);
-    }
-
-    @Override
-    public MessageCodec<CentralizedMessage> codec() {
-        return CODEC;
+        super(NAME, ProtocolFamily.CENTRAL, false, Set.of(SEND_DENIED),
+                new CentralizedCodec(), "3 (0 for the coordinator's own)");
     }
 
     /** @throws IllegalArgumentException if an option is unknown or {@value #SEND_DENIED} is not a boolean */
@@ -61,11 +35,6 @@ public final class CentralizedDefinition implements MutexProtocolDefinition<Cent
         context.options().requireKeysIn(NAME, optionKeys());
         boolean sendDenied = context.options().getBoolean(SEND_DENIED, false);
         return new Centralized(context, sendDenied);
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "3 (0 for the coordinator's own)";
     }
 
     /**
@@ -81,10 +50,5 @@ public final class CentralizedDefinition implements MutexProtocolDefinition<Cent
     @Override
     public double expectedSyncDelay() {
         return 2;
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

@@ -1,8 +1,7 @@
 package io.dlock.mutex.ctta;
 
-import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.AbstractMutexProtocolDefinition;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
 import io.dlock.protocol.ProtocolOptions;
@@ -22,7 +21,7 @@ import java.util.Set;
  *       the runtime, virtual time units in the simulator.</li>
  * </ul>
  */
-public final class CttaDefinition implements MutexProtocolDefinition<CttaMessage> {
+public final class CttaDefinition extends AbstractMutexProtocolDefinition<CttaMessage> {
 
     /** The configuration name. */
     public static final String NAME = "ctta";
@@ -36,30 +35,10 @@ public final class CttaDefinition implements MutexProtocolDefinition<CttaMessage
     /** Largest timeout accepted (2^40; CTTA backs off up to 2^10 times it without overflow). */
     public static final long MAX_TIMEOUT = 1L << 40;
 
-    private static final CttaCodec CODEC = new CttaCodec();
-
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public CttaDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public ProtocolFamily family() {
-        return ProtocolFamily.TOKEN;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return false;
-    }
-
-    @Override
-    public Set<String> optionKeys() {
-        return Set.of(REGENERATE, REGEN_TIMEOUT);
+        super(NAME, ProtocolFamily.TOKEN, false, Set.of(REGENERATE, REGEN_TIMEOUT),
+                new CttaCodec(), "N (N-1 at the idle holder)");
     }
 
     /**
@@ -74,11 +53,6 @@ public final class CttaDefinition implements MutexProtocolDefinition<CttaMessage
         options.getLong(REGEN_TIMEOUT, 0, 1, MAX_TIMEOUT);
     }
 
-    @Override
-    public MessageCodec<CttaMessage> codec() {
-        return CODEC;
-    }
-
     /** @throws IllegalArgumentException if an option is unknown or has a bad value */
     @Override
     public MutexProtocol<CttaMessage> create(ProtocolContext<CttaMessage> context) {
@@ -86,11 +60,6 @@ public final class CttaDefinition implements MutexProtocolDefinition<CttaMessage
         boolean regenerate = context.options().getBoolean(REGENERATE, true);
         long timeout = context.options().getLong(REGEN_TIMEOUT, DEFAULT_REGEN_TIMEOUT, 1, MAX_TIMEOUT);
         return new Ctta(context, regenerate, timeout);
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "N (N-1 at the idle holder)";
     }
 
     /**
@@ -107,10 +76,5 @@ public final class CttaDefinition implements MutexProtocolDefinition<CttaMessage
     @Override
     public double expectedSyncDelay() {
         return 1;
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

@@ -1,8 +1,7 @@
 package io.dlock.mutex.decentralized;
 
-import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.AbstractMutexProtocolDefinition;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
 import io.dlock.protocol.ProtocolOptions;
@@ -30,7 +29,7 @@ import java.util.Set;
  *       {@link java.util.SplittableRandom} seeded with (seed, node id), so runs are reproducible.</li>
  * </ul>
  */
-public final class DecentralizedDefinition implements MutexProtocolDefinition<DecentralizedMessage> {
+public final class DecentralizedDefinition extends AbstractMutexProtocolDefinition<DecentralizedMessage> {
 
     /** The configuration name. */
     public static final String NAME = "decentralized";
@@ -41,30 +40,10 @@ public final class DecentralizedDefinition implements MutexProtocolDefinition<De
     /** Option key: global seed of the back-off PRNG. */
     public static final String SEED = "seed";
 
-    private static final DecentralizedCodec CODEC = new DecentralizedCodec();
-
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public DecentralizedDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public ProtocolFamily family() {
-        return ProtocolFamily.QUORUM;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return false;
-    }
-
-    @Override
-    public Set<String> optionKeys() {
-        return Set.of(QUORUM, BACKOFF_MS, SEED);
+        super(NAME, ProtocolFamily.QUORUM, false, Set.of(QUORUM, BACKOFF_MS, SEED),
+                new DecentralizedCodec(), "3(N-1); sum_a 2(N-1)+g_a");
     }
 
     @Override
@@ -91,11 +70,6 @@ public final class DecentralizedDefinition implements MutexProtocolDefinition<De
         }
     }
 
-    @Override
-    public MessageCodec<DecentralizedMessage> codec() {
-        return CODEC;
-    }
-
     /** @throws IllegalArgumentException if an option is unknown or has a bad value */
     @Override
     public MutexProtocol<DecentralizedMessage> create(ProtocolContext<DecentralizedMessage> context) {
@@ -103,11 +77,6 @@ public final class DecentralizedDefinition implements MutexProtocolDefinition<De
         validateOptions(options);
         return new Decentralized(context, quorum(options), options.getLong(BACKOFF_MS, 10, 1, 1L << 40),
                 options.getLong(SEED, 0, Long.MIN_VALUE, Long.MAX_VALUE));
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "3(N-1); sum_a 2(N-1)+g_a";
     }
 
     /** Without contention: N-1 REQUEST, N-1 GRANT, N-1 RELEASE (the own replica is local). */
@@ -154,10 +123,5 @@ public final class DecentralizedDefinition implements MutexProtocolDefinition<De
             r = r.multiply(BigInteger.valueOf(n - k + i)).divide(BigInteger.valueOf(i));
         }
         return r;
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

@@ -1,8 +1,7 @@
 package io.dlock.mutex.lamport;
 
-import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.AbstractMutexProtocolDefinition;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
 import java.util.Set;
@@ -16,7 +15,7 @@ import java.util.Set;
  * {@code true} is Lamport's original (acks at once). Same message count; both need FIFO
  * (SPEC.md F19).
  */
-public final class LamportDefinition implements MutexProtocolDefinition<LamportMessage> {
+public final class LamportDefinition extends AbstractMutexProtocolDefinition<LamportMessage> {
 
     /** The configuration name. */
     public static final String NAME = "lamport";
@@ -24,36 +23,10 @@ public final class LamportDefinition implements MutexProtocolDefinition<LamportM
     /** Option key: acknowledge requests at once even while in the critical section. */
     public static final String IMMEDIATE_ACK = "immediate-ack";
 
-    private static final LamportCodec CODEC = new LamportCodec();
-
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public LamportDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public ProtocolFamily family() {
-        return ProtocolFamily.PERMISSION;
-    }
-
-    /** {@code true}: on a reordering channel an ack can overtake a request (SPEC.md LAM-3). */
-    @Override
-    public boolean requiresFifo() {
-        return true;
-    }
-
-    @Override
-    public Set<String> optionKeys() {
-        return Set.of(IMMEDIATE_ACK);
-    }
-
-    @Override
-    public MessageCodec<LamportMessage> codec() {
-        return CODEC;
+        // FIFO required: on a reordering channel an ack can overtake a request (SPEC.md LAM-3).
+        super(NAME, ProtocolFamily.PERMISSION, true, Set.of(IMMEDIATE_ACK), new LamportCodec(), "3(N-1)");
     }
 
     /** @throws IllegalArgumentException if an option is unknown or {@value #IMMEDIATE_ACK} is not a boolean */
@@ -62,11 +35,6 @@ public final class LamportDefinition implements MutexProtocolDefinition<LamportM
         context.options().requireKeysIn(NAME, optionKeys());
         boolean immediateAck = context.options().getBoolean(IMMEDIATE_ACK, false);
         return new Lamport(context, immediateAck);
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "3(N-1)";
     }
 
     /** {@code 3(n-1)}: n-1 REQUEST, n-1 ACK, n-1 RELEASE, whoever requests. */
@@ -79,10 +47,5 @@ public final class LamportDefinition implements MutexProtocolDefinition<LamportM
     @Override
     public double expectedSyncDelay() {
         return 1;
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

@@ -1,8 +1,7 @@
 package io.dlock.mutex.maekawa;
 
-import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.AbstractMutexProtocolDefinition;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
 import java.util.Set;
@@ -20,7 +19,7 @@ import java.util.Set;
  * SPEC.md MK-3) and is there to show why the default exists; {@code 3(K-1)} messages per entry on
  * every schedule that does not deadlock.
  */
-public final class MaekawaDefinition implements MutexProtocolDefinition<MaekawaMessage> {
+public final class MaekawaDefinition extends AbstractMutexProtocolDefinition<MaekawaMessage> {
 
     /** The configuration name. */
     public static final String NAME = "maekawa";
@@ -28,35 +27,9 @@ public final class MaekawaDefinition implements MutexProtocolDefinition<MaekawaM
     /** Option key: run the basic version (MA1-MA5), which can deadlock. */
     public static final String BASIC = "basic";
 
-    private static final MaekawaCodec CODEC = new MaekawaCodec();
-
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public MaekawaDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public ProtocolFamily family() {
-        return ProtocolFamily.QUORUM;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return true;
-    }
-
-    @Override
-    public Set<String> optionKeys() {
-        return Set.of(BASIC);
-    }
-
-    @Override
-    public MessageCodec<MaekawaMessage> codec() {
-        return CODEC;
+        super(NAME, ProtocolFamily.QUORUM, true, Set.of(BASIC), new MaekawaCodec(), "3(K-1)..5(K-1), K=|S_i|");
     }
 
     /** @throws IllegalArgumentException if an option is unknown or {@value #BASIC} is not a boolean */
@@ -65,11 +38,6 @@ public final class MaekawaDefinition implements MutexProtocolDefinition<MaekawaM
         context.options().requireKeysIn(NAME, optionKeys());
         boolean basic = context.options().getBoolean(BASIC, false);
         return new Maekawa(context, !basic);
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "3(K-1)..5(K-1), K=|S_i|";
     }
 
     /** Without contention: {@code 3(K-1)} averaged over the nodes' quorum sizes K. */
@@ -87,10 +55,5 @@ public final class MaekawaDefinition implements MutexProtocolDefinition<MaekawaM
     @Override
     public double expectedSyncDelay() {
         return 2;
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

@@ -1,8 +1,7 @@
 package io.dlock.mutex.naimitrehel;
 
-import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.AbstractMutexProtocolDefinition;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
 import io.dlock.protocol.ProtocolOptions;
@@ -24,7 +23,7 @@ import java.util.Set;
  * </ul>
  * Times are milliseconds in the runtime and virtual time units in the simulator.
  */
-public final class NaimiTrehelDefinition implements MutexProtocolDefinition<NaimiTrehelMessage> {
+public final class NaimiTrehelDefinition extends AbstractMutexProtocolDefinition<NaimiTrehelMessage> {
 
     /** The configuration name. */
     public static final String NAME = "naimi-trehel";
@@ -42,30 +41,10 @@ public final class NaimiTrehelDefinition implements MutexProtocolDefinition<Naim
     /** Largest timeout accepted (2^40; CTTA backs off up to 2^10 times it without overflow). */
     public static final long MAX_TIMEOUT = 1L << 40;
 
-    private static final NaimiTrehelCodec CODEC = new NaimiTrehelCodec();
-
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public NaimiTrehelDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public ProtocolFamily family() {
-        return ProtocolFamily.TOKEN;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return false;
-    }
-
-    @Override
-    public Set<String> optionKeys() {
-        return Set.of(FAULT_TOLERANT, TWAIT, TELEC);
+        super(NAME, ProtocolFamily.TOKEN, false, Set.of(FAULT_TOLERANT, TWAIT, TELEC),
+                new NaimiTrehelCodec(), "avg O(log N); worst N");
     }
 
     /**
@@ -81,11 +60,6 @@ public final class NaimiTrehelDefinition implements MutexProtocolDefinition<Naim
         options.getLong(TELEC, 0, 1, MAX_TIMEOUT);
     }
 
-    @Override
-    public MessageCodec<NaimiTrehelMessage> codec() {
-        return CODEC;
-    }
-
     /** @throws IllegalArgumentException if an option is unknown or has a bad value */
     @Override
     public MutexProtocol<NaimiTrehelMessage> create(ProtocolContext<NaimiTrehelMessage> context) {
@@ -94,11 +68,6 @@ public final class NaimiTrehelDefinition implements MutexProtocolDefinition<Naim
         long twait = context.options().getLong(TWAIT, DEFAULT_TWAIT, 1, MAX_TIMEOUT);
         long telec = context.options().getLong(TELEC, DEFAULT_TELEC, 1, MAX_TIMEOUT);
         return new NaimiTrehel(context, faultTolerant, twait, telec);
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "avg O(log N); worst N";
     }
 
     /**
@@ -114,10 +83,5 @@ public final class NaimiTrehelDefinition implements MutexProtocolDefinition<Naim
     @Override
     public double expectedSyncDelay() {
         return 1;
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

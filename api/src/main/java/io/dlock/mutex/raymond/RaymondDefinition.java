@@ -1,10 +1,10 @@
 package io.dlock.mutex.raymond;
 
-import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.AbstractMutexProtocolDefinition;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
+import java.util.Set;
 
 /**
  * Registry entry for {@linkplain Raymond Raymond's tree algorithm} (SPEC.md A8) over the complete
@@ -12,15 +12,14 @@ import io.dlock.protocol.ProtocolFamily;
  * diameter, at most {@code 2 floor(log2 N)}), O(log N) on average, about 4 under heavy load;
  * synchronization delay at most D·T; FIFO not required. No options.
  */
-public final class RaymondDefinition implements MutexProtocolDefinition<RaymondMessage> {
+public final class RaymondDefinition extends AbstractMutexProtocolDefinition<RaymondMessage> {
 
     /** The configuration name. */
     public static final String NAME = "raymond";
 
-    private static final RaymondCodec CODEC = new RaymondCodec();
-
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public RaymondDefinition() {
+        super(NAME, ProtocolFamily.TOKEN, false, Set.of(), new RaymondCodec(), "<= 2D, avg O(log N)");
     }
 
     /** The diameter D of the tree the algorithm uses for {@code n} members (bounds: 2D messages per entry). */
@@ -33,36 +32,11 @@ public final class RaymondDefinition implements MutexProtocolDefinition<RaymondM
         return 31 - Integer.numberOfLeadingZeros(Math.max(1, n));
     }
 
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public ProtocolFamily family() {
-        return ProtocolFamily.TOKEN;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return false;
-    }
-
-    @Override
-    public MessageCodec<RaymondMessage> codec() {
-        return CODEC;
-    }
-
     /** @throws IllegalArgumentException if an option is set (there are none) */
     @Override
     public MutexProtocol<RaymondMessage> create(ProtocolContext<RaymondMessage> context) {
         context.options().requireKeysIn(NAME, optionKeys());
         return new Raymond(context, TreeShape.BINARY);
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "<= 2D, avg O(log N)";
     }
 
     /**
@@ -82,10 +56,5 @@ public final class RaymondDefinition implements MutexProtocolDefinition<RaymondM
     @Override
     public double expectedSyncDelay() {
         return 1;
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

@@ -1,8 +1,7 @@
 package io.dlock.mutex.raynal;
 
-import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.AbstractMutexProtocolDefinition;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
 import io.dlock.protocol.ProtocolOptions;
@@ -28,7 +27,7 @@ import java.util.Set;
  *       about {@code (N-1) · 50} messages per second per lock.</li>
  * </ul>
  */
-public final class RaynalDefinition implements MutexProtocolDefinition<RaynalMessage> {
+public final class RaynalDefinition extends AbstractMutexProtocolDefinition<RaynalMessage> {
 
     /** The configuration name. */
     public static final String NAME = "raynal";
@@ -39,35 +38,15 @@ public final class RaynalDefinition implements MutexProtocolDefinition<RaynalMes
     /** Option key: pause before an idle pass of the INFORM version. */
     public static final String IDLE_PASS_MS = "idle-pass-ms";
 
-    private static final RaynalCodec CODEC = new RaynalCodec();
-
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public RaynalDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public ProtocolFamily family() {
-        return ProtocolFamily.PERMISSION;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return false;
+        super(NAME, ProtocolFamily.PERMISSION, false, Set.of(ORIGINAL, RETRY_MS, IDLE_PASS_MS),
+                new RaynalCodec(), "d(N-1) <= (N-1)^2 (INFORM)");
     }
 
     @Override
     public boolean quiescentWhenIdle() {
         return false;
-    }
-
-    @Override
-    public Set<String> optionKeys() {
-        return Set.of(ORIGINAL, RETRY_MS, IDLE_PASS_MS);
     }
 
     @Override
@@ -78,11 +57,6 @@ public final class RaynalDefinition implements MutexProtocolDefinition<RaynalMes
         options.getLong(IDLE_PASS_MS, 20, 0, 86_400_000);
     }
 
-    @Override
-    public MessageCodec<RaynalMessage> codec() {
-        return CODEC;
-    }
-
     /** @throws IllegalArgumentException if an option is unknown or has a bad value */
     @Override
     public MutexProtocol<RaynalMessage> create(ProtocolContext<RaynalMessage> context) {
@@ -90,11 +64,6 @@ public final class RaynalDefinition implements MutexProtocolDefinition<RaynalMes
         validateOptions(o);
         return new Raynal(context, o.getBoolean(ORIGINAL, false), o.getLong(RETRY_MS, 10, 1, 86_400_000),
                 o.getLong(IDLE_PASS_MS, 20, 0, 86_400_000));
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "d(N-1) <= (N-1)^2 (INFORM)";
     }
 
     /**
@@ -110,10 +79,5 @@ public final class RaynalDefinition implements MutexProtocolDefinition<RaynalMes
     @Override
     public double expectedSyncDelay() {
         return 1;
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

@@ -1,8 +1,7 @@
 package io.dlock.mutex.ricartagrawala;
 
-import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.AbstractMutexProtocolDefinition;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
 import java.util.Set;
@@ -12,40 +11,14 @@ import java.util.Set;
  * permission-based, correct on non-FIFO channels, 2(N-1) messages per entry, synchronization delay
  * T. It has no options.
  */
-public final class RicartAgrawalaDefinition implements MutexProtocolDefinition<RicartAgrawalaMessage> {
+public final class RicartAgrawalaDefinition extends AbstractMutexProtocolDefinition<RicartAgrawalaMessage> {
 
     /** The configuration name. */
     public static final String NAME = "ricart-agrawala";
 
-    private static final RicartAgrawalaCodec CODEC = new RicartAgrawalaCodec();
-
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public RicartAgrawalaDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public ProtocolFamily family() {
-        return ProtocolFamily.PERMISSION;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return false;
-    }
-
-    @Override
-    public Set<String> optionKeys() {
-        return Set.of();
-    }
-
-    @Override
-    public MessageCodec<RicartAgrawalaMessage> codec() {
-        return CODEC;
+        super(NAME, ProtocolFamily.PERMISSION, false, Set.of(), new RicartAgrawalaCodec(), "2(N-1)");
     }
 
     /** @throws IllegalArgumentException if any option is set (the algorithm has none) */
@@ -53,11 +26,6 @@ public final class RicartAgrawalaDefinition implements MutexProtocolDefinition<R
     public MutexProtocol<RicartAgrawalaMessage> create(ProtocolContext<RicartAgrawalaMessage> context) {
         context.options().requireKeysIn(NAME, optionKeys());
         return new RicartAgrawala(context);
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "2(N-1)";
     }
 
     /** {@code 2(n-1)}: n-1 REQUEST and n-1 REPLY, whoever requests. */
@@ -70,10 +38,5 @@ public final class RicartAgrawalaDefinition implements MutexProtocolDefinition<R
     @Override
     public double expectedSyncDelay() {
         return 1;
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

@@ -1,10 +1,10 @@
 package io.dlock.mutex.suzukikasami;
 
-import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.AbstractMutexProtocolDefinition;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
+import java.util.Set;
 
 /**
  * Registry entry for {@linkplain SuzukiKasami Suzuki-Kasami} (SPEC.md A7): numbered requests broadcast
@@ -12,35 +12,14 @@ import io.dlock.protocol.ProtocolFamily;
  * (N-1 REQUEST + 1 TOKEN), 0 when the requester holds the idle token; synchronization delay T; FIFO
  * not required. No options.
  */
-public final class SuzukiKasamiDefinition implements MutexProtocolDefinition<SuzukiKasamiMessage> {
+public final class SuzukiKasamiDefinition extends AbstractMutexProtocolDefinition<SuzukiKasamiMessage> {
 
     /** The configuration name. */
     public static final String NAME = "suzuki-kasami";
 
-    private static final SuzukiKasamiCodec CODEC = new SuzukiKasamiCodec();
-
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public SuzukiKasamiDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public ProtocolFamily family() {
-        return ProtocolFamily.TOKEN;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return false;
-    }
-
-    @Override
-    public MessageCodec<SuzukiKasamiMessage> codec() {
-        return CODEC;
+        super(NAME, ProtocolFamily.TOKEN, false, Set.of(), new SuzukiKasamiCodec(), "N (0 for the idle holder)");
     }
 
     /** @throws IllegalArgumentException if an option is set (there are none) */
@@ -48,11 +27,6 @@ public final class SuzukiKasamiDefinition implements MutexProtocolDefinition<Suz
     public MutexProtocol<SuzukiKasamiMessage> create(ProtocolContext<SuzukiKasamiMessage> context) {
         context.options().requireKeysIn(NAME, optionKeys());
         return new SuzukiKasami(context, true);
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "N (0 for the idle holder)";
     }
 
     /**
@@ -69,10 +43,5 @@ public final class SuzukiKasamiDefinition implements MutexProtocolDefinition<Suz
     @Override
     public double expectedSyncDelay() {
         return 1;
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

@@ -1,8 +1,7 @@
 package io.dlock.mutex.tokenring;
 
-import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.AbstractMutexProtocolDefinition;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
 import io.dlock.protocol.ProtocolOptions;
@@ -19,7 +18,7 @@ import java.util.Set;
  * the token before passing it on, so that an idle cluster does not spin a core; 0 is the SPEC's
  * behaviour (pass at once). In the simulator the pause is in virtual time units.
  */
-public final class TokenRingDefinition implements MutexProtocolDefinition<TokenRingMessage> {
+public final class TokenRingDefinition extends AbstractMutexProtocolDefinition<TokenRingMessage> {
 
     /** The configuration name. */
     public static final String NAME = "token-ring";
@@ -33,30 +32,10 @@ public final class TokenRingDefinition implements MutexProtocolDefinition<TokenR
     /** Largest {@value #IDLE_PAUSE_MS}. */
     public static final long MAX_IDLE_PAUSE_MS = 60_000;
 
-    private static final TokenRingCodec CODEC = new TokenRingCodec();
-
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public TokenRingDefinition() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public ProtocolFamily family() {
-        return ProtocolFamily.TOKEN;
-    }
-
-    @Override
-    public boolean requiresFifo() {
-        return false;
-    }
-
-    @Override
-    public Set<String> optionKeys() {
-        return Set.of(IDLE_PAUSE_MS);
+        super(NAME, ProtocolFamily.TOKEN, false, Set.of(IDLE_PAUSE_MS),
+                new TokenRingCodec(), "1 .. inf (1 under full load)");
     }
 
     /** @throws IllegalArgumentException for an unknown key, or unless {@value #IDLE_PAUSE_MS} is an integer 0 to 60000 */
@@ -75,21 +54,11 @@ public final class TokenRingDefinition implements MutexProtocolDefinition<TokenR
         return false;
     }
 
-    @Override
-    public MessageCodec<TokenRingMessage> codec() {
-        return CODEC;
-    }
-
     /** @throws IllegalArgumentException if an option is unknown or {@value #IDLE_PAUSE_MS} is out of range */
     @Override
     public MutexProtocol<TokenRingMessage> create(ProtocolContext<TokenRingMessage> context) {
         context.options().requireKeysIn(NAME, optionKeys());
         return new TokenRing(context, idlePause(context.options()));
-    }
-
-    @Override
-    public String messagesFormula() {
-        return "1 .. inf (1 under full load)";
     }
 
     /**
@@ -107,10 +76,5 @@ public final class TokenRingDefinition implements MutexProtocolDefinition<TokenR
     @Override
     public double expectedSyncDelay() {
         return 1;
-    }
-
-    @Override
-    public String toString() {
-        return NAME;
     }
 }

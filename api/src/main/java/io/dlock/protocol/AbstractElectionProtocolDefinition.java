@@ -1,0 +1,88 @@
+package io.dlock.protocol;
+
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Holds what every {@link ElectionProtocolDefinition} only declares: its name, topology, FIFO need,
+ * whether it is quiet after the leader is known, option keys, codec and message-count formula, each
+ * given once to the constructor and returned by a final accessor; {@link #toString()} is the name. A
+ * subclass keeps only what is specific to its algorithm: {@link #create} and
+ * {@link #expectedMessages}.
+ *
+ * @param <M> the algorithm's message type
+ */
+public abstract class AbstractElectionProtocolDefinition<M extends ProtocolMessage>
+        implements ElectionProtocolDefinition<M> {
+
+    private final String name;
+    private final ElectionTopology topology;
+    private final boolean requiresFifo;
+    private final boolean quietAfterLeader;
+    private final Set<String> optionKeys;
+    private final MessageCodec<M> codec;
+    private final String messagesFormula;
+
+    /**
+     * @param name             the kebab-case configuration name, returned by {@link #name()} and {@link #toString()}
+     * @param topology         the links the algorithm uses ({@link #topology()})
+     * @param requiresFifo     whether the algorithm is only correct on FIFO channels ({@link #requiresFifo()})
+     * @param quietAfterLeader whether no message reaches a node after it learned the leader
+     *                         ({@link #quietAfterLeader()})
+     * @param optionKeys       the option keys {@link ProtocolOptions} may set, {@code Set.of()} for none
+     * @param codec            the codec of the algorithm's messages, stateless
+     * @param messagesFormula  the message-count formula as SPEC.md writes it
+     * @throws NullPointerException if an argument is null
+     */
+    protected AbstractElectionProtocolDefinition(String name, ElectionTopology topology, boolean requiresFifo,
+            boolean quietAfterLeader, Set<String> optionKeys, MessageCodec<M> codec, String messagesFormula) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.topology = Objects.requireNonNull(topology, "topology");
+        this.requiresFifo = requiresFifo;
+        this.quietAfterLeader = quietAfterLeader;
+        this.optionKeys = Set.copyOf(optionKeys);
+        this.codec = Objects.requireNonNull(codec, "codec");
+        this.messagesFormula = Objects.requireNonNull(messagesFormula, "messagesFormula");
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final ElectionTopology topology() {
+        return topology;
+    }
+
+    @Override
+    public final boolean requiresFifo() {
+        return requiresFifo;
+    }
+
+    @Override
+    public final boolean quietAfterLeader() {
+        return quietAfterLeader;
+    }
+
+    @Override
+    public final Set<String> optionKeys() {
+        return optionKeys;
+    }
+
+    @Override
+    public final MessageCodec<M> codec() {
+        return codec;
+    }
+
+    @Override
+    public final String messagesFormula() {
+        return messagesFormula;
+    }
+
+    /** The configuration name. */
+    @Override
+    public final String toString() {
+        return name;
+    }
+}
