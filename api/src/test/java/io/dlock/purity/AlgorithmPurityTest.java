@@ -1,0 +1,56 @@
+package io.dlock.purity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The algorithm packages ({@code io.dlock.mutex.*}, {@code io.dlock.election.*}) stay pure state machines,
+ * checked mechanically on their sources: no clock, sleep, unseeded randomness, thread, executor, lock
+ * primitive, network or JGroups API, and no logging side channel (DESIGN.md, "The three layers").
+ */
+class AlgorithmPurityTest {
+
+    /** What an algorithm may not use, with why. Comments and Javadoc are not scanned. */
+    private static final List<Pattern> FORBIDDEN = Stream.of(
+            "System\\.(nanoTime|currentTimeMillis)", "Instant\\.now", "Clock\\.", "Thread\\.sleep",
+            "new Random\\(\\)", "Math\\.random", "ThreadLocalRandom", "new Thread\\(", "Executor",
+            "\\bsynchronized\\b", "java\\.util\\.concurrent\\.locks", "java\\.net\\.", "org\\.jgroups\\.",
+            "org\\.slf4j\\.", "System\\.(out|err)", "java\\.io\\.(File|PrintStream)").map(Pattern::compile).toList();
+
+    private static final Pattern COMMENTS = Pattern.compile("(?s)/\\*.*?\\*/|//[^\\n]*");
+
+    /** No forbidden API appears in the code of any algorithm package. */
+    @Test
+    void algorithmPackagesUseNoClockThreadIoOrLogging() throws IOException {
+        List<String> found = new ArrayList<>();
+        int files = 0;
+        for (String family : List.of("mutex", "election")) {
+            Path root = Path.of("src/main/java/io/dlock", family);
+            assertTrue(Files.isDirectory(root), "run from the api module: " + root.toAbsolutePath());
+            try (Stream<Path> sources = Files.walk(root)) {
+                for (Path source : sources.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    files++;
+                    String code = COMMENTS.matcher(Files.readString(source)).replaceAll("");
+                    for (Pattern p : FORBIDDEN) {
+                        Matcher m = p.matcher(code);
+                        if (m.find()) {
+                            found.add(source + ": " + m.group());
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(files > 50, "scanned only " + files + " files");
+        assertEquals(List.of(), found);
+    }
+}
