@@ -1,0 +1,36 @@
+package io.dlock.jgroups;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Guards on the JGroups stack files, shipped and test-only. JGroups 5.5.7's {@code DELAY} starts a handler
+ * thread that polls its queue in an endless loop nothing stops: every channel that had it leaves a thread
+ * spinning on a core after {@code close()}, which once starved the 2-core CI machine until the build timed out.
+ */
+class StackFilesTest {
+
+    private static final Pattern DELAY = Pattern.compile("<\\s*DELAY\\b");
+
+    /** No stack file under src/main/resources or src/test/resources uses JGroups' DELAY protocol. */
+    @Test
+    void noStackFileUsesDelay() throws IOException {
+        List<Path> stacks;
+        try (Stream<Path> files = Stream.concat(Files.walk(Path.of("src/main/resources")), Files.walk(Path.of("src/test/resources")))) {
+            stacks = files.filter(p -> p.toString().endsWith(".xml")).collect(Collectors.toList());
+        }
+        assertTrue(stacks.size() >= 5, "expected the shipped and test stack files, found " + stacks);
+        for (Path stack : stacks) {
+            assertFalse(DELAY.matcher(Files.readString(stack)).find(), stack + " uses DELAY (leaks a spinning thread per channel)");
+        }
+    }
+}
