@@ -124,6 +124,12 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     /** The leader the runtime's election reported ({@link #onLeader}), and its epoch; null before any. */
     private NodeId elected;
     private long electedEpoch = -1;
+    /**
+     * A member that sent this epoch's SYNC_QUERY before this node knew it as the coordinator (the
+     * election's result reaches members at different times); answered as soon as it is known, else
+     * that coordinator would wait for this node's SYNC forever and grant nothing.
+     */
+    private NodeId unansweredQueryFrom;
 
     Centralized(ProtocolContext<CentralizedMessage> context, boolean sendDenied) {
         this.self = context.self();
@@ -239,6 +245,8 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         } else if (message instanceof SyncQuery) {
             if (from.equals(coordinatorId())) {
                 effects.send(from, clientSync());
+            } else {
+                unansweredQueryFrom = from; // maybe the coordinator the election names next
             }
         } else if (message instanceof Denied) {
             // rule 4: the coordinator is alive and has queued us; keep waiting, do not ask again
@@ -256,6 +264,9 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
     @Override
     public void onView(View newView) {
+        if (newView.epoch() != view.epoch()) {
+            unansweredQueryFrom = null; // queries of older epochs are void; the new coordinator asks again
+        }
         view = newView;
         queryPending = false; // the query below replaces it
         if (isCoordinator()) {
@@ -268,10 +279,16 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
             coordinator.awaitSyncFromOthers(newView);
             effects.broadcast(new SyncQuery());
             coordinator.onSync(self, clientSync());
-        } else if (coordinator != null) {
-            // no longer the coordinator: our counter travels in our SYNC to the new one
-            clientFences.observe(coordinator.fences.highest());
-            coordinator = null;
+        } else {
+            if (coordinator != null) {
+                // no longer the coordinator: our counter travels in our SYNC to the new one
+                clientFences.observe(coordinator.fences.highest());
+                coordinator = null;
+            }
+            if (coordinatorId().equals(unansweredQueryFrom)) {
+                unansweredQueryFrom = null;
+                effects.send(coordinatorId(), clientSync()); // its query came before we knew it
+            }
         }
     }
 

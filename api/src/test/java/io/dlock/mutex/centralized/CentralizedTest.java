@@ -427,4 +427,44 @@ class CentralizedTest {
         p0.onRelease();
         assertEquals(n1, fx0.drainSent().get(0).to());
     }
+
+    /**
+     * The election's result reaches members at different times: a member that gets the new coordinator's
+     * SYNC_QUERY before it knows that coordinator answers it once it does, so the coordinator grants.
+     */
+    @Test
+    void onLeader_aQueryFromTheCoordinatorToBe_isAnsweredOnceItIsKnown() {
+        View view = View.ofRange(3, 3);
+        NodeId n0 = view.member(0);
+        NodeId n1 = view.member(1);
+        NodeId n2 = view.member(2);
+        RecordingEffects<CentralizedMessage> fx0 = new RecordingEffects<>(n0, view);
+        RecordingEffects<CentralizedMessage> fx1 = new RecordingEffects<>(n1, view);
+        RecordingEffects<CentralizedMessage> fx2 = new RecordingEffects<>(n2, view);
+        MutexProtocol<CentralizedMessage> p0 = DEFINITION.create(new ProtocolContext<>(n0, view, fx0, ProtocolOptions.NONE));
+        MutexProtocol<CentralizedMessage> p1 = DEFINITION.create(new ProtocolContext<>(n1, view, fx1, ProtocolOptions.NONE));
+        MutexProtocol<CentralizedMessage> p2 = DEFINITION.create(new ProtocolContext<>(n2, view, fx2, ProtocolOptions.NONE));
+        // node 1 learns first that it was elected and asks everyone for their state
+        p1.onLeader(n1, view.epoch());
+        assertEquals(1, fx1.broadcasts());
+        p2.onLeader(n1, view.epoch());
+        p2.onMessage(n1, new SyncQuery());
+        p1.onMessage(n2, fx2.drainSent().get(0).message());
+        // node 0 still takes the highest id for the coordinator: it cannot answer yet
+        p0.onRequest();
+        fx0.drainSent();
+        p0.onMessage(n1, new SyncQuery());
+        assertEquals(List.of(), fx0.drainSent());
+        // once it knows, it answers with its waiting request, and node 1 grants it
+        p0.onLeader(n1, view.epoch());
+        List<RecordingEffects.Sent<CentralizedMessage>> sync = fx0.drainSent();
+        assertEquals(1, sync.size());
+        assertEquals(n1, sync.get(0).to());
+        p1.onMessage(n0, sync.get(0).message());
+        List<RecordingEffects.Sent<CentralizedMessage>> grants = fx1.drainSent().stream()
+                .filter(x -> x.message() instanceof Grant).toList();
+        assertEquals(1, grants.size());
+        p0.onMessage(n1, grants.get(0).message());
+        assertEquals(1, fx0.drainGrants().size());
+    }
 }
