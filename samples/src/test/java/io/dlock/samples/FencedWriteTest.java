@@ -100,7 +100,9 @@ class FencedWriteTest {
         command(2, "write from-2", "ACCEPTED " + t1);
 
         signal("STOP", pids[2]);
+        long stoppedAt = System.nanoTime();
         long t2 = token(command(3, "lock", "LOCKED ")); // granted once node 2 has left the view
+        long takeoverMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stoppedAt);
         command(3, "write from-3", "ACCEPTED " + t2);
         command(3, "unlock", "UNLOCKED");
         long t3 = token(command(1, "lock", "LOCKED "));
@@ -111,8 +113,8 @@ class FencedWriteTest {
         String answer = expect(2, "");
         assertEquals("REFUSED " + t1 + " " + t3, answer, "the paused holder's late write must be refused");
 
-        System.out.printf("FENCED %s: paused holder's token %d, then %d and %d accepted; late write refused%n",
-                algorithm.configName(), t1, t2, t3);
+        System.out.printf("FENCED %s: paused holder's token %d; %d ms after SIGSTOP node 3 got %d, then node 1 %d;"
+                + " late write refused%n", algorithm.configName(), t1, takeoverMs, t2, t3);
         assertTrue(t1 < t2 && t2 < t3, "tokens must increase: " + t1 + ", " + t2 + ", " + t3);
         assertEquals(List.of(new FencedFile.Entry(t1, "from-2"), new FencedFile.Entry(t2, "from-3"),
                 new FencedFile.Entry(t3, "from-1")), new FencedFile(storeFile).history());
