@@ -46,7 +46,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * it is measured, never asserted.
  *
  * <p>By default the kill runs cover a representative subset ({@link #DEFAULT_KILL_SET}); run every
- * algorithm and every target with {@code -Ddlock.test.kill-all=true}.
+ * algorithm and every target with {@code -Ddlock.test.kill-all=true}:
+ * {@code mvn -B -pl impl-jgroups -am test -Dtest=MultiProcessTest -Dsurefire.failIfNoSpecifiedTests=false
+ * -Ddlock.test.kill-all=true} (about 2.5 minutes for the 27 kill runs).
  *
  * <p>Failure detection: the children run the default stack with its timeouts (FD_SOCK2 notices a killed
  * process at once, VERIFY_SUSPECT2 confirms within {@value #VERIFY_SUSPECT}, FD_ALL3 after

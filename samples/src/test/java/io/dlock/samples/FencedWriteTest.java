@@ -35,7 +35,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * failure detection; nodes 3 and then 1 take the lock (greater tokens) and write; node 2 is continued and
  * writes with its old token, and the store refuses it. The children detect a silent member after 2 s
  * (FD_ALL3, heartbeat every 500 ms) plus 500 ms (VERIFY_SUSPECT2). By default the run uses
- * ricart-agrawala; {@code -Ddlock.test.kill-all=true} runs every algorithm.
+ * ricart-agrawala; {@code -Ddlock.test.kill-all=true} runs every algorithm. Linux only (signals).
+ *
+ * <p>Run: {@code mvn -B -pl samples -am test -Dtest=FencedWriteTest -Dsurefire.failIfNoSpecifiedTests=false
+ * [-Ddlock.test.kill-all=true]}.
  */
 @Timeout(120)
 @EnabledOnOs(OS.LINUX)
@@ -83,7 +86,7 @@ class FencedWriteTest {
     /** The holder paused past failure detection writes late with its old token and is refused; accepted tokens increase. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("algorithms")
-    void pausedHolder_lateWriteIsRefused(MutexAlgorithm algorithm) throws Exception {
+    void when_holderIsPaused_then_itsLateWriteIsRefused(MutexAlgorithm algorithm) throws Exception {
         Path storeFile = dir.resolve("store.txt");
         String cluster = "fenced-" + UUID.randomUUID();
         int port;
