@@ -1,10 +1,12 @@
 package io.dlock.jgroups;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.ProtocolFamily;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -12,32 +14,77 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Three JVMs ({@link ProcessNode}) on the default TCP stack on 127.0.0.1 increment a counter in a shared
- * file under the lock. The kill run ends the lock holder with {@code destroyForcibly} (SIGKILL) while it
- * holds the lock. By default the kill run covers centralized and Ricart-Agrawala; run every algorithm with
- * {@code -Ddlock.test.kill-all=true}.
+ * file under the lock. The kill runs end one node with {@code destroyForcibly} (SIGKILL) while the others
+ * contend: the lock holder (while it holds the lock), the coordinator (the leader of the mutex coordinator
+ * election for centralized, the JGroups view coordinator for the others; killed while another node holds
+ * the lock), or the token holder (token algorithms: the node holding the token while every node is idle,
+ * killed just as the others ask for the lock). The survivors must finish their increments and the file
+ * must hold exactly the number of increments done. Each kill run prints (and appends to
+ * {@code target/multiprocess-recovery.csv}) its recovery time, from the kill to the next grant anywhere;
+ * it is measured, never asserted.
+ *
+ * <p>By default the kill runs cover a representative subset ({@link #DEFAULT_KILL_SET}); run every
+ * algorithm and every target with {@code -Ddlock.test.kill-all=true}:
+ * {@code mvn -B -pl impl-jgroups -am test -Dtest=MultiProcessTest -Dsurefire.failIfNoSpecifiedTests=false
+ * -Ddlock.test.kill-all=true} (about 2.5 minutes for the 27 kill runs).
+ *
+ * <p>Failure detection: the children run the default stack with its timeouts (FD_SOCK2 notices a killed
+ * process at once, VERIFY_SUSPECT2 confirms within {@value #VERIFY_SUSPECT}, FD_ALL3 after
+ * {@value #FD_ALL3_TIMEOUT} of silence).
  */
 @Timeout(180)
 class MultiProcessTest {
 
     private static final int NODES = 3;
     private static final int INCREMENTS = 6;
+    /** Increments done before anything is killed. */
+    private static final int WARMUP = 2;
     private static final long LINE_TIMEOUT_S = 60;
+    static final String VERIFY_SUSPECT = "1s";
+    static final String FD_ALL3_TIMEOUT = "4s";
+
+    /** What a kill run kills. */
+    enum Target {
+        /** The node in the critical section. */
+        HOLDER,
+        /** The mutex coordinator (centralized) or the JGroups coordinator, while another node holds the lock. */
+        COORDINATOR,
+        /** The idle holder of the token (token algorithms only). */
+        TOKEN_HOLDER
+    }
+
+    /** The kill runs of the default build: the algorithm families' representatives. */
+    static final List<Arguments> DEFAULT_KILL_SET = List.of(
+            Arguments.of(MutexAlgorithm.CENTRALIZED, Target.HOLDER),
+            Arguments.of(MutexAlgorithm.CENTRALIZED, Target.COORDINATOR),
+            Arguments.of(MutexAlgorithm.RICART_AGRAWALA, Target.HOLDER),
+            Arguments.of(MutexAlgorithm.RICART_AGRAWALA, Target.COORDINATOR),
+            Arguments.of(MutexAlgorithm.SUZUKI_KASAMI, Target.HOLDER),
+            Arguments.of(MutexAlgorithm.SUZUKI_KASAMI, Target.TOKEN_HOLDER),
+            Arguments.of(MutexAlgorithm.NAIMI_TREHEL, Target.COORDINATOR),
+            Arguments.of(MutexAlgorithm.NAIMI_TREHEL, Target.TOKEN_HOLDER));
 
     @TempDir
     Path dir;
@@ -50,11 +97,33 @@ class MultiProcessTest {
     private final List<PrintStream> inputs = new ArrayList<>();
     private final BlockingQueue<Line> lines = new LinkedBlockingQueue<>();
 
-    static Stream<MutexAlgorithm> killAlgorithms() {
-        if (Boolean.getBoolean("dlock.test.kill-all")) {
-            return Stream.of(MutexAlgorithm.values());
+    static Stream<Arguments> killRuns() {
+        if (!Boolean.getBoolean("dlock.test.kill-all")) {
+            return DEFAULT_KILL_SET.stream();
         }
-        return Stream.of(MutexAlgorithm.CENTRALIZED, MutexAlgorithm.RICART_AGRAWALA);
+        List<Arguments> all = new ArrayList<>();
+        for (MutexAlgorithm a : MutexAlgorithm.values()) {
+            for (Target t : Target.values()) {
+                if (t != Target.TOKEN_HOLDER || isToken(a)) {
+                    all.add(Arguments.of(a, t));
+                }
+            }
+        }
+        return all.stream();
+    }
+
+    private static boolean isToken(MutexAlgorithm a) {
+        return a.definition().family() == ProtocolFamily.TOKEN;
+    }
+
+    @AfterEach
+    void destroyAll() throws InterruptedException {
+        for (Process p : processes) {
+            p.destroyForcibly();
+        }
+        for (Process p : processes) {
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
     }
 
     /** The file's final value equals the number of increments the three processes completed. */
@@ -62,72 +131,171 @@ class MultiProcessTest {
     @EnumSource(MutexAlgorithm.class)
     void threeProcesses_fileCounterIsExact(MutexAlgorithm algorithm) throws Exception {
         Path file = Files.writeString(dir.resolve("counter.txt"), "0");
-        try {
-            startAll(algorithm, file, false);
-            int incs = 0;
-            int done = 0;
-            while (done < NODES) {
-                Line l = next();
-                if (l.text.startsWith("INC ")) {
-                    incs++;
-                } else if (l.text.equals("DONE")) {
-                    done++;
-                }
+        startAll(algorithm, file, false);
+        int incs = 0;
+        int done = 0;
+        while (done < NODES) {
+            Line l = next();
+            if (l.text.startsWith("INC ")) {
+                incs++;
+            } else if (l.text.equals("DONE")) {
+                done++;
+            } else if (l.text.equals("TIMEOUT") || l.text.startsWith("ERROR")) {
+                fail("node " + l.node + ": " + l.text);
             }
-            exitAll();
-            assertEquals(NODES * INCREMENTS, incs);
-            assertEquals(incs, Long.parseLong(Files.readString(file).trim()));
-        } finally {
-            destroyAll();
         }
+        exitAll();
+        assertEquals(NODES * INCREMENTS, incs);
+        assertEquals(incs, Long.parseLong(Files.readString(file).trim()));
     }
 
-    /** The lock holder is killed with SIGKILL while holding the lock; the survivors finish, and no increment is lost. */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("killAlgorithms")
-    void when_holderIsKilled_then_survivorsFinish(MutexAlgorithm algorithm) throws Exception {
+    /**
+     * One node is killed with SIGKILL while the others contend; the survivors finish all their
+     * increments, and the file holds exactly the increments done.
+     */
+    @ParameterizedTest(name = "{0} kill {1}")
+    @MethodSource("killRuns")
+    void when_nodeIsKilled_then_survivorsFinish(MutexAlgorithm algorithm, Target target) throws Exception {
         Path file = Files.writeString(dir.resolve("counter.txt"), "0");
-        try {
-            startAll(algorithm, file, true);
-            int victim = NODES; // the highest id: for centralized also the coordinator
-            int incs = 0;
-            int done = 0;
-            boolean killed = false;
-            while (done < NODES - 1) {
-                Line l = next();
-                if (l.text.startsWith("HOLD ")) {
-                    if (!killed && l.node == victim && incs >= 2) {
-                        Process p = processes.get(victim - 1);
-                        p.destroyForcibly();
-                        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
-                        killed = true;
-                    } else {
-                        inputs.get(l.node - 1).println("go");
-                    }
-                } else if (l.text.startsWith("INC ")) {
-                    incs++;
-                } else if (l.text.equals("DONE")) {
-                    assertTrue(l.node != victim || !killed);
-                    done++;
+        int coordinator = startAll(algorithm, file, true);
+        int[] incsOf = new int[NODES + 1];
+        int incs = 0;
+        int done = 0;
+        int victim = 0;
+        long killedAt = 0;
+        long recoveryMs = -1;
+        String note = "";
+        Set<Integer> idle = new HashSet<>();
+        while (victim == 0 || done < NODES - 1) {
+            Line l = next();
+            boolean armed = victim == 0 && incs >= WARMUP;
+            if (l.text.startsWith("HOLD ")) {
+                if (victim != 0 && recoveryMs < 0) {
+                    recoveryMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
                 }
+                // The holder is killed as a holder only, the coordinator while another node holds the lock,
+                // unless the coordinator keeps getting the lock (decentralized is unfair) and would finish.
+                boolean lastChance = incsOf[l.node] >= INCREMENTS - 2;
+                if (armed && target == Target.HOLDER && (l.node != coordinator || lastChance)) {
+                    victim = l.node;
+                    note = victim == coordinator ? "the holder was also the coordinator" : "";
+                    killedAt = kill(victim);
+                    continue; // the victim dies holding the lock
+                }
+                if (armed && target == Target.COORDINATOR && (l.node != coordinator || lastChance)) {
+                    victim = coordinator;
+                    note = victim == l.node ? "the coordinator was also the holder" : "";
+                    killedAt = kill(victim);
+                    if (victim == l.node) {
+                        continue;
+                    }
+                }
+                go(l.node);
+            } else if (l.text.equals("IDLE")) {
+                if (armed && target == Target.TOKEN_HOLDER) {
+                    idle.add(l.node);
+                    if (idle.size() == NODES) { // nobody asks for the lock now: the token rests somewhere
+                        int[] found = findTokenHolder();
+                        victim = found[0];
+                        note = found[1] == 1 ? "" : "token found after " + found[1] + " queries";
+                        killedAt = kill(victim);
+                        for (int n = 1; n <= NODES; n++) {
+                            if (n != victim) {
+                                go(n);
+                            }
+                        }
+                    }
+                } else {
+                    go(l.node);
+                }
+            } else if (l.text.startsWith("INC ")) {
+                incs++;
+                incsOf[l.node]++;
+            } else if (l.text.equals("DONE")) {
+                assertNotEquals(victim, l.node, "the killed node cannot finish");
+                assertTrue(victim != 0, "node " + l.node + " finished before anything was killed");
+                done++;
+            } else if (l.text.equals("TIMEOUT") || l.text.startsWith("ERROR")) {
+                fail("node " + l.node + ": " + l.text + " (after killing node " + victim + ")");
             }
-            assertTrue(killed, "the victim never held the lock");
-            exitAll();
-            assertEquals(incs, Long.parseLong(Files.readString(file).trim()));
-            assertTrue(incs >= (NODES - 1) * INCREMENTS, "survivors completed only " + incs + " increments");
-        } finally {
-            destroyAll();
+        }
+        exitAll();
+        report(algorithm, target, victim, recoveryMs, note);
+        assertEquals(incs, Long.parseLong(Files.readString(file).trim()), "the file lost or repeated an increment");
+        for (int n = 1; n <= NODES; n++) {
+            if (n != victim) {
+                assertEquals(INCREMENTS, incsOf[n], "survivor " + n + " did not complete its increments");
+            }
         }
     }
 
-    private void startAll(MutexAlgorithm algorithm, Path file, boolean controlled) throws IOException, InterruptedException {
+    /**
+     * Asks every (idle) node whether it holds the token until exactly one says so; returns its id and the
+     * number of rounds. Fails if two do. A token in flight (the ring passes it on even when idle) is
+     * simply asked for again.
+     */
+    private int[] findTokenHolder() throws InterruptedException {
+        for (int round = 1; round <= 50; round++) {
+            for (PrintStream in : inputs) {
+                in.println("token?");
+            }
+            List<Integer> holders = new ArrayList<>();
+            for (int answers = 0; answers < NODES; ) {
+                Line l = next();
+                if (l.text.startsWith("TOKEN ")) {
+                    answers++;
+                    if (l.text.equals("TOKEN true")) {
+                        holders.add(l.node);
+                    }
+                } else {
+                    fail("unexpected line from an idle node " + l.node + ": " + l.text);
+                }
+            }
+            assertTrue(holders.size() <= 1, "two nodes hold the token: " + holders);
+            if (holders.size() == 1) {
+                return new int[] {holders.get(0), round};
+            }
+            Thread.sleep(5);
+        }
+        return fail("no node held the token in 50 queries");
+    }
+
+    private long kill(int node) throws InterruptedException {
+        Process p = processes.get(node - 1);
+        long at = System.nanoTime();
+        p.destroyForcibly();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "node " + node + " did not die");
+        return at;
+    }
+
+    private void go(int node) {
+        inputs.get(node - 1).println("go");
+    }
+
+    /** Prints the measured recovery and appends it to target/multiprocess-recovery.csv. */
+    private static void report(MutexAlgorithm algorithm, Target target, int victim, long recoveryMs, String note)
+            throws IOException {
+        String line = algorithm.configName() + "," + target.name().toLowerCase(java.util.Locale.ROOT) + "," + victim
+                + "," + recoveryMs + "," + note;
+        System.out.println("RECOVERY " + line + " (algorithm,target,victim,ms kill->next grant,note)");
+        Path csv = Path.of("target", "multiprocess-recovery.csv");
+        if (Files.isDirectory(csv.getParent())) {
+            Files.writeString(csv, line + System.lineSeparator(), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        }
+    }
+
+    /** Starts the nodes one at a time, then lets them go; returns the coordinator as node 1 sees it. */
+    private int startAll(MutexAlgorithm algorithm, Path file, boolean controlled) throws IOException, InterruptedException {
         String cluster = "mp-" + UUID.randomUUID();
         int port = JGroupsCluster.freshPorts(8);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String cp = System.getProperty("java.class.path");
         for (int id = 1; id <= NODES; id++) {
             List<String> cmd = List.of(java, "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, ProcessNode.class.getName(),
+                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                    "-Djgroups.verify_suspect.timeout=" + VERIFY_SUSPECT, "-Djgroups.fd_all3.timeout=" + FD_ALL3_TIMEOUT,
+                    "-cp", cp, ProcessNode.class.getName(),
                     cluster, algorithm.configName(), Integer.toString(id), Integer.toString(port),
                     Integer.toString(id), file.toString(), Integer.toString(INCREMENTS), Boolean.toString(controlled));
             Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -152,10 +320,21 @@ class MultiProcessTest {
                 fail("expected READY from node " + id + ", got " + l);
             }
         }
-        // the last one saw everybody; give the earlier ones time to install that view too, then go
+        Map<Integer, Integer> coordinators = new HashMap<>();
+        if (controlled) {
+            for (int id = 1; id <= NODES; id++) {
+                inputs.get(id - 1).println("coordinator?");
+                Line l = next();
+                if (!l.text.startsWith("COORDINATOR ")) {
+                    fail("expected COORDINATOR from node " + id + ", got " + l);
+                }
+                coordinators.put(l.node, Integer.parseInt(l.text.substring("COORDINATOR ".length())));
+            }
+        }
         for (PrintStream in : inputs) {
             in.println("go");
         }
+        return coordinators.getOrDefault(1, 0);
     }
 
     private Line next() throws InterruptedException {
@@ -174,13 +353,6 @@ class MultiProcessTest {
         }
         for (Process p : processes) {
             p.waitFor(30, TimeUnit.SECONDS);
-        }
-    }
-
-    private void destroyAll() {
-        Collections.reverse(processes);
-        for (Process p : processes) {
-            p.destroyForcibly();
         }
     }
 }

@@ -3,24 +3,48 @@ package io.dlock.jgroups;
 import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.LockService;
+import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.ProtocolFamily;
+import io.dlock.runtime.NodeRuntime;
+import io.dlock.spi.NodeId;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The child JVM of {@link MultiProcessTest}: one dlock node on the default TCP stack that increments a
- * counter held in a file under the lock (read, sleep a little, write). Talks to the test on stdin/stdout:
- * prints {@code READY} once the view has the expected size and waits for {@code go}; prints
- * {@code HOLD v} when it holds the lock and has read v (in controlled mode it then waits for {@code go},
- * so the test can kill it while it holds the lock), {@code INC v+1} after writing, {@code DONE} at the
- * end, and leaves when it reads {@code exit}.
+ * counter held in a file under the lock (read, sleep a little, write). Talks to the test on stdin/stdout.
+ *
+ * <p>Output: {@code READY} once the view has the expected size; {@code HOLD v} when it holds the lock and
+ * has read v; {@code INC v+1} after writing; {@code IDLE} after releasing (controlled mode); {@code DONE}
+ * at the end; {@code TIMEOUT} if the lock was not granted within two minutes (then it exits).
+ *
+ * <p>Input: {@code go} lets the main thread go on (after {@code READY}; in controlled mode also after
+ * {@code HOLD}, so the test can kill it while it holds the lock, and after {@code IDLE}, so the test can
+ * keep it idle); {@code exit} ends it. Two queries are answered at once by a reader thread, whatever the
+ * main thread does: {@code token?} prints {@code TOKEN true|false|none} (whether this node holds the
+ * token of a token algorithm now, read on the lock's event loop; {@code none} for other algorithms) and
+ * {@code coordinator?} prints {@code COORDINATOR id} (the leader of the mutex coordinator election for
+ * the centralized algorithm, the JGroups view coordinator for the others).
  *
  * <p>Arguments: cluster algorithm nodeId port expectedMembers counterFile increments controlled.
  */
 public final class ProcessNode {
+
+    /** How long one acquisition may take before the child gives up: far above any recovery. */
+    private static final long LOCK_TIMEOUT_S = 120;
 
     private ProcessNode() {
     }
@@ -43,21 +67,29 @@ public final class ProcessNode {
                 .set(DlockConfig.JGROUPS_PORT, Integer.toString(port))
                 .set(DlockConfig.JGROUPS_PORT_RANGE, "5")
                 .build();
-        try (LockService service = LockService.start(config)) {
+        JGroupsTransport transport = JGroupsTransportFactory.create(config, true);
+        try (LockService service = LockService.start(config, transport)) {
+            DistributedLock lock = service.lock("file-counter");
+            BlockingQueue<String> commands = new LinkedBlockingQueue<>();
+            Thread reader = new Thread(() -> readCommands(in, out, commands, service, transport, lock), "commands");
+            reader.setDaemon(true);
+            reader.start();
             while (service.view().size() < members) {
                 Thread.sleep(20);
             }
             out.println("READY");
-            if (!"go".equals(in.readLine())) {
+            if (!"go".equals(commands.take())) {
                 return;
             }
-            DistributedLock lock = service.lock("file-counter");
             for (int i = 0; i < increments; i++) {
-                lock.lock();
+                if (!lock.tryLock(LOCK_TIMEOUT_S, TimeUnit.SECONDS)) {
+                    out.println("TIMEOUT");
+                    return;
+                }
                 try {
                     long value = Long.parseLong(Files.readString(file).trim());
                     out.println("HOLD " + value);
-                    if (controlled && !"go".equals(in.readLine())) {
+                    if (controlled && !"go".equals(commands.take())) {
                         return;
                     }
                     Thread.sleep(10);
@@ -66,12 +98,100 @@ public final class ProcessNode {
                 } finally {
                     lock.unlock();
                 }
+                if (controlled && i + 1 < increments) {
+                    out.println("IDLE");
+                    if (!"go".equals(commands.take())) {
+                        return;
+                    }
+                }
             }
             out.println("DONE");
-            String line;
-            while ((line = in.readLine()) != null && !line.equals("exit")) {
-                // wait until every node is done, so that nobody's leaving changes the others' views
+            // wait until every node is done, so that nobody's leaving changes the others' views
+            while (!"exit".equals(commands.take())) {
+                // ignore
             }
         }
+    }
+
+    private static void readCommands(BufferedReader in, PrintStream out, BlockingQueue<String> commands,
+                                     LockService service, JGroupsTransport transport, DistributedLock lock) {
+        try {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.equals("token?")) {
+                    out.println("TOKEN " + tokenState(lock));
+                } else if (line.equals("coordinator?")) {
+                    out.println("COORDINATOR " + coordinator(service, transport));
+                } else {
+                    commands.add(line);
+                }
+            }
+        } catch (Exception e) {
+            out.println("ERROR " + e);
+        }
+        commands.add("exit"); // the test went away
+    }
+
+    /** The node whose crash is "the coordinator's" for this algorithm, or 0 if unknown yet. */
+    private static long coordinator(LockService service, JGroupsTransport transport) throws InterruptedException {
+        MutexAlgorithm algorithm = service.config().mutex();
+        if (algorithm.definition().family() == ProtocolFamily.CENTRAL) {
+            Optional<NodeId> leader = service.election(NodeRuntime.COORDINATOR_GROUP).awaitLeader(Duration.ofSeconds(10));
+            return leader.map(NodeId::value).orElse(0L);
+        }
+        NodeId coord = JGroupsTransport.idOf(transport.channel().getView().getCoord());
+        return coord == null ? 0 : coord.value();
+    }
+
+    /**
+     * Whether this node's protocol instance holds the token now: {@code true}, {@code false}, or
+     * {@code none} for an algorithm without a token. A test-only probe: it reads the private state of the
+     * token algorithms by reflection, on the lock's event loop (so it sees a consistent state), to keep
+     * such a query out of the library's API.
+     */
+    static String tokenState(DistributedLock lock) throws Exception {
+        Object engine = field(lock, "engine");
+        Executor loop = (Executor) field(engine, "loop");
+        CompletableFuture<String> answer = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                answer.complete(holdsToken(field(engine, "protocol")));
+            } catch (Exception | Error e) {
+                answer.completeExceptionally(e);
+            }
+        });
+        return answer.get(10, TimeUnit.SECONDS);
+    }
+
+    private static String holdsToken(Object protocol) throws Exception {
+        switch (protocol.getClass().getSimpleName()) {
+            case "TokenRing":
+                return Boolean.toString((Boolean) field(protocol, "holding"));
+            case "SuzukiKasami":
+                return Boolean.toString(field(protocol, "token") != null);
+            case "Raymond":
+                return Boolean.toString(field(protocol, "holder").equals(field(protocol, "self")));
+            case "NaimiTrehel":
+            case "Ctta":
+                Method m = protocol.getClass().getDeclaredMethod("hasToken");
+                m.setAccessible(true);
+                return Boolean.toString((Boolean) m.invoke(protocol));
+            default:
+                return "none";
+        }
+    }
+
+    private static Object field(Object target, String name) throws ReflectiveOperationException {
+        for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
+            try {
+                Field f = c.getDeclaredField(name);
+                f.setAccessible(true);
+                return f.get(target);
+            } catch (NoSuchFieldException e) {
+                // look in the superclass
+            }
+        }
+        throw new NoSuchFieldException(target.getClass().getName() + "." + name
+                + " (the token probe of ProcessNode must follow the algorithm's field names)");
     }
 }

@@ -1,0 +1,135 @@
+package io.dlock.samples;
+
+import io.dlock.StaleFencingTokenException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A fenced store in a file, shared by several processes: the file-backed sibling of
+ * {@link io.dlock.FencedResource}. It keeps every accepted write as a line {@code token value}, so the
+ * last line holds the current value and the highest token accepted, and it refuses a write whose
+ * {@link io.dlock.DistributedLock#fencingToken() fencing token} is older than that.
+ *
+ * <p>The check and the write are one atomic step across processes: each {@link #write} takes an exclusive
+ * {@link FileLock} on the file (and, since a JVM may hold only one lock on a file, a lock per path inside
+ * the JVM), reads the highest token, appends and forces the line to disk, and only then lets go. That is
+ * what a real store does in one transaction; without it, two writers could both pass the check.
+ *
+ * <p>A token equal to the highest accepted is accepted (a holder may write several times under one
+ * grant). Values are single lines of text.
+ */
+public final class FencedFile {
+
+    private static final Map<Path, ReentrantLock> IN_JVM = new ConcurrentHashMap<>();
+
+    /** One accepted write. */
+    public record Entry(long token, String value) {
+    }
+
+    private final Path path;
+
+    /** A store in {@code path}; the file is created on the first write. */
+    public FencedFile(Path path) {
+        this.path = path.toAbsolutePath().normalize();
+    }
+
+    /**
+     * Appends {@code value} if {@code fencingToken} is not older than every token accepted so far.
+     *
+     * @throws StaleFencingTokenException if a newer token was accepted before; the file is unchanged
+     * @throws IllegalArgumentException   if the value contains a line break
+     * @throws UncheckedIOException       if the file cannot be read or written
+     */
+    public void write(long fencingToken, String value) {
+        if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
+            throw new IllegalArgumentException("a FencedFile value is one line; got one with a line break: " + value);
+        }
+        ReentrantLock local = IN_JVM.computeIfAbsent(path, p -> new ReentrantLock());
+        local.lock();
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+             FileLock ignored = ch.lock()) {
+            List<Entry> entries = parse(readAll(ch));
+            if (!entries.isEmpty()) {
+                long highest = entries.get(entries.size() - 1).token();
+                if (fencingToken < highest) {
+                    throw new StaleFencingTokenException(fencingToken, highest);
+                }
+            }
+            ch.position(ch.size());
+            ByteBuffer line = ByteBuffer.wrap((fencingToken + " " + value + "\n").getBytes(StandardCharsets.UTF_8));
+            while (line.hasRemaining()) {
+                ch.write(line);
+            }
+            ch.force(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the fenced file " + path, e);
+        } finally {
+            local.unlock();
+        }
+    }
+
+    /** Every accepted write, oldest first (empty if nothing was written yet). */
+    public List<Entry> history() {
+        ReentrantLock local = IN_JVM.computeIfAbsent(path, p -> new ReentrantLock());
+        local.lock();
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+             FileLock ignored = ch.lock()) {
+            return parse(readAll(ch));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the fenced file " + path, e);
+        } finally {
+            local.unlock();
+        }
+    }
+
+    /** The last accepted write, if any. */
+    public Optional<Entry> last() {
+        List<Entry> h = history();
+        return h.isEmpty() ? Optional.empty() : Optional.of(h.get(h.size() - 1));
+    }
+
+    private static String readAll(FileChannel ch) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate(Math.toIntExact(ch.size()));
+        ch.position(0);
+        while (buf.hasRemaining() && ch.read(buf) >= 0) {
+            // fill
+        }
+        return new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
+    }
+
+    private List<Entry> parse(String text) {
+        List<Entry> entries = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            int space = line.indexOf(' ');
+            try {
+                entries.add(new Entry(Long.parseLong(space < 0 ? line : line.substring(0, space)),
+                        space < 0 ? "" : line.substring(space + 1)));
+            } catch (NumberFormatException e) {
+                throw new IllegalStateException(path + " is not a fenced file: line '" + line + "'", e);
+            }
+        }
+        return entries;
+    }
+
+    @Override
+    public String toString() {
+        return "FencedFile[" + path + "]";
+    }
+}
