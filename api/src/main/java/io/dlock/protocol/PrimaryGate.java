@@ -28,9 +28,10 @@ import java.util.Objects;
  * The primary side saw this node leave and forgot its requests and permissions; this node's
  * protocol state is from before the split (acknowledgements, a queue, maybe a token whose contents
  * the primary side has moved past). So the node rejoins <em>as a new member</em>: the gate drops
- * the old instance and creates a fresh one in the primary view, not idle ({@code startsIdle =
- * false}, as the runtime creates a protocol on first use in a running cluster), which learns the
- * state of the lock from the others (census, barrier, sync). A request that was outstanding is
+ * the old instance and creates a fresh one, not idle ({@code startsIdle = false}, as the runtime
+ * creates a protocol on first use in a running cluster), in the last view the old one knew, and tells
+ * it the primary view through {@link MutexProtocol#onView}: it learns the state of the lock from the
+ * others through the algorithm's view-change rebuild (census, barrier, sync). A request that was outstanding is
  * made again on the new instance, then the kept requests and the last leader are handed over.
  * Timers the old instance had set are ignored when they fire. A node whose views were all primary
  * keeps its instance, which gets every view through {@link MutexProtocol#onView}.
@@ -58,6 +59,8 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
     private final ProtocolOptions options;
     private final MutexEffects<M> effects;
     private MutexProtocol<M> inner;
+    /** The last view the current instance was created in or told about. */
+    private View innerView;
     private boolean frozen;
     private boolean requested;
     private boolean inCS;
@@ -77,6 +80,7 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
         this.options = context.options();
         this.effects = context.effects();
         this.frozen = !primary;
+        this.innerView = context.view();
         this.inner = definition.create(new ProtocolContext<>(self, context.view(), new TrackingEffects(), options,
                 context.startsIdle()));
     }
@@ -136,6 +140,7 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
             return;
         }
         if (!frozen) {
+            innerView = view;
             inner.onView(view);
             return;
         }
@@ -147,7 +152,12 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
         deferredRequest = false;
         staleTimers.addAll(liveTimers);
         liveTimers.clear();
-        inner = definition.create(new ProtocolContext<>(self, view, new TrackingEffects(), options, false));
+        // created in the last view the old instance knew, then told the new view: exactly the runtime's
+        // path of a protocol created lazily just before a view change, so the view change rebuilds
+        // (a coordinator syncs, a steward counts, a barrier waits) as every other member expects
+        inner = definition.create(new ProtocolContext<>(self, innerView, new TrackingEffects(), options, false));
+        innerView = view;
+        inner.onView(view);
         if (leader != null) {
             inner.onLeader(leader, leaderEpoch);
         }

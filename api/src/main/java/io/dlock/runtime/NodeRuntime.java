@@ -278,7 +278,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
             view = newView;
         }
         if (!isPrimary) {
-            LOG.warn("node {}: view {} {} is not primary (no majority of the last primary view {}): no lock is"
+            LOG.info("node {}: view {} {} is not primary (no majority of the last primary view {}): no lock is"
                     + " granted and no leader elected until a primary view", transport.self(), newView.epoch(),
                     newView.members(), primaryComponent.lastPrimary().members());
         }
