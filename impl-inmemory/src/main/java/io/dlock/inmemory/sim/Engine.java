@@ -226,7 +226,9 @@ final class Engine<M extends ProtocolMessage> {
         }
         for (FaultPlan.LossWindow loss : losses) {
             action(loss.from(), () -> checker.onFault(now));
-            action(loss.until(), this::installClusterViews);
+            if (loss.viewAfter()) {
+                action(loss.until(), this::installClusterViews);
+            }
         }
         for (FaultPlan.CrashAt crash : faults.crashes()) {
             schedule(crash.at(), Event.CRASH, checkedIndex(crash.node(), "crash"));

@@ -101,8 +101,11 @@ public final class FaultPlan {
     record Split(Set<NodeId> minority, long from, long until) {
     }
 
-    /** Every network message sent in {@code [from, until)} is lost; a view of the same members follows at {@code until}. */
-    record LossWindow(long from, long until) {
+    /**
+     * Every network message sent in {@code [from, until)} is lost; if {@code viewAfter}, a view of the
+     * same members follows at {@code until}.
+     */
+    record LossWindow(long from, long until, boolean viewAfter) {
     }
 
     private static final FaultPlan NONE = new FaultPlan(0, 0, List.of(), List.of(), List.of(), List.of());
@@ -348,12 +351,23 @@ public final class FaultPlan {
      * @throws IllegalArgumentException if the window is empty
      */
     public FaultPlan loseMessages(long fromTime, long untilTime) {
+        return loseMessages(fromTime, untilTime, true);
+    }
+
+    /**
+     * Loses every network message sent during {@code [fromTime, untilTime)}; with {@code viewAfter}
+     * false no view follows: only an algorithm with its own in-epoch recovery (CTTA's REGENERATE,
+     * Naimi-Trehel's consult/query/election) survives that.
+     *
+     * @throws IllegalArgumentException if the window is empty
+     */
+    public FaultPlan loseMessages(long fromTime, long untilTime, boolean viewAfter) {
         checkTime(fromTime);
         if (untilTime <= fromTime) {
             throw new IllegalArgumentException("loss window [" + fromTime + ", " + untilTime + ") is empty");
         }
         FaultPlan c = copy();
-        c.losses = plus(losses, new LossWindow(fromTime, untilTime));
+        c.losses = plus(losses, new LossWindow(fromTime, untilTime, viewAfter));
         return c;
     }
 
@@ -448,7 +462,8 @@ public final class FaultPlan {
                     .append(sp.until()).append("L)");
         }
         for (LossWindow l : losses) {
-            code.append(".loseMessages(").append(l.from()).append("L, ").append(l.until()).append("L)");
+            code.append(".loseMessages(").append(l.from()).append("L, ").append(l.until()).append("L, ")
+                    .append(l.viewAfter()).append(')');
         }
         return code.toString();
     }
