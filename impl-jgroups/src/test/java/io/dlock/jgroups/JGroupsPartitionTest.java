@@ -64,11 +64,15 @@ class JGroupsPartitionTest {
             long before = locks.get(4).fencingToken();
             locks.get(4).unlock();
 
+            long cutAt = System.nanoTime();
             for (int a = 0; a < 3; a++) {
                 for (int b = 3; b < 5; b++) {
                     cut(cluster, a, b);
                 }
             }
+            assertTrue(locks.get(2).tryLock(40, TimeUnit.SECONDS), "the majority side did not grant");
+            long recoveryMillis = (System.nanoTime() - cutAt) / 1_000_000; // reported, not asserted
+            locks.get(2).unlock();
             awaitSizes(cluster, 3, 2);
             long majorityEpoch = cluster.node(0).view().epoch();
             long minorityEpoch = cluster.node(4).view().epoch();
@@ -86,7 +90,9 @@ class JGroupsPartitionTest {
             awaitSizes(cluster, 5, 5);
             long mergeEpoch = cluster.node(0).view().epoch();
             System.out.println("jgroups partition " + algorithm + ": majority view id " + majorityEpoch
-                    + ", minority view id " + minorityEpoch + ", merge view id " + mergeEpoch);
+                    + ", minority view id " + minorityEpoch + ", merge view id " + mergeEpoch
+                    + "; split to first majority grant " + recoveryMillis + " ms (FD_ALL3 timeout 1500 ms"
+                    + " + VERIFY_SUSPECT 300 ms)");
             assertTrue(mergeEpoch > Math.max(majorityEpoch, minorityEpoch),
                     "merge epoch " + mergeEpoch + " not above both sides' " + majorityEpoch + ", " + minorityEpoch);
             long last = majorityFence;
