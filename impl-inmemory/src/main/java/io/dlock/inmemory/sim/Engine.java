@@ -209,19 +209,33 @@ final class Engine<M extends ProtocolMessage> {
             });
         }
         long d = Math.max(0, detectDelay);
-        for (FaultPlan.Split split : faults.splits()) {
+        int firstSplitWindow = faults.partitions().size();
+        for (int k = 0; k < faults.splits().size(); k++) {
+            FaultPlan.Split split = faults.splits().get(k);
+            int[] group = partitionGroups[firstSplitWindow + k];
             Set<Integer> minority = new TreeSet<>();
             for (NodeId id : split.minority()) {
                 minority.add(checkedIndex(id, "split"));
             }
-            action(split.from(), () -> checker.onFault(now));
+            action(split.from(), () -> {
+                if (split.around() != null) {
+                    chooseMinority(split, minority, group);
+                }
+                if (!minority.isEmpty()) {
+                    checker.onFault(now);
+                }
+            });
             action(split.from() + d, () -> {
-                activeSplit = minority;
-                installClusterViews();
+                if (!minority.isEmpty()) {
+                    activeSplit = minority;
+                    installClusterViews();
+                }
             });
             action(split.until() + d, () -> {
-                activeSplit = null;
-                installClusterViews();
+                if (!minority.isEmpty()) {
+                    activeSplit = null;
+                    installClusterViews();
+                }
             });
         }
         for (FaultPlan.LossWindow loss : losses) {
@@ -371,6 +385,34 @@ final class Engine<M extends ProtocolMessage> {
         }
     }
 
+    /**
+     * The minority of a {@link FaultPlan#splitAround}: the node playing the role and the next live
+     * members after it; cuts their links from now on ({@code group}, all zeros until now, is the
+     * window's side of each node).
+     */
+    private void chooseMinority(FaultPlan.Split split, Set<Integer> minority, int[] group) {
+        int player = playing(split.around());
+        if (player < 0) {
+            return;
+        }
+        List<Integer> live = new ArrayList<>();
+        for (int i : cluster) {
+            if (!nodes.get(i).crashed) {
+                live.add(i);
+            }
+        }
+        int start = live.indexOf(player);
+        if (start < 0) {
+            return;
+        }
+        for (int k = 0; k < Math.min(split.size(), live.size() - 1); k++) {
+            minority.add(live.get((start + k) % live.size()));
+        }
+        for (int i : minority) {
+            group[i] = 0; // the others are all in group 1 (the window was built with one empty group)
+        }
+    }
+
     /** Schedules membership action {@code run} at {@code time}. */
     private void action(long time, Runnable run) {
         actions.add(run);
@@ -469,24 +511,49 @@ final class Engine<M extends ProtocolMessage> {
                 }
             }
         }
-        for (View view : views) {
-            for (NodeId member : view.members()) {
-                SimNode<M> node = nodes.get((int) member.value());
-                if (node.crashed || !node.joined) {
-                    continue;
+        // verdicts first; then the nodes whose view is not primary freeze (a holder among them is
+        // fenced out) before any primary node acts on its view: both sides of a partition suspect each
+        // other at the same time, so the majority cannot grant before the minority knows it is cut off
+        // (a holder that is slower than that is the paused-holder case, which fencing tokens cover)
+        List<SimNode<M>> order = new ArrayList<>();
+        List<View> orderViews = new ArrayList<>();
+        List<Boolean> verdicts = new ArrayList<>();
+        for (int pass = 0; pass < 2; pass++) {
+            for (View view : views) {
+                for (NodeId member : view.members()) {
+                    SimNode<M> node = nodes.get((int) member.value());
+                    if (node.crashed || !node.joined) {
+                        continue;
+                    }
+                    if (pass == 0) {
+                        boolean primary = node.primaryComponent.accept(view);
+                        if (!primary) {
+                            order.add(node);
+                            orderViews.add(view);
+                            verdicts.add(false);
+                        }
+                    } else if (node.primaryComponent.isPrimary()) {
+                        order.add(node);
+                        orderViews.add(view);
+                        verdicts.add(true);
+                    }
                 }
-                boolean primary = node.primaryComponent.accept(view);
-                if (node.gate == null) {
-                    node.gate = PrimaryGate.create(definition,
-                            new ProtocolContext<>(node.id, view, node, config.options(), false), primary);
-                    node.protocol = node.gate;
-                    continue;
-                }
-                node.gate.onView(view, primary);
-                if (node.gate.frozen() && checker.holding(node.index)) {
-                    fencedOut++;
-                    checker.onFencedOut(node.index, now);
-                }
+            }
+        }
+        for (int k = 0; k < order.size(); k++) {
+            SimNode<M> node = order.get(k);
+            View view = orderViews.get(k);
+            boolean primary = verdicts.get(k);
+            if (node.gate == null) {
+                node.gate = PrimaryGate.create(definition,
+                        new ProtocolContext<>(node.id, view, node, config.options(), false), primary);
+                node.protocol = node.gate;
+                continue;
+            }
+            node.gate.onView(view, primary);
+            if (node.gate.frozen() && checker.holding(node.index)) {
+                fencedOut++;
+                checker.onFencedOut(node.index, now);
             }
         }
     }

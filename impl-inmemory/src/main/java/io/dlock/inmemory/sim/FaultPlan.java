@@ -98,7 +98,7 @@ public final class FaultPlan {
      * during {@code [from, until)}; each side installs its own view (same epoch) at {@code from +
      * detect}, and the merge view at {@code until + detect}.
      */
-    record Split(Set<NodeId> minority, long from, long until) {
+    record Split(Set<NodeId> minority, long from, long until, Role around, int size) {
     }
 
     /**
@@ -339,7 +339,29 @@ public final class FaultPlan {
             throw new IllegalArgumentException("a split needs at least one node on the minority side");
         }
         FaultPlan c = copy();
-        c.splits = plus(splits, new Split(Set.copyOf(minority), fromTime, untilTime));
+        c.splits = plus(splits, new Split(Set.copyOf(minority), fromTime, untilTime, null, 0));
+        return c;
+    }
+
+    /**
+     * A {@link #split} whose minority side is chosen when it starts: the node playing {@code role}
+     * (typically {@link Role#HOLDER}: the lock or token holder is cut off) and the next
+     * {@code size - 1} live members after it in id order (wrapping around). If nobody plays the role
+     * then, nothing happens.
+     *
+     * @throws IllegalArgumentException if the window is empty or {@code size < 1}
+     */
+    public FaultPlan splitAround(Role role, int size, long fromTime, long untilTime) {
+        Objects.requireNonNull(role, "role");
+        checkTime(fromTime);
+        if (untilTime <= fromTime) {
+            throw new IllegalArgumentException("split window [" + fromTime + ", " + untilTime + ") is empty");
+        }
+        if (size < 1) {
+            throw new IllegalArgumentException("a split needs at least one node on the minority side, got " + size);
+        }
+        FaultPlan c = copy();
+        c.splits = plus(splits, new Split(Set.of(), fromTime, untilTime, role, size));
         return c;
     }
 
@@ -458,8 +480,13 @@ public final class FaultPlan {
             code.append(".join(").append(nodeCode(j.node())).append(", ").append(j.at()).append("L)");
         }
         for (Split sp : splits) {
-            code.append(".split(").append(nodesCode(sp.minority())).append(", ").append(sp.from()).append("L, ")
-                    .append(sp.until()).append("L)");
+            if (sp.around() != null) {
+                code.append(".splitAround(FaultPlan.Role.").append(sp.around()).append(", ").append(sp.size())
+                        .append(", ").append(sp.from()).append("L, ").append(sp.until()).append("L)");
+            } else {
+                code.append(".split(").append(nodesCode(sp.minority())).append(", ").append(sp.from()).append("L, ")
+                        .append(sp.until()).append("L)");
+            }
         }
         for (LossWindow l : losses) {
             code.append(".loseMessages(").append(l.from()).append("L, ").append(l.until()).append("L, ")
