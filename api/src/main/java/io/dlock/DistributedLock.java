@@ -62,6 +62,14 @@ import java.util.concurrent.locks.Lock;
  * is merely paused (a long GC) may still believe it holds the lock after the others have moved on;
  * no lock service can prevent that, which is why every grant carries a fencing token that strictly
  * increases across the cluster.
+ *
+ * <p><b>Partitions (majority rule).</b> Only a view that holds a strict majority of the members of
+ * the last primary view may grant ({@link io.dlock.protocol.PrimaryComponent}). On a minority side
+ * (or on both halves of an even split) nothing is granted: {@code tryLock(timeout)} times out and
+ * {@code lock()} waits until the partition heals. A thread that held the lock when its node fell
+ * into the minority keeps it locally (it cannot be interrupted) but is fenced out: the majority side
+ * may grant the lock again, with a higher fencing token, and the late holder's {@code unlock()}
+ * merely ends its local hold. After the heal the node rejoins and locks again as any other member.
  */
 public interface DistributedLock extends Lock {
 

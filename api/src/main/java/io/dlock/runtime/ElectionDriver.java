@@ -46,6 +46,11 @@ import org.slf4j.LoggerFactory;
  * this node to that round (a fresh instance, woken by the message), and messages of a newer epoch
  * wait until this node installs that view.
  *
+ * <p><b>Majority rule.</b> In a view that is not primary for this node ({@link
+ * io.dlock.protocol.PrimaryComponent}) the group has no leader ({@code leader()} is empty, listeners
+ * hear nothing until the next leader), no election starts, and messages of that epoch are dropped:
+ * a minority never elects. The next primary view starts an election as usual.
+ *
  * <p><b>When this node starts an election</b> (calls {@link ElectionProtocol#onStart}): when it is
  * created by the application ({@code LockService.election}) and knows no leader; on a new view that
  * no longer contains the leader, or that contains a higher id than the leader (a higher node joined:
@@ -80,6 +85,8 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
     // Loop-confined state.
     private boolean stopped;
     private View view;
+    /** Whether {@link #view} is primary: in a view that is not, nothing starts, runs or elects. */
+    private boolean primary;
     private long round;
     private Run run;
     private final List<Early> early = new ArrayList<>();
@@ -93,7 +100,8 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
      * application asked for the group), the first run starts an election.
      */
     ElectionDriver(String group, ElectionProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
-                   View initialView, Executor pool, ScheduledExecutorService timers, Executor notifier, boolean startNow,
+                   View initialView, boolean initialPrimary, Executor pool, ScheduledExecutorService timers,
+                   Executor notifier, boolean startNow,
                    BiConsumer<NodeId, Long> epochLeaders) {
         this.group = group;
         this.definition = definition;
@@ -107,8 +115,9 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
         this.epochLeaders = epochLeaders;
         loop.execute(() -> {
             view = initialView;
+            primary = initialPrimary;
             newRun(0);
-            if (startNow) {
+            if (startNow && primary) {
                 listeners.electionRunning();
                 run.started = true;
                 run.protocol.onStart();
@@ -119,7 +128,7 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
     /** Lets the application's creation start an election if this driver was created by a message. */
     void startIfNoLeader() {
         loop.execute(() -> {
-            if (!stopped && listeners.current() == null && !run.started) {
+            if (!stopped && primary && listeners.current() == null && !run.started) {
                 run.started = true;
                 run.protocol.onStart();
             }
@@ -129,8 +138,8 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
     // ---- GroupElection ----
 
     @Override
-    public void onView(View newView) {
-        loop.execute(() -> installView(newView));
+    public void onView(View newView, boolean isPrimary) {
+        loop.execute(() -> installView(newView, isPrimary));
     }
 
     @Override
@@ -197,8 +206,8 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
     @Override
     public void start() {
         loop.execute(() -> {
-            if (stopped) {
-                return;
+            if (stopped || !primary) {
+                return; // no election in a non-primary view; the next primary view starts one if needed
             }
             newRun(round + 1);
             listeners.electionRunning();
@@ -209,12 +218,18 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
 
     // ---- event loop ----
 
-    private void installView(View newView) {
+    private void installView(View newView, boolean isPrimary) {
         if (stopped || closed || newView.epoch() <= view.epoch()) {
             return;
         }
         view = newView;
+        primary = isPrimary;
         newRun(0);
+        if (!isPrimary) {
+            listeners.electionRunning(); // a minority has no leader and elects none
+            early.removeIf(e -> e.epoch <= newView.epoch());
+            return;
+        }
         NodeId leader = listeners.current();
         if (leader == null || !newView.contains(leader) || newView.highest().compareTo(leader) > 0) {
             listeners.electionRunning();
@@ -240,7 +255,7 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
         if (stopped || closed) {
             return;
         }
-        if (epoch < view.epoch() || (epoch == view.epoch() && !view.contains(from))) {
+        if (epoch < view.epoch() || (epoch == view.epoch() && (!primary || !view.contains(from)))) {
             return;
         }
         if (epoch > view.epoch()) {

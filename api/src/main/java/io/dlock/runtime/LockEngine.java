@@ -5,6 +5,7 @@ import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.PrimaryGate;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
@@ -35,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * <p>Every protocol call happens on the event loop, one at a time. Messages of an older epoch are
  * dropped; messages of a newer epoch (the sender installed the view first) wait until this node
  * installs that view.
+ *
+ * <p>The protocol is wrapped in a {@link PrimaryGate}: in a view that is not primary for this node
+ * (the node runtime's {@link io.dlock.protocol.PrimaryComponent} decides) nothing is granted, requests
+ * wait, and the protocol sees the next primary view only.
  *
  * @param <M> the algorithm's message type
  */
@@ -67,7 +72,7 @@ final class LockEngine<M extends ProtocolMessage> {
     // Loop-confined state.
     private boolean stopped;
     private View view;
-    private MutexProtocol<M> protocol;
+    private PrimaryGate<M> protocol;
 
     /** A timer set by the protocol; its identity tells a fired timer from a superseded one. */
     private static final class PendingTimer {
@@ -79,7 +84,8 @@ final class LockEngine<M extends ProtocolMessage> {
     }
 
     LockEngine(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
-               View initialView, Executor pool, ScheduledExecutorService timers, long tryTimeoutNanos) {
+               View initialView, boolean primary, Executor pool, ScheduledExecutorService timers,
+               long tryTimeoutNanos) {
         this.name = name;
         this.definition = definition;
         this.codec = definition.codec();
@@ -90,7 +96,8 @@ final class LockEngine<M extends ProtocolMessage> {
         this.local = new LocalLockState(() -> loop.execute(this::request), () -> loop.execute(this::release));
         this.facade = new RuntimeLock(name, local, this, tryTimeoutNanos);
         this.view = initialView;
-        this.protocol = definition.create(new ProtocolContext<>(self, initialView, new Effects(), options, false));
+        this.protocol = PrimaryGate.create(definition,
+                new ProtocolContext<>(self, initialView, new Effects(), options, false), primary);
     }
 
     RuntimeLock facade() {
@@ -106,9 +113,12 @@ final class LockEngine<M extends ProtocolMessage> {
         loop.execute(() -> receive(from, epoch, bytes, offset));
     }
 
-    /** Queues a view change; views older than the one installed are ignored. */
-    void viewChanged(View newView) {
-        loop.execute(() -> installView(newView));
+    /**
+     * Queues a view change and whether the view is primary for this node; views not newer than the
+     * one installed are ignored.
+     */
+    void viewChanged(View newView, boolean primary) {
+        loop.execute(() -> installView(newView, primary));
     }
 
     /** Queues the election's result for {@code epoch} (see {@link MutexProtocol#onLeader}). */
@@ -153,12 +163,12 @@ final class LockEngine<M extends ProtocolMessage> {
         }
     }
 
-    private void installView(View newView) {
+    private void installView(View newView, boolean primary) {
         if (stopped || newView.epoch() <= view.epoch()) {
             return;
         }
         view = newView;
-        protocol.onView(newView);
+        protocol.onView(newView, primary);
         Iterator<Early> it = early.iterator();
         List<Early> due = new ArrayList<>();
         while (it.hasNext()) {

@@ -9,6 +9,7 @@ import io.dlock.LockService;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolFamily;
+import io.dlock.protocol.PrimaryComponent;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.MalformedMessageException;
 import io.dlock.spi.NodeId;
@@ -37,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * event loops, one timer thread, one thread that calls leader listeners), and one {@link LockEngine}
  * per lock name, created on first use or on the first message for that name. Routes every received
  * message to its engine by the name in its {@link Envelope}.
+ *
+ * <p>Every view goes through the node's {@link PrimaryComponent} (the majority rule): the engines and
+ * the elections are told whether it is primary, and in a view that is not, no lock is granted and no
+ * leader is elected.
  */
 public final class NodeRuntime implements LockService, Transport.Receiver {
 
@@ -58,6 +63,10 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
     private final Map<String, GroupElection> elections = new ConcurrentHashMap<>();
     private final LongAdder foreign = new LongAdder();
     private volatile View view;
+    /** The majority rule; guarded by itself (views come from the transport's thread, one at a time). */
+    private final PrimaryComponent primaryComponent = new PrimaryComponent();
+    /** Whether {@link #view} is primary ({@link PrimaryComponent}); written with it under primaryComponent. */
+    private volatile boolean primary;
     /** The last leader of {@link #COORDINATOR_GROUP}, or null (no election runs for the mutex). */
     private volatile EpochLeader coordinator;
 
@@ -161,7 +170,8 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
             created[0] = true;
             return newElection(g, true);
         });
-        election.onView(view); // no-op unless a view arrived while it was being created
+        ViewState state = viewState();
+        election.onView(state.view(), state.primary()); // no-op unless a view arrived while it was being created
         if (!created[0] && election instanceof ElectionDriver<?> driver) {
             driver.startIfNoLeader(); // created by a message: start if this node still knows no leader
         }
@@ -171,7 +181,8 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
     private GroupElection newElection(String group, boolean byApplication) {
         Optional<ElectionProtocolDefinition<?>> definition = config.election().definition();
         if (definition.isEmpty()) {
-            return new ViewLeaderElection(group, transport.self(), notifier, view);
+            ViewState state = viewState();
+            return new ViewLeaderElection(group, transport.self(), notifier, state.view(), state.primary());
         }
         return newDriver(group, definition.get(), byApplication);
     }
@@ -180,7 +191,9 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
                                                                     boolean byApplication) {
         @SuppressWarnings("unchecked")
         ElectionProtocolDefinition<M> definition = (ElectionProtocolDefinition<M>) raw;
-        return new ElectionDriver<>(group, definition, config.electionOptions(), transport, view, pool, timers, notifier,
+        ViewState state = viewState();
+        return new ElectionDriver<>(group, definition, config.electionOptions(), transport, state.view(), state.primary(),
+                pool, timers, notifier,
                 byApplication, group.equals(COORDINATOR_GROUP) ? this::coordinatorElected : null);
     }
 
@@ -254,17 +267,43 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
 
     @Override
     public void onView(View newView) {
-        View old = view;
-        if (old != null && newView.epoch() <= old.epoch()) {
-            return;
+        boolean isPrimary;
+        synchronized (primaryComponent) {
+            View old = view;
+            if (old != null && newView.epoch() <= old.epoch()) {
+                return;
+            }
+            isPrimary = primaryComponent.accept(newView);
+            primary = isPrimary;
+            view = newView;
         }
-        view = newView;
+        if (!isPrimary) {
+            LOG.info("node {}: view {} {} is not primary (no majority of the last primary view {}): no lock is"
+                    + " granted and no leader elected until a primary view", transport.self(), newView.epoch(),
+                    newView.members(), primaryComponent.lastPrimary().members());
+        }
         for (LockEngine<?> e : engines.values()) {
-            e.viewChanged(newView);
+            e.viewChanged(newView, isPrimary);
         }
         for (GroupElection e : elections.values()) {
-            e.onView(newView);
+            e.onView(newView, isPrimary);
         }
+    }
+
+    /** Whether the current view is primary for this node (the majority rule, {@link PrimaryComponent}). */
+    public boolean isPrimary() {
+        return primary;
+    }
+
+    /** The current view and its verdict, read together. */
+    private ViewState viewState() {
+        synchronized (primaryComponent) {
+            return new ViewState(view, primary);
+        }
+    }
+
+    /** A view and whether it is primary. */
+    private record ViewState(View view, boolean primary) {
     }
 
     // ---- internals ----
@@ -284,21 +323,24 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
             return;
         }
         GroupElection election = elections.computeIfAbsent(envelope.name(), g -> newElection(g, false));
-        election.onView(view);
+        ViewState state = viewState();
+        election.onView(state.view(), state.primary());
         election.deliver(from, envelope.epoch(), payload, offset);
     }
 
     private LockEngine<?> engine(String name) {
         LockEngine<?> engine = engines.computeIfAbsent(name, this::newEngine);
-        engine.viewChanged(view); // no-op unless a view arrived while the engine was being created
+        ViewState state = viewState();
+        engine.viewChanged(state.view(), state.primary()); // no-op unless a view arrived while it was being created
         return engine;
     }
 
     private <M extends ProtocolMessage> LockEngine<M> newEngine(String name) {
         @SuppressWarnings("unchecked")
         MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) config.mutex().definition();
-        LockEngine<M> engine = new LockEngine<>(name, definition, config.mutexOptions(), transport, view, pool, timers,
-                config.tryTimeout().toNanos());
+        ViewState state = viewState();
+        LockEngine<M> engine = new LockEngine<>(name, definition, config.mutexOptions(), transport, state.view(),
+                state.primary(), pool, timers, config.tryTimeout().toNanos());
         EpochLeader c = coordinator;
         if (c != null) {
             engine.leaderElected(c.leader(), c.epoch());

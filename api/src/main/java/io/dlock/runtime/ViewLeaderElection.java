@@ -12,6 +12,7 @@ import java.util.concurrent.Executor;
  * The {@code view} election: the leader is the highest id of the current membership view and the
  * epoch is the view's. It sends nothing; the transport's membership protocol already makes every
  * member install the same views in the same order, so every member derives the same leader per epoch.
+ * A view that is not primary (the majority rule) has no leader.
  * Listeners as in {@link LeaderListeners}.
  */
 final class ViewLeaderElection implements LeaderElection, GroupElection {
@@ -19,15 +20,20 @@ final class ViewLeaderElection implements LeaderElection, GroupElection {
     private final String group;
     private final LeaderListeners listeners;
 
-    ViewLeaderElection(String group, NodeId self, Executor notifier, View initial) {
+    ViewLeaderElection(String group, NodeId self, Executor notifier, View initial, boolean primary) {
         this.group = group;
         this.listeners = new LeaderListeners(group, self, notifier);
-        onView(initial);
+        onView(initial, primary);
     }
 
+    /** A primary view elects its highest member; a non-primary view has no leader. */
     @Override
-    public void onView(View view) {
-        listeners.elected(view.highest(), view.epoch());
+    public void onView(View view, boolean primary) {
+        if (primary) {
+            listeners.elected(view.highest(), view.epoch());
+        } else {
+            listeners.electionRunning();
+        }
     }
 
     @Override

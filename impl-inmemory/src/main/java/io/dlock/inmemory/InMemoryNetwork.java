@@ -5,8 +5,11 @@ import io.dlock.spi.TransportException;
 import io.dlock.spi.View;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -95,12 +98,87 @@ public final class InMemoryNetwork {
         }
     }
 
+    /**
+     * Partitions {@code cluster} (for fault tests): messages between nodes in different {@code sides}
+     * are lost from now on, and each side gets a view of its own members, all with the same next
+     * epoch (as two JGroups coordinators may number them). Members named in no side form one more side.
+     *
+     * @throws IllegalArgumentException if the cluster does not exist, a side names a non-member, or a
+     *                                  node is in two sides
+     */
+    public void split(String cluster, List<? extends Collection<NodeId>> sides) {
+        Cluster c = clusters.get(cluster);
+        if (c == null) {
+            throw new IllegalArgumentException("no in-memory cluster '" + cluster + "'");
+        }
+        synchronized (c) {
+            Map<NodeId, Integer> sideOf = new HashMap<>();
+            for (int i = 0; i < sides.size(); i++) {
+                for (NodeId id : sides.get(i)) {
+                    if (!c.members.containsKey(id)) {
+                        throw new IllegalArgumentException("node " + id + " is not a member of '" + cluster + "': "
+                                + c.members.keySet());
+                    }
+                    if (sideOf.put(id, i) != null) {
+                        throw new IllegalArgumentException("node " + id + " is in two sides " + sides);
+                    }
+                }
+            }
+            for (NodeId id : c.members.keySet()) {
+                sideOf.putIfAbsent(id, sides.size());
+            }
+            c.sideOf = Map.copyOf(sideOf);
+            long epoch = ++c.epoch;
+            for (int side = 0; side <= sides.size(); side++) {
+                List<NodeId> members = new ArrayList<>();
+                for (Map.Entry<NodeId, Integer> e : c.sideOf.entrySet()) {
+                    if (e.getValue() == side) {
+                        members.add(e.getKey());
+                    }
+                }
+                if (!members.isEmpty()) {
+                    View view = new View(epoch, members);
+                    for (NodeId id : members) {
+                        c.members.get(id).queueView(view);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Ends a {@link #split}: every link works again and every member gets the merge view, whose epoch
+     * is above both sides'. Does nothing if the cluster is not split.
+     */
+    public void heal(String cluster) {
+        Cluster c = clusters.get(cluster);
+        if (c == null) {
+            return;
+        }
+        synchronized (c) {
+            if (c.sideOf == null) {
+                return;
+            }
+            c.sideOf = null;
+            installView(c, null);
+        }
+    }
+
     InMemoryTransport endpointOf(String cluster, NodeId node) {
+        return endpointOf(cluster, null, node);
+    }
+
+    /** The endpoint of {@code node}, or null if it left or a split cuts it off from {@code from}. */
+    InMemoryTransport endpointOf(String cluster, NodeId from, NodeId node) {
         Cluster c = clusters.get(cluster);
         if (c == null) {
             return null;
         }
         synchronized (c) {
+            Map<NodeId, Integer> sides = c.sideOf;
+            if (from != null && sides != null && !Objects.equals(sides.get(from), sides.get(node))) {
+                return null;
+            }
             return c.members.get(node);
         }
     }
@@ -123,5 +201,7 @@ public final class InMemoryNetwork {
         private final TreeMap<NodeId, InMemoryTransport> members = new TreeMap<>();
         private long epoch;
         private long nextId;
+        /** The side of each member while split, else null. */
+        private Map<NodeId, Integer> sideOf;
     }
 }

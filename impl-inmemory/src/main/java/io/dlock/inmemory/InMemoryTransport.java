@@ -116,9 +116,9 @@ public final class InMemoryTransport implements Transport {
         if (closed) {
             return;
         }
-        InMemoryTransport target = network.endpointOf(cluster, to);
+        InMemoryTransport target = network.endpointOf(cluster, self, to);
         if (target == null) {
-            LOG.debug("{}: dropped a message to {}, which is not in cluster '{}'", self, to, cluster);
+            LOG.debug("{}: dropped a message to {}, which is not in cluster '{}' or cut off", self, to, cluster);
             return;
         }
         target.queueMessage(self, payload, delayNanos);

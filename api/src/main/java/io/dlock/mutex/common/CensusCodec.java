@@ -87,7 +87,7 @@ public final class CensusCodec {
     public static void writeReport(WireWriter out, CensusReport report) {
         int flags = (report.holdsToken() ? HOLDS : 0) | (report.inCS() ? IN_CS : 0) | (report.waiting() ? WAITING : 0);
         out.writeVarLong(report.epoch()).writeByte(flags).writeVarLong(report.tokenFence())
-                .writeVarLong(report.maxFence()).writeVarLong(report.requestNumber());
+                .writeVarLong(report.maxFence()).writeVarLong(report.requestNumber()).writeVarLong(report.tokenEpoch());
     }
 
     /**
@@ -105,8 +105,9 @@ public final class CensusCodec {
         long tokenFence = in.readVarLong();
         long maxFence = in.readVarLong();
         long requestNumber = in.readVarLong();
+        long tokenEpoch = in.readVarLong();
         return CodecSupport.build(algorithm, () -> new CensusReport(epoch, (flags & HOLDS) != 0,
-                (flags & IN_CS) != 0, tokenFence, maxFence, requestNumber, (flags & WAITING) != 0));
+                (flags & IN_CS) != 0, tokenFence, maxFence, requestNumber, (flags & WAITING) != 0, tokenEpoch));
     }
 
     /** Appends {@code outcome}. */

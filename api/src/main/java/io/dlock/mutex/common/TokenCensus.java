@@ -29,8 +29,10 @@ import java.util.TreeSet;
  *   <li>The steward sends QUERY to every other member and waits for every REPORT
  *       ({@link CensusReport}). Then it decides ({@link #decide}): exactly one member holds the
  *       token: it keeps it; none: the token was lost with the old epoch, the steward regenerates it;
- *       more than one (only after a partition): the one in the critical section keeps it, else the one
- *       with the highest token fence, else the lowest id, and the others discard theirs. It sends
+ *       more than one (only after a partition heals): the one confirmed by the latest census (the
+ *       highest {@link CensusReport#tokenEpoch()}: a token that waited on the non-primary side of a
+ *       partition is stale, the primary side's is live), then the one in the critical section, then the
+ *       highest token fence, then the lowest id; the others discard theirs. It sends
  *       DONE ({@link CensusOutcome}) to every other member.</li>
  *   <li>A steward that has finished the census of its epoch answers a late HELLO with DONE.</li>
  *   <li>While a census is {@linkplain #active() active} at a member, the member sends no token and
@@ -120,6 +122,8 @@ public final class TokenCensus<M> {
     private final Set<NodeId> awaiting = new TreeSet<>();
     private final Map<NodeId, CensusReport> reports = new TreeMap<>();
     private CensusOutcome lastOutcome;
+    /** The epoch of the last census completed here (0: none): the basis of this member's token. */
+    private long completedEpoch;
     private final Set<NodeId> instantiated = new TreeSet<>();
     private final List<Deferred<M>> deferred = new ArrayList<>();
 
@@ -143,6 +147,7 @@ public final class TokenCensus<M> {
         if (startsIdle) {
             phase = Phase.COMPLETE;
             lastOutcome = new CensusOutcome(view.epoch(), steward(), false, 0);
+            completedEpoch = view.epoch();
             instantiated.addAll(view.members());
         } else {
             fences.enterEpoch(view.epoch());
@@ -284,7 +289,7 @@ public final class TokenCensus<M> {
             return; // a duplicate of the query this census already answered
         }
         phase = Phase.WAITING;
-        port.sendReport(from, port.localReport(view.epoch()));
+        port.sendReport(from, port.localReport(view.epoch()).withTokenEpoch(completedEpoch));
     }
 
     /** REPORT at the steward; decides when every member has reported. */
@@ -327,12 +332,12 @@ public final class TokenCensus<M> {
     }
 
     /**
-     * The steward's decision, once every report is in: the holder (in the critical section first,
-     * then the highest token fence, then the lowest id), or a regenerated token at the steward, and
-     * the fence floor.
+     * The steward's decision, once every report is in: the holder (latest confirmed token first, then
+     * in the critical section, then the highest token fence, then the lowest id), or a regenerated
+     * token at the steward, and the fence floor.
      */
     private void decide() {
-        reports.put(self, port.localReport(view.epoch()));
+        reports.put(self, port.localReport(view.epoch()).withTokenEpoch(completedEpoch));
         NodeId holder = null;
         CensusReport best = null;
         for (Map.Entry<NodeId, CensusReport> e : reports.entrySet()) {
@@ -355,6 +360,9 @@ public final class TokenCensus<M> {
 
     /** Whether holder report {@code a} beats {@code b} (reports are visited in ascending id order). */
     private static boolean better(CensusReport a, CensusReport b) {
+        if (a.tokenEpoch() != b.tokenEpoch()) {
+            return a.tokenEpoch() > b.tokenEpoch(); // the later primary epoch's token is the live one
+        }
         if (a.inCS() != b.inCS()) {
             return a.inCS();
         }
@@ -363,6 +371,7 @@ public final class TokenCensus<M> {
 
     private void complete(CensusOutcome outcome) {
         phase = Phase.COMPLETE;
+        completedEpoch = outcome.epoch();
         lastOutcome = outcome;
         awaiting.clear();
         instantiated.clear();

@@ -459,7 +459,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
             cg = 0;
             tokenTg = 0;
             if (outcome.holder().equals(self)) {
-                if (tokenHr == null) {
+                if (outcome.regenerated()) { // rebuilt from the reports, replacing a stale token
                     tokenHr = new long[n];
                     for (Map.Entry<NodeId, CensusReport> e : census.reports().entrySet()) {
                         int k = view.indexOf(e.getKey());

@@ -309,7 +309,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
             }
             if (!outcome.holder().equals(self)) {
                 token = null; // another member keeps the token (more than one only after a partition)
-            } else if (token == null) {
+            } else if (outcome.regenerated()) { // replacing a stale token this member may hold
                 // regenerated here: LN from every member's report, so served requests stay served
                 token = new TokenState();
                 for (Map.Entry<NodeId, CensusReport> e : census.reports().entrySet()) {

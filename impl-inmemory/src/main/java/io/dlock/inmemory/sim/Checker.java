@@ -1,5 +1,7 @@
 package io.dlock.inmemory.sim;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -15,8 +17,16 @@ import java.util.function.Supplier;
  * At the end, {@link #ungranted()} counts the live nodes whose request was never granted (ME3).
  * A crashed node stops holding at its crash and its own pending request no longer counts.
  *
+ * <p>Partitions (issue 8): a holder whose node installs a view that is not primary is <em>fenced
+ * out</em> ({@link #onFencedOut}): from then on its hold no longer counts for ME1, which is checked
+ * within the primary side only (the primary side may grant while the fenced-out holder, cut off, is
+ * still in its critical section: that is what its older fencing token is for). Fences are checked
+ * across all grants, both sides included.
+ *
  * <p>It also measures the synchronization delay (SPEC.md 0.4): for every exit at which another
- * live request is pending, the time until the next entry.
+ * live request is pending, the time until the next entry; and the recovery time: for every fault
+ * ({@link #onFault}) that happens while a request is pending or the lock is held, the time until
+ * the next grant.
  *
  * <p>Every violation is counted; the first one of any kind is kept as a one-line description with
  * its virtual time, the nodes involved and the event being processed.
@@ -40,6 +50,9 @@ final class Checker {
     private long grantViolations;
     private long codecErrors;
     private String firstViolation;
+
+    private final List<Long> faultTimes = new ArrayList<>();
+    private final List<Long> recoveryTimes = new ArrayList<>();
 
     private long exitTime = -1;
     private long syncDelaySum;
@@ -102,6 +115,10 @@ final class Checker {
             holding[node] = true;
             holders++;
         }
+        for (long fault : faultTimes) {
+            recoveryTimes.add(time - fault);
+        }
+        faultTimes.clear();
         if (exitTime >= 0) {
             syncDelaySum += time - exitTime;
             syncDelaySamples++;
@@ -136,6 +153,42 @@ final class Checker {
         }
         requested[node] = false;
         granted[node] = false;
+    }
+
+    /**
+     * A fault happened at {@code time}; if a request is pending or the lock is held, the time to the
+     * next grant is one recovery-time sample.
+     */
+    void onFault(long time) {
+        if (pending > 0 || holders > 0) {
+            faultTimes.add(time);
+        }
+    }
+
+    /**
+     * {@code node}, holding, installed a non-primary view at {@code time}: its hold no longer counts
+     * for ME1 (it is still expected to release).
+     */
+    void onFencedOut(int node, long time) {
+        if (holding[node]) {
+            holding[node] = false;
+            holders--;
+        }
+    }
+
+    /** Whether {@code node} holds the lock (and is not fenced out). */
+    boolean holding(int node) {
+        return holding[node];
+    }
+
+    /** Whether {@code node} has a request outstanding, not yet granted. */
+    boolean waiting(int node) {
+        return requested[node] && !granted[node] && !crashed[node];
+    }
+
+    /** Recovery times measured so far (see the class comment), in order. */
+    List<Long> recoveryTimes() {
+        return List.copyOf(recoveryTimes);
     }
 
     /** Counts a message the codec failed to encode or decode, or changed in a round trip. */

@@ -2,6 +2,7 @@ package io.dlock.inmemory.sim;
 
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.PrimaryGate;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.NodeId;
@@ -11,8 +12,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
@@ -56,6 +59,17 @@ final class Engine<M extends ProtocolMessage> {
     private final long[] partitionFrom;
     private final long[] partitionUntil;
     private final boolean networkFaults;
+    /** Membership actions (joins, role crashes, split and merge views, detections), by index. */
+    private final List<Runnable> actions = new ArrayList<>();
+    private final long detectDelay;
+    private final long[] lossFrom;
+    private final long[] lossUntil;
+    /** The cluster: joined members whose crash has not been detected, by index. */
+    private final TreeSet<Integer> cluster = new TreeSet<>();
+    /** The minority side of the split the membership currently sees, or null. */
+    private Set<Integer> activeSplit;
+    private int lastSender = -1;
+    private long fencedOut;
 
     private Event[] pool = new Event[256];
     private int pooled;
@@ -102,7 +116,10 @@ final class Engine<M extends ProtocolMessage> {
         for (int i = 0; i < links.length; i++) {
             linkBudget[i] = links[i].limit();
         }
-        List<FaultPlan.PartitionWindow> windows = faults.partitions();
+        List<FaultPlan.PartitionWindow> windows = new ArrayList<>(faults.partitions());
+        for (FaultPlan.Split split : faults.splits()) {
+            windows.add(new FaultPlan.PartitionWindow(List.of(split.minority()), split.from(), split.until()));
+        }
         partitionGroups = new int[windows.size()][];
         partitionFrom = new long[windows.size()];
         partitionUntil = new long[windows.size()];
@@ -119,30 +136,112 @@ final class Engine<M extends ProtocolMessage> {
             partitionFrom[w] = window.from();
             partitionUntil[w] = window.until();
         }
+        List<FaultPlan.LossWindow> losses = faults.losses();
+        this.lossFrom = new long[losses.size()];
+        this.lossUntil = new long[losses.size()];
+        for (int w = 0; w < losses.size(); w++) {
+            lossFrom[w] = losses.get(w).from();
+            lossUntil[w] = losses.get(w).until();
+        }
+        this.detectDelay = faults.detectDelay();
         this.networkFaults = dropProbability > 0 || duplicateProbability > 0 || links.length > 0
-                || partitionGroups.length > 0;
+                || partitionGroups.length > 0 || lossFrom.length > 0;
 
         ids = new NodeId[n];
         for (int i = 0; i < n; i++) {
             ids[i] = NodeId.of(i);
         }
-        View initial = View.ofRange(1, n);
+        Set<Integer> joiners = new TreeSet<>();
+        for (FaultPlan.JoinAt join : faults.joins()) {
+            if (!joiners.add(checkedIndex(join.node(), "join"))) {
+                throw new IllegalArgumentException("node " + join.node() + " joins twice");
+            }
+        }
+        if (joiners.size() == n) {
+            throw new IllegalArgumentException("every node is a joiner: nobody starts the cluster");
+        }
+        List<NodeId> founders = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (!joiners.contains(i)) {
+                founders.add(ids[i]);
+                cluster.add(i);
+            }
+        }
+        View initial = joiners.isEmpty() ? View.ofRange(1, n) : new View(1, founders);
         epoch = initial.epoch();
         nodes = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             SimNode<M> node = new SimNode<>(this, i, ids[i], workloadRoot.split());
-            node.install(initial);
             node.remaining = workload.entriesFor(i, n);
+            node.joined = !joiners.contains(i);
+            if (node.joined) {
+                node.install(initial);
+                node.primaryComponent.accept(initial);
+            }
             nodes.add(node);
         }
         for (SimNode<M> node : nodes) {
-            node.protocol = definition.create(new ProtocolContext<>(node.id, initial, node, config.options()));
+            if (node.joined) {
+                node.gate = PrimaryGate.create(definition, new ProtocolContext<>(node.id, initial, node, config.options()),
+                        true);
+                node.protocol = node.gate;
+            }
         }
         for (SimNode<M> node : nodes) {
             if (node.remaining > 0) {
                 unfinished++;
                 node.finished = false;
-                schedule(workload.drawThink(node.workloadRandom), Event.REQUEST, node.index);
+                if (node.joined) {
+                    schedule(workload.drawThink(node.workloadRandom), Event.REQUEST, node.index);
+                }
+            }
+        }
+        for (FaultPlan.JoinAt join : faults.joins()) {
+            int index = (int) join.node().value();
+            action(join.at(), () -> join(nodes.get(index)));
+        }
+        for (FaultPlan.RoleCrash crash : faults.roleCrashes()) {
+            action(crash.at(), () -> {
+                int victim = playing(crash.role());
+                if (victim >= 0) {
+                    crash(nodes.get(victim));
+                }
+            });
+        }
+        long d = Math.max(0, detectDelay);
+        int firstSplitWindow = faults.partitions().size();
+        for (int k = 0; k < faults.splits().size(); k++) {
+            FaultPlan.Split split = faults.splits().get(k);
+            int[] group = partitionGroups[firstSplitWindow + k];
+            Set<Integer> minority = new TreeSet<>();
+            for (NodeId id : split.minority()) {
+                minority.add(checkedIndex(id, "split"));
+            }
+            action(split.from(), () -> {
+                if (split.around() != null) {
+                    chooseMinority(split, minority, group);
+                }
+                if (!minority.isEmpty()) {
+                    checker.onFault(now);
+                }
+            });
+            action(split.from() + d, () -> {
+                if (!minority.isEmpty()) {
+                    activeSplit = minority;
+                    installClusterViews();
+                }
+            });
+            action(split.until() + d, () -> {
+                if (!minority.isEmpty()) {
+                    activeSplit = null;
+                    installClusterViews();
+                }
+            });
+        }
+        for (FaultPlan.LossWindow loss : losses) {
+            action(loss.from(), () -> checker.onFault(now));
+            if (loss.viewAfter()) {
+                action(loss.until(), this::installClusterViews);
             }
         }
         for (FaultPlan.CrashAt crash : faults.crashes()) {
@@ -202,12 +301,16 @@ final class Engine<M extends ProtocolMessage> {
         switch (event.kind) {
             case Event.DELIVER:
                 node = nodes.get(event.node);
-                if (node.crashed) {
+                if (node.crashed || !node.joined) {
                     dropped++;
                     return;
                 }
-                if (event.epoch != node.epoch) {
-                    staleDropped++;
+                if (detectDelay >= 0 && event.from != event.node && nodes.get(event.from).crashed) {
+                    dropped++; // a crashed node's messages in flight are lost with it
+                    return;
+                }
+                if (event.epoch != node.epoch || !node.view.contains(ids[event.from])) {
+                    staleDropped++; // another epoch, or the same epoch number on the other side of a split
                     return;
                 }
                 if (event.from != event.node && partitioned(event.from, event.node)) {
@@ -254,7 +357,10 @@ final class Engine<M extends ProtocolMessage> {
                 crash(nodes.get(event.node));
                 return;
             case Event.VIEW:
-                installView(config.faults().views().get(event.node).members());
+                installViews(List.of(config.faults().views().get(event.node).members()));
+                return;
+            case Event.MEMBERSHIP:
+                actions.get(event.node).run();
                 return;
             default:
                 throw new IllegalStateException("unknown event kind " + event.kind);
@@ -265,11 +371,116 @@ final class Engine<M extends ProtocolMessage> {
         if (node.crashed) {
             return;
         }
+        checker.onFault(now);
         node.crashed = true;
         node.timers.clear();
         faultsInjected++;
         checker.onCrash(node.index, now);
         finish(node);
+        if (detectDelay >= 0 && node.joined) {
+            action(now + detectDelay, () -> {
+                cluster.remove(node.index);
+                installClusterViews();
+            });
+        }
+    }
+
+    /**
+     * The minority of a {@link FaultPlan#splitAround}: the node playing the role and the next live
+     * members after it; cuts their links from now on ({@code group}, all zeros until now, is the
+     * window's side of each node).
+     */
+    private void chooseMinority(FaultPlan.Split split, Set<Integer> minority, int[] group) {
+        int player = playing(split.around());
+        if (player < 0) {
+            return;
+        }
+        List<Integer> live = new ArrayList<>();
+        for (int i : cluster) {
+            if (!nodes.get(i).crashed) {
+                live.add(i);
+            }
+        }
+        int start = live.indexOf(player);
+        if (start < 0) {
+            return;
+        }
+        for (int k = 0; k < Math.min(split.size(), live.size() - 1); k++) {
+            minority.add(live.get((start + k) % live.size()));
+        }
+        for (int i : minority) {
+            group[i] = 0; // the others are all in group 1 (the window was built with one empty group)
+        }
+    }
+
+    /** Schedules membership action {@code run} at {@code time}. */
+    private void action(long time, Runnable run) {
+        actions.add(run);
+        schedule(time, Event.MEMBERSHIP, actions.size() - 1);
+    }
+
+    /** The live joined node that plays {@code role} now, or -1. */
+    private int playing(FaultPlan.Role role) {
+        switch (role) {
+            case HOLDER:
+            case WAITER:
+                for (int i = 0; i < n; i++) {
+                    SimNode<M> node = nodes.get(i);
+                    if (!node.crashed && node.joined
+                            && (role == FaultPlan.Role.HOLDER ? checker.holding(i) : checker.waiting(i))) {
+                        return i;
+                    }
+                }
+                return -1;
+            case LAST_SENDER:
+                return lastSender >= 0 && !nodes.get(lastSender).crashed ? lastSender : -1;
+            case HIGHEST:
+            case LOWEST:
+                for (Integer i : role == FaultPlan.Role.HIGHEST ? cluster.descendingSet() : cluster) {
+                    if (!nodes.get(i).crashed) {
+                        return i;
+                    }
+                }
+                return -1;
+            default:
+                throw new IllegalStateException("unknown role " + role);
+        }
+    }
+
+    /** {@code node} joins: its protocol is created in the new view (not idle), the others get the view. */
+    private void join(SimNode<M> node) {
+        if (node.joined || node.crashed) {
+            return;
+        }
+        checker.onFault(now);
+        faultsInjected++;
+        node.joined = true;
+        cluster.add(node.index);
+        installClusterViews();
+        if (node.remaining > 0) {
+            schedule(now + workload.drawThink(node.workloadRandom), Event.REQUEST, node.index);
+        }
+    }
+
+    /** The views the membership installs now: the cluster's live members, one view per side of a split. */
+    private void installClusterViews() {
+        List<NodeId> minority = new ArrayList<>();
+        List<NodeId> majority = new ArrayList<>();
+        for (int i : cluster) {
+            if (!nodes.get(i).crashed) {
+                (activeSplit != null && activeSplit.contains(i) ? minority : majority).add(ids[i]);
+            }
+        }
+        List<List<NodeId>> sides = new ArrayList<>();
+        if (!majority.isEmpty()) {
+            sides.add(majority);
+        }
+        if (!minority.isEmpty()) {
+            sides.add(minority);
+        }
+        if (!sides.isEmpty()) {
+            installViews(sides);
+        }
     }
 
     private void finish(SimNode<M> node) {
@@ -279,19 +490,70 @@ final class Engine<M extends ProtocolMessage> {
         }
     }
 
-    private void installView(List<NodeId> members) {
+    /**
+     * Installs one view per side, all with the next epoch (two sides of a split may get the same view
+     * number, as with JGroups). Each live member's {@link io.dlock.protocol.PrimaryComponent} decides
+     * whether its view is primary, and the {@link PrimaryGate} passes it to the protocol or freezes it;
+     * a holder frozen by a non-primary view is fenced out (its hold no longer counts for ME1). A node
+     * that joins gets its protocol here, created in its first view.
+     */
+    private void installViews(List<List<NodeId>> sides) {
         faultsInjected++;
-        View view = new View(++epoch, members);
-        for (NodeId member : members) {
-            SimNode<M> node = nodes.get((int) member.value());
-            if (!node.crashed) {
-                node.install(view);
+        long e = ++epoch;
+        List<View> views = new ArrayList<>();
+        for (List<NodeId> members : sides) {
+            View view = new View(e, members);
+            views.add(view);
+            for (NodeId member : members) {
+                SimNode<M> node = nodes.get((int) member.value());
+                if (!node.crashed && node.joined) {
+                    node.install(view);
+                }
             }
         }
-        for (NodeId member : members) {
-            SimNode<M> node = nodes.get((int) member.value());
-            if (!node.crashed) {
-                node.protocol.onView(view);
+        // verdicts first; then the nodes whose view is not primary freeze (a holder among them is
+        // fenced out) before any primary node acts on its view: both sides of a partition suspect each
+        // other at the same time, so the majority cannot grant before the minority knows it is cut off
+        // (a holder that is slower than that is the paused-holder case, which fencing tokens cover)
+        List<SimNode<M>> order = new ArrayList<>();
+        List<View> orderViews = new ArrayList<>();
+        List<Boolean> verdicts = new ArrayList<>();
+        for (int pass = 0; pass < 2; pass++) {
+            for (View view : views) {
+                for (NodeId member : view.members()) {
+                    SimNode<M> node = nodes.get((int) member.value());
+                    if (node.crashed || !node.joined) {
+                        continue;
+                    }
+                    if (pass == 0) {
+                        boolean primary = node.primaryComponent.accept(view);
+                        if (!primary) {
+                            order.add(node);
+                            orderViews.add(view);
+                            verdicts.add(false);
+                        }
+                    } else if (node.primaryComponent.isPrimary()) {
+                        order.add(node);
+                        orderViews.add(view);
+                        verdicts.add(true);
+                    }
+                }
+            }
+        }
+        for (int k = 0; k < order.size(); k++) {
+            SimNode<M> node = order.get(k);
+            View view = orderViews.get(k);
+            boolean primary = verdicts.get(k);
+            if (node.gate == null) {
+                node.gate = PrimaryGate.create(definition,
+                        new ProtocolContext<>(node.id, view, node, config.options(), false), primary);
+                node.protocol = node.gate;
+                continue;
+            }
+            node.gate.onView(view, primary);
+            if (node.gate.frozen() && checker.holding(node.index)) {
+                fencedOut++;
+                checker.onFencedOut(node.index, now);
             }
         }
     }
@@ -302,6 +564,9 @@ final class Engine<M extends ProtocolMessage> {
         Objects.requireNonNull(message, "message");
         MessageTypeStats stats = statsOf(message);
         long target = to.value();
+        if (target != src.index) {
+            lastSender = src.index;
+        }
         if (target == src.index) {
             Event event = obtain(Event.DELIVER, src.index);
             event.from = src.index;
@@ -327,6 +592,9 @@ final class Engine<M extends ProtocolMessage> {
         MessageTypeStats stats = statsOf(message);
         byte[] wire = codec == null ? null : encode(message);
         int[] others = src.others;
+        if (others.length > 0) {
+            lastSender = src.index;
+        }
         for (int dst : others) {
             messages++;
             stats.count++;
@@ -391,7 +659,7 @@ final class Engine<M extends ProtocolMessage> {
         }
         long extra = 0;
         if (networkFaults) {
-            if (partitioned(src.index, dst)) {
+            if (partitioned(src.index, dst) || inLossWindow()) {
                 dropped++;
                 faultsInjected++;
                 return;
@@ -455,6 +723,15 @@ final class Engine<M extends ProtocolMessage> {
             checker.reportCodecError(now, "codec round trip changed " + original + " into " + copy);
         }
         return copy;
+    }
+
+    private boolean inLossWindow() {
+        for (int w = 0; w < lossFrom.length; w++) {
+            if (now >= lossFrom[w] && now < lossUntil[w]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean partitioned(int a, int b) {
@@ -582,6 +859,6 @@ final class Engine<M extends ProtocolMessage> {
                 checker.safetyViolations(), checker.fenceViolations(), checker.grantViolations(),
                 checker.codecErrors(), ungranted, deadlocked, truncated, faultsInjected, dropped, duplicated,
                 staleDropped, checker.syncDelay(), checker.syncDelaySamples(), now, events, trace,
-                checker.firstViolation(), error, config.toString());
+                checker.firstViolation(), error, config.toString(), checker.recoveryTimes(), fencedOut);
     }
 }

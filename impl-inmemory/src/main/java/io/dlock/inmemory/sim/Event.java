@@ -21,6 +21,8 @@ final class Event {
     static final int VIEW = 6;
     /** Election mode: {@link #node} initiates the election ({@link io.dlock.protocol.ElectionProtocol#onStart}). */
     static final int START = 7;
+    /** Membership action number {@link #node} of the engine (join, role crash, split, merge, detection). */
+    static final int MEMBERSHIP = 8;
 
     int kind;
     long time;
@@ -54,6 +56,8 @@ final class Event {
                 return "view";
             case START:
                 return "start";
+            case MEMBERSHIP:
+                return "membership";
             default:
                 return "event" + kind;
         }

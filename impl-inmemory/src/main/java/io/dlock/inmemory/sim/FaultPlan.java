@@ -28,7 +28,14 @@ import java.util.stream.Collectors;
  *       messages to it are lost (but were counted as sent) and, if it held the lock, its hold ends;</li>
  *   <li>{@link #partition} cuts the links between groups for a time window;</li>
  *   <li>{@link #installView} installs a new view (a new epoch) on its live members, as the runtime
- *       does on a membership change: every message of an older epoch still in flight is dropped.</li>
+ *       does on a membership change: every message of an older epoch still in flight is dropped;</li>
+ *   <li>membership faults (issue 8), with the views a membership service would install:
+ *       {@link #crash(Role, long)} (the holder, a waiter, the last sender, the coordinator...),
+ *       {@link #detectCrashes} (a view without the crashed node after a detection delay),
+ *       {@link #join} (a node joins mid-run), {@link #split} (a partition that heals, one view per
+ *       side then a merge view) and {@link #loseMessages} (loss followed by a view change). Every
+ *       view goes through each node's {@link io.dlock.protocol.PrimaryComponent}: only primary views
+ *       reach the protocol ({@link io.dlock.protocol.PrimaryGate}).</li>
  * </ul>
  * A dropped message is counted as sent. A duplicate is not counted as a protocol message: it is the
  * network's doing, reported in {@link SimulationResult#duplicated()}.
@@ -59,14 +66,61 @@ public final class FaultPlan {
     record ViewChange(long at, List<NodeId> members) {
     }
 
+    /**
+     * Which node a {@link #crash(Role, long)} stops, chosen when the crash happens.
+     */
+    public enum Role {
+        /** The node in the critical section (the lowest such node if a fenced-out one also holds); none: no crash. */
+        HOLDER,
+        /** The lowest live node with a request outstanding; none: no crash. */
+        WAITER,
+        /**
+         * The sender of the last network message (for a token algorithm often the token's sender:
+         * the token in flight is lost with it, see {@link #detectCrashes}).
+         */
+        LAST_SENDER,
+        /** The highest live member (the coordinator of the centralized algorithm). */
+        HIGHEST,
+        /** The lowest live member (the steward of the token census). */
+        LOWEST
+    }
+
+    /** A crash of the node playing {@code role} at {@code at}. */
+    record RoleCrash(Role role, long at) {
+    }
+
+    /** {@code node} is outside the cluster until it joins at {@code at}. */
+    record JoinAt(NodeId node, long at) {
+    }
+
+    /**
+     * A partition that the membership sees: links between {@code minority} and the others are cut
+     * during {@code [from, until)}; each side installs its own view (same epoch) at {@code from +
+     * detect}, and the merge view at {@code until + detect}.
+     */
+    record Split(Set<NodeId> minority, long from, long until, Role around, int size) {
+    }
+
+    /**
+     * Every network message sent in {@code [from, until)} is lost; if {@code viewAfter}, a view of the
+     * same members follows at {@code until}.
+     */
+    record LossWindow(long from, long until, boolean viewAfter) {
+    }
+
     private static final FaultPlan NONE = new FaultPlan(0, 0, List.of(), List.of(), List.of(), List.of());
 
-    private final double dropProbability;
-    private final double duplicateProbability;
-    private final List<LinkRule> links;
-    private final List<CrashAt> crashes;
-    private final List<PartitionWindow> partitions;
-    private final List<ViewChange> views;
+    private double dropProbability;
+    private double duplicateProbability;
+    private List<LinkRule> links;
+    private List<CrashAt> crashes;
+    private List<PartitionWindow> partitions;
+    private List<ViewChange> views;
+    private List<RoleCrash> roleCrashes = List.of();
+    private List<JoinAt> joins = List.of();
+    private List<Split> splits = List.of();
+    private List<LossWindow> losses = List.of();
+    private long detectDelay = -1;
 
     private FaultPlan(double dropProbability, double duplicateProbability, List<LinkRule> links,
                       List<CrashAt> crashes, List<PartitionWindow> partitions, List<ViewChange> views) {
@@ -78,6 +132,22 @@ public final class FaultPlan {
         this.views = List.copyOf(views);
     }
 
+    private FaultPlan copy() {
+        FaultPlan c = new FaultPlan(dropProbability, duplicateProbability, links, crashes, partitions, views);
+        c.roleCrashes = roleCrashes;
+        c.joins = joins;
+        c.splits = splits;
+        c.losses = losses;
+        c.detectDelay = detectDelay;
+        return c;
+    }
+
+    private static <T> List<T> plus(List<T> list, T item) {
+        List<T> more = new ArrayList<>(list);
+        more.add(item);
+        return List.copyOf(more);
+    }
+
     /** No faults: reliable channels, no crash, one view for the whole run. */
     public static FaultPlan none() {
         return NONE;
@@ -86,7 +156,8 @@ public final class FaultPlan {
     /** Whether this plan injects nothing at all. */
     public boolean isEmpty() {
         return dropProbability == 0 && duplicateProbability == 0 && links.isEmpty() && crashes.isEmpty()
-                && partitions.isEmpty() && views.isEmpty();
+                && partitions.isEmpty() && views.isEmpty() && roleCrashes.isEmpty() && joins.isEmpty()
+                && splits.isEmpty() && losses.isEmpty() && detectDelay < 0;
     }
 
     /**
@@ -95,7 +166,9 @@ public final class FaultPlan {
      * @throws IllegalArgumentException unless {@code 0 <= probability <= 1}
      */
     public FaultPlan drop(double probability) {
-        return new FaultPlan(checkProbability(probability), duplicateProbability, links, crashes, partitions, views);
+        FaultPlan c = copy();
+        c.dropProbability = checkProbability(probability);
+        return c;
     }
 
     /**
@@ -105,7 +178,9 @@ public final class FaultPlan {
      * @throws IllegalArgumentException unless {@code 0 <= probability <= 1}
      */
     public FaultPlan duplicate(double probability) {
-        return new FaultPlan(dropProbability, checkProbability(probability), links, crashes, partitions, views);
+        FaultPlan c = copy();
+        c.duplicateProbability = checkProbability(probability);
+        return c;
     }
 
     /**
@@ -150,9 +225,9 @@ public final class FaultPlan {
     public FaultPlan crash(NodeId node, long atTime) {
         Objects.requireNonNull(node, "node");
         checkTime(atTime);
-        List<CrashAt> more = new ArrayList<>(crashes);
-        more.add(new CrashAt(node, atTime));
-        return new FaultPlan(dropProbability, duplicateProbability, links, more, partitions, views);
+        FaultPlan c = copy();
+        c.crashes = plus(crashes, new CrashAt(node, atTime));
+        return c;
     }
 
     /**
@@ -177,9 +252,9 @@ public final class FaultPlan {
             }
             copy.add(Set.copyOf(group));
         }
-        List<PartitionWindow> more = new ArrayList<>(partitions);
-        more.add(new PartitionWindow(List.copyOf(copy), fromTime, untilTime));
-        return new FaultPlan(dropProbability, duplicateProbability, links, crashes, more, views);
+        FaultPlan c = copy();
+        c.partitions = plus(partitions, new PartitionWindow(List.copyOf(copy), fromTime, untilTime));
+        return c;
     }
 
     /**
@@ -196,9 +271,147 @@ public final class FaultPlan {
         if (members.isEmpty()) {
             throw new IllegalArgumentException("a view needs at least one member");
         }
-        List<ViewChange> more = new ArrayList<>(views);
-        more.add(new ViewChange(atTime, List.copyOf(new TreeSet<>(members))));
-        return new FaultPlan(dropProbability, duplicateProbability, links, crashes, partitions, more);
+        FaultPlan c = copy();
+        c.views = plus(views, new ViewChange(atTime, List.copyOf(new TreeSet<>(members))));
+        return c;
+    }
+
+    /**
+     * Crashes, at {@code atTime}, the node that plays {@code role} then (see {@link Role}); if no
+     * node plays it, nothing happens.
+     *
+     * @throws IllegalArgumentException if {@code atTime} is negative
+     */
+    public FaultPlan crash(Role role, long atTime) {
+        Objects.requireNonNull(role, "role");
+        checkTime(atTime);
+        FaultPlan c = copy();
+        c.roleCrashes = plus(roleCrashes, new RoleCrash(role, atTime));
+        return c;
+    }
+
+    /**
+     * Turns on the membership service's failure detection: {@code delay} after each crash, the live
+     * members install a view without the crashed node (messages the crashed node had in flight are
+     * lost with it). Without it a crash changes no view.
+     *
+     * @throws IllegalArgumentException if {@code delay} is negative
+     */
+    public FaultPlan detectCrashes(long delay) {
+        checkTime(delay);
+        FaultPlan c = copy();
+        c.detectDelay = delay;
+        return c;
+    }
+
+    /**
+     * {@code node} is not a member at the start (it makes no request and gets no message); at
+     * {@code atTime} it joins: its protocol is created (as the runtime creates one, not idle) and
+     * every live member installs a view of the current members plus {@code node}. Its workload
+     * starts then.
+     *
+     * @throws IllegalArgumentException if {@code atTime} is negative
+     */
+    public FaultPlan join(NodeId node, long atTime) {
+        Objects.requireNonNull(node, "node");
+        checkTime(atTime);
+        FaultPlan c = copy();
+        c.joins = plus(joins, new JoinAt(node, atTime));
+        return c;
+    }
+
+    /**
+     * A partition that the membership sees, as JGroups does: during {@code [fromTime, untilTime)} the
+     * links between {@code minority} and the other nodes are cut; at {@code fromTime + d} (d the
+     * {@link #detectCrashes detection delay}, 0 if off) each side installs a view of its own live
+     * members, both with the same epoch (as two JGroups coordinators may); at {@code untilTime + d}
+     * every live member installs the merge view, with a higher epoch. The majority rule decides
+     * which side may grant.
+     *
+     * @throws IllegalArgumentException if the window is empty or {@code minority} is empty
+     */
+    public FaultPlan split(Collection<NodeId> minority, long fromTime, long untilTime) {
+        checkTime(fromTime);
+        if (untilTime <= fromTime) {
+            throw new IllegalArgumentException("split window [" + fromTime + ", " + untilTime + ") is empty");
+        }
+        if (minority.isEmpty()) {
+            throw new IllegalArgumentException("a split needs at least one node on the minority side");
+        }
+        FaultPlan c = copy();
+        c.splits = plus(splits, new Split(Set.copyOf(minority), fromTime, untilTime, null, 0));
+        return c;
+    }
+
+    /**
+     * A {@link #split} whose minority side is chosen when it starts: the node playing {@code role}
+     * (typically {@link Role#HOLDER}: the lock or token holder is cut off) and the next
+     * {@code size - 1} live members after it in id order (wrapping around). If nobody plays the role
+     * then, nothing happens.
+     *
+     * @throws IllegalArgumentException if the window is empty or {@code size < 1}
+     */
+    public FaultPlan splitAround(Role role, int size, long fromTime, long untilTime) {
+        Objects.requireNonNull(role, "role");
+        checkTime(fromTime);
+        if (untilTime <= fromTime) {
+            throw new IllegalArgumentException("split window [" + fromTime + ", " + untilTime + ") is empty");
+        }
+        if (size < 1) {
+            throw new IllegalArgumentException("a split needs at least one node on the minority side, got " + size);
+        }
+        FaultPlan c = copy();
+        c.splits = plus(splits, new Split(Set.of(), fromTime, untilTime, role, size));
+        return c;
+    }
+
+    /**
+     * Loses every network message sent during {@code [fromTime, untilTime)}, then installs at
+     * {@code untilTime} a new view of the same members: message loss as a transport with reliable
+     * channels shows it, lost messages followed by a view change (the new epoch re-sends).
+     *
+     * @throws IllegalArgumentException if the window is empty
+     */
+    public FaultPlan loseMessages(long fromTime, long untilTime) {
+        return loseMessages(fromTime, untilTime, true);
+    }
+
+    /**
+     * Loses every network message sent during {@code [fromTime, untilTime)}; with {@code viewAfter}
+     * false no view follows: only an algorithm with its own in-epoch recovery (CTTA's REGENERATE,
+     * Naimi-Trehel's consult/query/election) survives that.
+     *
+     * @throws IllegalArgumentException if the window is empty
+     */
+    public FaultPlan loseMessages(long fromTime, long untilTime, boolean viewAfter) {
+        checkTime(fromTime);
+        if (untilTime <= fromTime) {
+            throw new IllegalArgumentException("loss window [" + fromTime + ", " + untilTime + ") is empty");
+        }
+        FaultPlan c = copy();
+        c.losses = plus(losses, new LossWindow(fromTime, untilTime, viewAfter));
+        return c;
+    }
+
+    List<RoleCrash> roleCrashes() {
+        return roleCrashes;
+    }
+
+    List<JoinAt> joins() {
+        return joins;
+    }
+
+    List<Split> splits() {
+        return splits;
+    }
+
+    List<LossWindow> losses() {
+        return losses;
+    }
+
+    /** The failure detection delay, or -1 if crashes install no view. */
+    long detectDelay() {
+        return detectDelay;
     }
 
     double dropProbability() {
@@ -257,13 +470,35 @@ public final class FaultPlan {
         for (ViewChange v : views) {
             code.append(".installView(").append(v.at()).append("L, ").append(nodesCode(v.members())).append(')');
         }
+        if (detectDelay >= 0) {
+            code.append(".detectCrashes(").append(detectDelay).append("L)");
+        }
+        for (RoleCrash r : roleCrashes) {
+            code.append(".crash(FaultPlan.Role.").append(r.role()).append(", ").append(r.at()).append("L)");
+        }
+        for (JoinAt j : joins) {
+            code.append(".join(").append(nodeCode(j.node())).append(", ").append(j.at()).append("L)");
+        }
+        for (Split sp : splits) {
+            if (sp.around() != null) {
+                code.append(".splitAround(FaultPlan.Role.").append(sp.around()).append(", ").append(sp.size())
+                        .append(", ").append(sp.from()).append("L, ").append(sp.until()).append("L)");
+            } else {
+                code.append(".split(").append(nodesCode(sp.minority())).append(", ").append(sp.from()).append("L, ")
+                        .append(sp.until()).append("L)");
+            }
+        }
+        for (LossWindow l : losses) {
+            code.append(".loseMessages(").append(l.from()).append("L, ").append(l.until()).append("L, ")
+                    .append(l.viewAfter()).append(')');
+        }
         return code.toString();
     }
 
     private FaultPlan withLink(LinkRule rule) {
-        List<LinkRule> more = new ArrayList<>(links);
-        more.add(rule);
-        return new FaultPlan(dropProbability, duplicateProbability, more, crashes, partitions, views);
+        FaultPlan c = copy();
+        c.links = plus(links, rule);
+        return c;
     }
 
     private static String nodeCode(NodeId id) {

@@ -2,6 +2,8 @@ package io.dlock.inmemory.sim;
 
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.PrimaryComponent;
+import io.dlock.protocol.PrimaryGate;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
@@ -23,7 +25,13 @@ final class SimNode<M extends ProtocolMessage> implements MutexEffects<M> {
     final SplittableRandom workloadRandom;
     private final Engine<M> engine;
 
+    /** The protocol behind its {@link PrimaryGate} (null until the node joins). */
     MutexProtocol<M> protocol;
+    PrimaryGate<M> gate;
+    /** This node's majority rule: the same class the runtime uses. */
+    final PrimaryComponent primaryComponent = new PrimaryComponent();
+    /** Whether the node is in the cluster (false for a joiner before its join). */
+    boolean joined = true;
     View view;
     long epoch;
     /** Indices of the other members of {@link #view}, ascending: the broadcast targets. */

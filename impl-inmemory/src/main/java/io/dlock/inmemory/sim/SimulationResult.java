@@ -46,6 +46,9 @@ import java.util.TreeMap;
  * @param firstViolation    the first violation seen, with time, nodes and event; {@code null} if none
  * @param error             an exception thrown by a protocol handler (it ends the run); {@code null} if none
  * @param replay            one line of Java that replays this run
+ * @param recoveryTimes     for each fault injected while the lock was held or wanted, the virtual
+ *                          time from the fault to the next grant (issue 8)
+ * @param fencedOut         holders fenced out by a non-primary view
  */
 public record SimulationResult(long seed, int nodes, String algorithm, long requests, long entries,
                                List<Long> entriesByNode, long messages, Map<String, Long> messagesByType,
@@ -53,11 +56,13 @@ public record SimulationResult(long seed, int nodes, String algorithm, long requ
                                long grantViolations, long codecErrors, long ungranted, boolean deadlocked,
                                boolean truncated, long faultsInjected, long dropped, long duplicated,
                                long staleDropped, double syncDelay, long syncDelaySamples, long endTime,
-                               long events, long traceHash, String firstViolation, String error, String replay) {
+                               long events, long traceHash, String firstViolation, String error, String replay,
+                               List<Long> recoveryTimes, long fencedOut) {
 
     /** Copies the collections. */
     public SimulationResult {
         entriesByNode = List.copyOf(entriesByNode);
+        recoveryTimes = List.copyOf(recoveryTimes);
         messagesByType = Collections.unmodifiableMap(new TreeMap<>(messagesByType));
     }
 

@@ -1,0 +1,265 @@
+package io.dlock.protocol;
+
+import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.Objects;
+
+/**
+ * Keeps one lock's {@link MutexProtocol} out of non-primary views ({@link PrimaryComponent}): the
+ * wrapper every driver (the runtime's {@code LockEngine} and the simulator's nodes) puts around the
+ * protocol it creates, so both run the same rule. The algorithm never sees a non-primary view.
+ *
+ * <h2>In a non-primary view (the node is <em>frozen</em>)</h2>
+ * <ul>
+ *   <li>the protocol gets no event at all, so nothing is granted and nothing is sent: requests
+ *       ({@link #onRequest}) and leader notifications are kept and handed over after the next primary
+ *       view; messages are dropped (they belong to the non-primary epoch) and so are timers;</li>
+ *   <li>a node that is in the critical section when it freezes is <em>fenced out</em>: the primary
+ *       side may rebuild the lock and grant it from its next view on. The local holder is not
+ *       interrupted (nothing can stop a thread inside its critical section): its fencing token is
+ *       older than every token the primary side grants after its view change, so a
+ *       {@code FencedResource} refuses its late writes. Its {@link #onRelease}, when it comes, is
+ *       swallowed.</li>
+ * </ul>
+ *
+ * <h2>Back in a primary view (the partition heals: a merge view)</h2>
+ * The primary side saw this node leave and forgot its requests and permissions; this node's
+ * protocol state is from before the split (acknowledgements, a queue, maybe a token whose contents
+ * the primary side has moved past). So the node rejoins <em>as a new member</em>: the gate drops
+ * the old instance and creates a fresh one, not idle ({@code startsIdle = false}, as the runtime
+ * creates a protocol on first use in a running cluster), in the last view the old one knew, and tells
+ * it the primary view through {@link MutexProtocol#onView}: it learns the state of the lock from the
+ * others through the algorithm's view-change rebuild (census, barrier, sync). A request that was outstanding is
+ * made again on the new instance, then the kept requests and the last leader are handed over.
+ * Timers the old instance had set are ignored when they fire. A node whose views were all primary
+ * keeps its instance, which gets every view through {@link MutexProtocol#onView}.
+ *
+ * <p>Pure and single-threaded, like the protocol it wraps: call it only from the lock's event loop.
+ *
+ * @param <M> the algorithm's message type
+ */
+public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtocol<M> {
+
+    /*
+     * Overview.
+     *
+     * State: inner (the current instance), frozen (the last view was not primary), requested (inner
+     * got onRequest and no onRelease yet), inCS (inner granted and was not released: tracked through
+     * the effects), swallowRelease (the application still holds a grant of a discarded instance),
+     * deferredRequest (a request made while frozen), leader (the last onLeader), liveTimers (set by
+     * the current instance, not fired or cancelled), staleTimers (set by a discarded instance).
+     * Invariants: while frozen, inner receives no event; inner.onRequest/onRelease alternate as
+     * MutexProtocol requires; a discarded instance receives nothing ever again.
+     */
+
+    private final MutexProtocolDefinition<M> definition;
+    private final NodeId self;
+    private final ProtocolOptions options;
+    private final MutexEffects<M> effects;
+    private MutexProtocol<M> inner;
+    /** The last view the current instance was created in or told about. */
+    private View innerView;
+    private boolean frozen;
+    private boolean requested;
+    private boolean inCS;
+    private boolean swallowRelease;
+    private boolean deferredRequest;
+    private NodeId leader;
+    private long leaderEpoch;
+    private final Set<String> liveTimers = new HashSet<>();
+    private final Set<String> staleTimers = new HashSet<>();
+    private long fencedOut;
+    private long rejoins;
+    private long droppedWhileFrozen;
+
+    private PrimaryGate(MutexProtocolDefinition<M> definition, ProtocolContext<M> context, boolean primary) {
+        this.definition = definition;
+        this.self = context.self();
+        this.options = context.options();
+        this.effects = context.effects();
+        this.frozen = !primary;
+        this.innerView = context.view();
+        this.inner = definition.create(new ProtocolContext<>(self, context.view(), new TrackingEffects(), options,
+                context.startsIdle()));
+    }
+
+    /**
+     * Creates {@code definition}'s protocol for {@code context}, gated.
+     *
+     * @param primary whether the view of {@code context} is primary for this node (a protocol created
+     *                in a non-primary view starts frozen)
+     */
+    public static <M extends ProtocolMessage> PrimaryGate<M> create(MutexProtocolDefinition<M> definition,
+                                                                   ProtocolContext<M> context, boolean primary) {
+        Objects.requireNonNull(definition, "definition");
+        Objects.requireNonNull(context, "context");
+        return new PrimaryGate<>(definition, context, primary);
+    }
+
+    /** Whether the last view was not primary: the protocol is held back. */
+    public boolean frozen() {
+        return frozen;
+    }
+
+    /** How many times a critical section was fenced out by a freeze. */
+    public long fencedOut() {
+        return fencedOut;
+    }
+
+    /** How many times the node came back from a non-primary period with a fresh instance. */
+    public long rejoins() {
+        return rejoins;
+    }
+
+    /** Messages dropped because they arrived while frozen. */
+    public long droppedWhileFrozen() {
+        return droppedWhileFrozen;
+    }
+
+    /** The current protocol instance (for tests and diagnostics). */
+    public MutexProtocol<M> inner() {
+        return inner;
+    }
+
+    /**
+     * A new view and whether it is primary for this node ({@link PrimaryComponent#accept}). A primary
+     * view reaches the protocol (a fresh instance after a frozen period); a non-primary one freezes it.
+     */
+    public void onView(View view, boolean primary) {
+        if (!primary) {
+            if (!frozen) {
+                frozen = true;
+                if (inCS) {
+                    inCS = false; // fenced out: the primary side may grant from its next view on
+                    swallowRelease = true;
+                    fencedOut++;
+                }
+            }
+            return;
+        }
+        if (!frozen) {
+            innerView = view;
+            inner.onView(view);
+            return;
+        }
+        // back from a non-primary period: rejoin as a new member
+        frozen = false;
+        rejoins++;
+        boolean again = (requested && !swallowRelease) || deferredRequest;
+        requested = false;
+        deferredRequest = false;
+        staleTimers.addAll(liveTimers);
+        liveTimers.clear();
+        // created in the last view the old instance knew, then told the new view: exactly the runtime's
+        // path of a protocol created lazily just before a view change, so the view change rebuilds
+        // (a coordinator syncs, a steward counts, a barrier waits) as every other member expects
+        inner = definition.create(new ProtocolContext<>(self, innerView, new TrackingEffects(), options, false));
+        innerView = view;
+        inner.onView(view);
+        if (leader != null) {
+            inner.onLeader(leader, leaderEpoch);
+        }
+        if (again) {
+            onRequest();
+        }
+    }
+
+    /** A view known to be primary. */
+    @Override
+    public void onView(View view) {
+        onView(view, true);
+    }
+
+    @Override
+    public void onRequest() {
+        if (frozen) {
+            deferredRequest = true;
+            return;
+        }
+        requested = true;
+        inner.onRequest();
+    }
+
+    @Override
+    public void onRelease() {
+        if (swallowRelease) {
+            swallowRelease = false; // the grant was of an instance fenced out by a freeze
+            requested = false;
+            return;
+        }
+        inCS = false;
+        requested = false;
+        inner.onRelease();
+    }
+
+    @Override
+    public void onMessage(NodeId from, M message) {
+        if (frozen) {
+            droppedWhileFrozen++;
+            return;
+        }
+        inner.onMessage(from, message);
+    }
+
+    @Override
+    public void onLeader(NodeId newLeader, long epoch) {
+        leader = newLeader;
+        leaderEpoch = epoch;
+        if (!frozen) {
+            inner.onLeader(newLeader, epoch);
+        }
+    }
+
+    @Override
+    public void onTimer(String name) {
+        if (staleTimers.remove(name)) {
+            return; // set by a discarded instance
+        }
+        liveTimers.remove(name);
+        if (frozen) {
+            return; // the instance will be discarded at the next primary view
+        }
+        inner.onTimer(name);
+    }
+
+    @Override
+    public String toString() {
+        return "PrimaryGate[" + (frozen ? "frozen" : "primary") + (inCS ? ", in CS" : "")
+                + (swallowRelease ? ", fenced out" : "") + ", " + inner + "]";
+    }
+
+    /** The driver's effects, watching grants and timers; one per instance. */
+    private final class TrackingEffects implements MutexEffects<M> {
+
+        @Override
+        public void send(NodeId to, M message) {
+            effects.send(to, message);
+        }
+
+        @Override
+        public void broadcast(M message) {
+            effects.broadcast(message);
+        }
+
+        @Override
+        public void granted(long fencingToken) {
+            inCS = true;
+            effects.granted(fencingToken);
+        }
+
+        @Override
+        public void setTimer(String name, long delayMillis) {
+            staleTimers.remove(name);
+            liveTimers.add(name);
+            effects.setTimer(name, delayMillis);
+        }
+
+        @Override
+        public void cancelTimer(String name) {
+            liveTimers.remove(name);
+            effects.cancelTimer(name);
+        }
+    }
+}
