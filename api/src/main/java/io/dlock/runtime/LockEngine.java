@@ -79,7 +79,8 @@ final class LockEngine<M extends ProtocolMessage> {
     }
 
     LockEngine(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
-               View initialView, Executor pool, ScheduledExecutorService timers, long tryTimeoutNanos) {
+               View initialView, Executor pool, ScheduledExecutorService timers, long tryTimeoutNanos,
+               int localHandoff) {
         this.name = name;
         this.definition = definition;
         this.codec = definition.codec();
@@ -87,7 +88,8 @@ final class LockEngine<M extends ProtocolMessage> {
         this.self = transport.self();
         this.loop = new SerialExecutor(pool);
         this.timers = timers;
-        this.local = new LocalLockState(() -> loop.execute(this::request), () -> loop.execute(this::release));
+        this.local = new LocalLockState(() -> loop.execute(this::request), () -> loop.execute(this::release),
+                localHandoff);
         this.facade = new RuntimeLock(name, local, this, tryTimeoutNanos);
         this.view = initialView;
         this.protocol = definition.create(new ProtocolContext<>(self, initialView, new Effects(), options, false));
@@ -133,6 +135,10 @@ final class LockEngine<M extends ProtocolMessage> {
     LockMetrics metrics() {
         return new LockMetrics(definition.name(), entries.sum(), messagesSent.sum(), bytesSent.sum(),
                 messagesReceived.sum(), malformed.sum(), stale.sum());
+    }
+
+    long localHandoffs() {
+        return local.localHandoffs();
     }
 
     long abandonedGrants() {

@@ -298,7 +298,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         @SuppressWarnings("unchecked")
         MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) config.mutex().definition();
         LockEngine<M> engine = new LockEngine<>(name, definition, config.mutexOptions(), transport, view, pool, timers,
-                config.tryTimeout().toNanos());
+                config.tryTimeout().toNanos(), config.localHandoff());
         EpochLeader c = coordinator;
         if (c != null) {
             engine.leaderElected(c.leader(), c.epoch());
