@@ -546,7 +546,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<Row> rows = new ArrayList<>();
-        for (String which : List.of("central-lock2", "curator")) {
+        for (String which : List.of("central-lock2", "curator", "curator-nosync")) {
             List<String> cmd = List.of(java, "-jar", baselinesJar.toString(), which, "--seconds", Double.toString(seconds),
                     "--warmup", Double.toString(warmup), "--port", Integer.toString(nextPort.getAndAdd(20)),
                     "--threads", String.join(",", threads.stream().map(String::valueOf).toList()));
