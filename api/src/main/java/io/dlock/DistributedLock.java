@@ -24,6 +24,10 @@ import java.util.concurrent.locks.Lock;
  * The lock is owned by a thread on a node. Between nodes the algorithm guarantees that at most one
  * node holds it; within a node the runtime lets one local thread at a time issue a distributed request
  * (the other local threads queue, in arrival order), so the owner is always one thread.
+ * With {@code dlock.lock.local-handoff} = H &gt; 0, a node that holds the lock while local threads
+ * wait passes it to the next of them up to H times in a row before releasing it to the cluster
+ * (more throughput, less fairness between nodes); each local holder still gets a fencing token
+ * greater than all before (see {@link #fencingToken()}; H must be the same on every node).
  *
  * <h2>Reentrancy</h2>
  * The owning thread may call {@code lock()} again; it must call {@link #unlock()} as many times.

@@ -43,6 +43,9 @@ import java.util.function.Consumer;
  *   <tr><td>{@code dlock.node.id}</td><td>assigned</td><td>this node's id, 0 to 2<sup>63</sup>-1, unique in the cluster</td></tr>
  *   <tr><td>{@code dlock.lock.try-timeout-ms}</td><td>{@code 1000}</td><td>how long the untimed
  *       {@code tryLock()} waits for an answer, 0 to 86400000</td></tr>
+ *   <tr><td>{@code dlock.lock.local-handoff}</td><td>{@code 0}</td><td>how many times in a row a held lock may
+ *       pass between this node's own waiting threads before it goes back to the cluster, 0 (strict
+ *       fairness) to 1000; must be the same on every node (it scales the fencing tokens)</td></tr>
  *   <tr><td>{@code dlock.inmemory.delay-ms}</td><td>{@code 0}</td><td>in-memory network: delay of every
  *       message, 0 to 60000</td></tr>
  *   <tr><td>{@code dlock.jgroups.stack}</td><td>{@code default}</td><td>JGroups stack: {@code default} (TCP on
@@ -77,6 +80,10 @@ public final class DlockConfig {
     public static final String NODE_ID = "dlock.node.id";
     /** Key of the untimed {@code tryLock()} bound. */
     public static final String TRY_TIMEOUT_MS = "dlock.lock.try-timeout-ms";
+    /** Key of the bound on local hand-offs of a lock between this node's threads (0 = off). */
+    public static final String LOCAL_HANDOFF = "dlock.lock.local-handoff";
+    /** Largest allowed {@link #LOCAL_HANDOFF}. */
+    public static final int MAX_LOCAL_HANDOFF = 1000;
     /** Key of the in-memory network's message delay. */
     public static final String INMEMORY_DELAY_MS = "dlock.inmemory.delay-ms";
 
@@ -100,7 +107,7 @@ public final class DlockConfig {
     public static final String JGROUPS_JOIN_TIMEOUT_MS = "dlock.jgroups.join-timeout-ms";
 
     private static final Set<String> KEYS = Set.of(MUTEX, ELECTION, TRANSPORT, CLUSTER, NODE_ID, TRY_TIMEOUT_MS,
-            INMEMORY_DELAY_MS, JGROUPS_STACK, JGROUPS_BIND_ADDR, JGROUPS_PORT, JGROUPS_PORT_RANGE, JGROUPS_INITIAL_HOSTS,
+            LOCAL_HANDOFF, INMEMORY_DELAY_MS, JGROUPS_STACK, JGROUPS_BIND_ADDR, JGROUPS_PORT, JGROUPS_PORT_RANGE, JGROUPS_INITIAL_HOSTS,
             JGROUPS_KEYSTORE, JGROUPS_KEYSTORE_PASSWORD, JGROUPS_KEY_ALIAS, JGROUPS_JOIN_TIMEOUT_MS);
     private static final java.util.regex.Pattern HOST_LIST =
             java.util.regex.Pattern.compile("[A-Za-z0-9.:_-]+\\[[0-9]{1,5}\\](,[A-Za-z0-9.:_-]+\\[[0-9]{1,5}\\])*");
@@ -116,6 +123,7 @@ public final class DlockConfig {
     private final String cluster;
     private final OptionalLong nodeId;
     private final Duration tryTimeout;
+    private final int localHandoff;
     private final Duration inMemoryDelay;
 
     private DlockConfig(Map<String, String> raw) {
@@ -142,6 +150,7 @@ public final class DlockConfig {
                 ? OptionalLong.of(parseLong(NODE_ID, raw.get(NODE_ID), 0, Long.MAX_VALUE))
                 : OptionalLong.empty();
         this.tryTimeout = Duration.ofMillis(parseLong(TRY_TIMEOUT_MS, raw.getOrDefault(TRY_TIMEOUT_MS, "1000"), 0, 86_400_000));
+        this.localHandoff = (int) parseLong(LOCAL_HANDOFF, raw.getOrDefault(LOCAL_HANDOFF, "0"), 0, MAX_LOCAL_HANDOFF);
         this.inMemoryDelay = Duration.ofMillis(parseLong(INMEMORY_DELAY_MS, raw.getOrDefault(INMEMORY_DELAY_MS, "0"), 0, 60_000));
         validateJGroups(raw);
     }
@@ -296,6 +305,15 @@ public final class DlockConfig {
         return tryTimeout;
     }
 
+    /**
+     * How many times in a row a lock this node holds may pass from one local thread to another waiting
+     * local thread before it is released to the cluster; 0 (the default) releases it after every
+     * holder, for strict fairness between nodes.
+     */
+    public int localHandoff() {
+        return localHandoff;
+    }
+
     /** The in-memory network's delay per message. */
     public Duration inMemoryDelay() {
         return inMemoryDelay;
@@ -403,6 +421,11 @@ public final class DlockConfig {
         /** {@code dlock.node.id}. */
         public Builder nodeId(long id) {
             return set(NODE_ID, Long.toString(id));
+        }
+
+        /** {@code dlock.lock.local-handoff}. */
+        public Builder localHandoff(int handoffs) {
+            return set(LOCAL_HANDOFF, Integer.toString(handoffs));
         }
 
         /** {@code dlock.lock.try-timeout-ms}. */

@@ -60,6 +60,19 @@ class DlockConfigTest {
         assertTrue(e.getMessage().contains("dlock.mutex"), e.getMessage());
     }
 
+    /** dlock.lock.local-handoff defaults to 0 and accepts 0..1000 only, naming the key and the range otherwise. */
+    @Test
+    void localHandoff() {
+        assertEquals(0, DlockConfig.builder().build().localHandoff());
+        assertEquals(16, DlockConfig.builder().localHandoff(16).build().localHandoff());
+        for (String bad : new String[] {"-1", "1001", "x"}) {
+            DlockConfigException e = assertThrows(DlockConfigException.class,
+                    () -> DlockConfig.builder().set(DlockConfig.LOCAL_HANDOFF, bad).build());
+            assertTrue(e.getMessage().contains("dlock.lock.local-handoff=" + bad), e.getMessage());
+            assertTrue(e.getMessage().contains("0 to 1000"), e.getMessage());
+        }
+    }
+
     /** An unknown algorithm fails naming the key, the value and every allowed name. */
     @Test
     void unknownAlgorithm() {

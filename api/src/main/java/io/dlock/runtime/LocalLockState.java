@@ -14,6 +14,25 @@ import java.util.concurrent.locks.ReentrantLock;
  * and only the head of the queue issues a request. A request belongs to the node, not to a thread:
  * if its thread gives up (timeout, interrupt), the next waiter adopts it; if nobody waits when the
  * grant arrives, the grant is released at once.
+ *
+ * <h2>Local hand-off ({@code dlock.lock.local-handoff} = H)</h2>
+ * With H &gt; 0, when the last hold is released while other local threads wait, the distributed
+ * grant is not released: the head waiter takes it, up to H times in a row; the holder after that
+ * releases it to the cluster even if local threads still wait. A node therefore keeps one
+ * distributed grant for at most H + 1 consecutive local holders. H = 0 (the default) releases after
+ * every holder.
+ *
+ * <p><b>Fencing.</b> A hand-off makes a new holder, so it needs a new token greater than every
+ * earlier one; but the protocol only promises that its next grant anywhere is greater than the
+ * current protocol token F, possibly F + 1, so the runtime cannot simply add 1 locally. Instead
+ * the runtime scales: the k-th holder (k = 0..H) of the grant with protocol token F gets
+ * {@code F * (H + 1) + k}. Invariant: for grants F &lt; F' (every protocol grant is greater than all
+ * before it), {@code F*(H+1) + k <= F*(H+1) + H < (F+1)*(H+1) <= F'*(H+1)}, so the tokens handed
+ * to applications strictly increase over all holders, local hand-offs included, and
+ * {@code token / (H+1)} names the distributed grant. This needs the same H on every node (like
+ * {@code dlock.mutex}); with H = 0 the tokens are the protocol's. Scaled tokens that would overflow
+ * (protocol tokens above {@code Long.MAX_VALUE / (H+1)}, i.e. epochs beyond about 2^31 / (H+1))
+ * saturate, like {@code FencingCounter}'s epoch floor.
  */
 final class LocalLockState {
 
@@ -34,6 +53,8 @@ final class LocalLockState {
     private final ArrayDeque<Thread> waiters = new ArrayDeque<>();
     private final Runnable issueRequest;
     private final Runnable issueRelease;
+    /** H: hand-offs allowed per distributed grant. */
+    private final int maxHandoffs;
 
     private Phase phase = Phase.IDLE;
     private Thread owner;
@@ -42,14 +63,30 @@ final class LocalLockState {
     private long heldFence;
     private String closedReason;
     private long abandonedGrants;
+    /** Hand-offs made under the current distributed grant. */
+    private int handoffs;
+    private long totalHandoffs;
 
     /**
      * @param issueRequest queues a distributed request on the lock's event loop; never blocks
      * @param issueRelease queues a distributed release on the lock's event loop; never blocks
      */
     LocalLockState(Runnable issueRequest, Runnable issueRelease) {
+        this(issueRequest, issueRelease, 0);
+    }
+
+    /**
+     * @param issueRequest queues a distributed request on the lock's event loop; never blocks
+     * @param issueRelease queues a distributed release on the lock's event loop; never blocks
+     * @param maxHandoffs  H, local hand-offs allowed per distributed grant (0 = none)
+     */
+    LocalLockState(Runnable issueRequest, Runnable issueRelease, int maxHandoffs) {
+        if (maxHandoffs < 0) {
+            throw new IllegalArgumentException("maxHandoffs must be >= 0, got " + maxHandoffs);
+        }
         this.issueRequest = issueRequest;
         this.issueRelease = issueRelease;
+        this.maxHandoffs = maxHandoffs;
     }
 
     /**
@@ -155,12 +192,34 @@ final class LocalLockState {
             }
             if (--holds == 0) {
                 owner = null;
-                phase = Phase.IDLE;
-                if (closedReason == null) {
-                    issueRelease.run();
+                if (closedReason == null && handoffs < maxHandoffs && !waiters.isEmpty()) {
+                    // local hand-off: the head waiter becomes the next holder of the same grant
+                    handoffs++;
+                    totalHandoffs++;
+                    grantedFence = heldFence == Long.MAX_VALUE ? heldFence : heldFence + 1;
+                    phase = Phase.GRANTED;
+                } else {
+                    phase = Phase.IDLE;
+                    if (closedReason == null) {
+                        issueRelease.run();
+                    }
                 }
                 changed.signalAll();
             }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Uses up the current grant's local hand-offs: its holder is the last one, and the lock goes back to
+     * the cluster on its release. Called when the node leaves the primary component, where a grant may
+     * already be superseded by one on the majority side: handing it on would add holders there.
+     */
+    void endHandoffs() {
+        mutex.lock();
+        try {
+            handoffs = maxHandoffs;
         } finally {
             mutex.unlock();
         }
@@ -176,7 +235,8 @@ final class LocalLockState {
             if (phase != Phase.REQUESTED) {
                 throw new IllegalStateException("grant without an outstanding request (phase " + phase + ")");
             }
-            grantedFence = fencingToken;
+            grantedFence = scale(fencingToken);
+            handoffs = 0;
             if (waiters.isEmpty()) {
                 abandon();
             } else {
@@ -242,6 +302,25 @@ final class LocalLockState {
         } finally {
             mutex.unlock();
         }
+    }
+
+    /** Local hand-offs made so far (grants passed between local threads without a release). */
+    long localHandoffs() {
+        mutex.lock();
+        try {
+            return totalHandoffs;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The first holder's token of the grant with protocol token {@code fence}: fence * (H + 1), saturated. */
+    private long scale(long fence) {
+        if (maxHandoffs == 0) {
+            return fence;
+        }
+        long factor = maxHandoffs + 1L;
+        return fence > (Long.MAX_VALUE - maxHandoffs) / factor ? Long.MAX_VALUE - maxHandoffs : fence * factor;
     }
 
     /** Removes a waiter that gave up; passes a pending grant on, or releases it if nobody is left. */

@@ -85,7 +85,7 @@ final class LockEngine<M extends ProtocolMessage> {
 
     LockEngine(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
                View initialView, boolean primary, Executor pool, ScheduledExecutorService timers,
-               long tryTimeoutNanos) {
+               long tryTimeoutNanos, int localHandoff) {
         this.name = name;
         this.definition = definition;
         this.codec = definition.codec();
@@ -93,7 +93,8 @@ final class LockEngine<M extends ProtocolMessage> {
         this.self = transport.self();
         this.loop = new SerialExecutor(pool);
         this.timers = timers;
-        this.local = new LocalLockState(() -> loop.execute(this::request), () -> loop.execute(this::release));
+        this.local = new LocalLockState(() -> loop.execute(this::request), () -> loop.execute(this::release),
+                localHandoff);
         this.facade = new RuntimeLock(name, local, this, tryTimeoutNanos);
         this.view = initialView;
         this.protocol = PrimaryGate.create(definition,
@@ -145,6 +146,10 @@ final class LockEngine<M extends ProtocolMessage> {
                 messagesReceived.sum(), malformed.sum(), stale.sum());
     }
 
+    long localHandoffs() {
+        return local.localHandoffs();
+    }
+
     long abandonedGrants() {
         return local.abandonedGrants();
     }
@@ -168,6 +173,9 @@ final class LockEngine<M extends ProtocolMessage> {
             return;
         }
         view = newView;
+        if (!primary) {
+            local.endHandoffs(); // a grant cut off from the majority must not pass to more local holders
+        }
         protocol.onView(newView, primary);
         Iterator<Early> it = early.iterator();
         List<Early> due = new ArrayList<>();

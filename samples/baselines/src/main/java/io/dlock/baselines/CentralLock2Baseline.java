@@ -1,0 +1,75 @@
+package io.dlock.baselines;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import org.jgroups.JChannel;
+import org.jgroups.blocks.locking.LockService;
+
+/**
+ * JGroups 5.3.24's own lock service: {@code CENTRAL_LOCK2} at the top of a stack shaped like dlock's
+ * default one ({@code central-lock2.xml}: TCP on 127.0.0.1, tcp_nodelay), N channels in this JVM,
+ * {@link LockService#getLock} on each. The coordinator (the first channel) grants the locks; node 1
+ * of the uncontended run is the second channel, so its requests cross the network as dlock's do.
+ */
+final class CentralLock2Baseline {
+
+    private CentralLock2Baseline() {
+    }
+
+    static void run(Harness harness, int nodes, List<Integer> threads, int port, List<String> rows) throws Exception {
+        System.setProperty("baseline.port", Integer.toString(port));
+        System.setProperty("baseline.port_range", Integer.toString(nodes + 2));
+        System.setProperty("java.net.preferIPv4Stack", "true");
+        List<JChannel> channels = new ArrayList<>();
+        try {
+            List<LockService> services = new ArrayList<>();
+            for (int i = 0; i < nodes; i++) {
+                JChannel ch = new JChannel(CentralLock2Baseline.class.getResourceAsStream("/central-lock2.xml"));
+                ch.name("cl2-" + (i + 1));
+                channels.add(ch);
+                services.add(new LockService(ch));
+                ch.connect("central-lock2-bench");
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (channels.stream().anyMatch(c -> c.getView() == null || c.getView().size() < nodes)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("CENTRAL_LOCK2 cluster did not form within 60 s");
+                }
+                Thread.sleep(10);
+            }
+            Lock alone = services.get(1).getLock("uncontended");
+            rows.add(harness.uncontended("central-lock2", "jgroups-5.3.24", "CENTRAL_LOCK2", nodes, adapt(alone)));
+            for (int t : threads) {
+                List<Harness.NodeLock> locks = new ArrayList<>();
+                for (LockService s : services) {
+                    locks.add(adapt(s.getLock("contended-" + t)));
+                }
+                rows.add(harness.contended("central-lock2", "jgroups-5.3.24", "CENTRAL_LOCK2", locks, t));
+            }
+        } finally {
+            for (int i = channels.size() - 1; i >= 0; i--) {
+                channels.get(i).close();
+            }
+        }
+    }
+
+    /**
+     * LockService's locks belong to the calling thread, so one {@link Lock} per node serves all its
+     * threads, like a dlock {@code DistributedLock}.
+     */
+    private static Harness.NodeLock adapt(Lock lock) {
+        return new Harness.NodeLock() {
+            @Override
+            public boolean tryLock(long seconds) throws InterruptedException {
+                return lock.tryLock(seconds, TimeUnit.SECONDS);
+            }
+
+            @Override
+            public void unlock() {
+                lock.unlock();
+            }
+        };
+    }
+}
