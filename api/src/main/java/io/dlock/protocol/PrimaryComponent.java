@@ -4,6 +4,8 @@ import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The majority rule of one node: which of the views it installs are <em>primary</em>, the only
@@ -20,6 +22,16 @@ import java.util.Objects;
  * primary view, so they are primary; a view that lost a minority of the members (crashes, a
  * partition's minority side) is primary; a view that lost half or more is not, and the node keeps
  * the last primary view as its reference until a view with a majority of it comes back.
+ *
+ * <h2>Clean leaves</h2>
+ * A member that shuts down cleanly announces it first ({@link #departing}; the runtime's clean-leave
+ * handshake does this before the member's transport closes). When a later view no longer contains it,
+ * it is taken out of the reference before the majority is counted: {@code |V ∩ (P − D)| * 2 > |P − D|},
+ * D the announced members absent from V. So nodes shut down one by one leave a primary cluster behind,
+ * down to the last node, as long as each announcement reached the others (a node that did not hear it
+ * counts the departure as a failure, which only makes its verdict stricter). Safety is kept because a
+ * departed node is in neither side of any later split: if sides S1 and S2 (disjoint) discount D1 and
+ * D2, both lie in Q = P − (D1 ∪ D2), and |S1| > |P − D1|/2 ≥ |Q|/2 with |S2| > |Q|/2 cannot both hold.
  *
  * <h2>The first view of a node</h2>
  * A node has no history before its first view, so it <b>adopts its first view as primary</b> (that
@@ -49,6 +61,8 @@ public final class PrimaryComponent {
     private View lastPrimary;
     private View current;
     private boolean currentPrimary;
+    /** Members that announced a clean leave and have not yet been seen gone by a view. */
+    private final Set<NodeId> departing = new TreeSet<>();
 
     /** A node that has installed no view yet. */
     public PrimaryComponent() {
@@ -60,20 +74,44 @@ public final class PrimaryComponent {
      * @throws NullPointerException if either is null
      */
     public static boolean isMajorityOf(View view, View reference) {
+        return isMajorityOf(view, reference, Set.of());
+    }
+
+    /**
+     * Whether {@code view} holds a strict majority of {@code reference}'s members, not counting the
+     * members of {@code departed} that {@code view} no longer contains.
+     */
+    private static boolean isMajorityOf(View view, View reference, Set<NodeId> departed) {
         Objects.requireNonNull(view, "view");
         List<NodeId> members = reference.members();
         int common = 0;
+        int counted = 0;
         for (NodeId member : members) {
             if (view.contains(member)) {
                 common++;
+                counted++;
+            } else if (!departed.contains(member)) {
+                counted++;
             }
         }
-        return common * 2 > members.size();
+        return common * 2 > counted;
+    }
+
+    /**
+     * Records that {@code member} announced a clean leave: once a view without it arrives, it no longer
+     * counts in the reference of the majority rule. Announcing a member that then crashes instead is
+     * harmless: gone is gone.
+     *
+     * @throws NullPointerException if {@code member} is null
+     */
+    public void departing(NodeId member) {
+        departing.add(Objects.requireNonNull(member, "member"));
     }
 
     /**
      * Installs {@code view} and returns whether it is primary. The first view ever installed is
-     * primary; later ones are primary iff they hold a strict majority of the last primary view.
+     * primary; later ones are primary iff they hold a strict majority of the last primary view, not
+     * counting the {@linkplain #departing departed} members.
      * A view whose epoch is not above the last one installed changes nothing and returns the
      * current verdict.
      *
@@ -85,9 +123,10 @@ public final class PrimaryComponent {
             return currentPrimary;
         }
         current = view;
-        currentPrimary = lastPrimary == null || isMajorityOf(view, lastPrimary);
+        currentPrimary = lastPrimary == null || isMajorityOf(view, lastPrimary, departing);
         if (currentPrimary) {
             lastPrimary = view;
+            departing.removeIf(member -> !view.contains(member)); // gone: a later join is a new member
         }
         return currentPrimary;
     }

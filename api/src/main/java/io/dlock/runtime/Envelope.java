@@ -10,7 +10,7 @@ import io.dlock.spi.WireWriter;
  * algorithm's configuration name (a node of another algorithm recognises a foreign message and
  * drops it), the lock or group name, and the sender's epoch. The algorithm's own bytes follow.
  *
- * @param kind      {@link #KIND_MUTEX} or {@link #KIND_ELECTION}
+ * @param kind      {@link #KIND_MUTEX}, {@link #KIND_ELECTION} or {@link #KIND_MEMBERSHIP}
  * @param algorithm the sender's algorithm configuration name
  * @param name      the lock name or election group
  * @param epoch     the epoch of the sender's view when it sent the message
@@ -25,6 +25,8 @@ public record Envelope(int kind, String algorithm, String name, long epoch) {
     public static final int KIND_MUTEX = 1;
     /** Kind of a leader-election message. */
     public static final int KIND_ELECTION = 2;
+    /** Kind of a membership message of the runtime itself (the clean-leave handshake, {@link CleanLeave}). */
+    public static final int KIND_MEMBERSHIP = 3;
 
     /** Writes this header; the payload is appended to {@code out} afterwards. */
     public void writeTo(WireWriter out) {
@@ -49,9 +51,9 @@ public record Envelope(int kind, String algorithm, String name, long epoch) {
                     + VERSION);
         }
         int kind = in.readByte();
-        if (kind != KIND_MUTEX && kind != KIND_ELECTION) {
+        if (kind != KIND_MUTEX && kind != KIND_ELECTION && kind != KIND_MEMBERSHIP) {
             throw new MalformedMessageException("unknown message kind " + kind + "; allowed: " + KIND_MUTEX + ", "
-                    + KIND_ELECTION);
+                    + KIND_ELECTION + ", " + KIND_MEMBERSHIP);
         }
         return new Envelope(kind, in.readString(), in.readString(), in.readVarLong());
     }

@@ -21,6 +21,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -280,9 +281,13 @@ final class LockEngine<M extends ProtocolMessage> {
         public void setTimer(String timer, long delayMillis) {
             cancelTimer(timer);
             PendingTimer pending = new PendingTimer();
+            try {
+                // The fire task re-enters the loop, so it runs after this handler has stored the future.
+                pending.future = timers.schedule(() -> fireTimer(timer, pending), delayMillis, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                return; // the node is closing: its timers are shut down and the protocol stops with them
+            }
             runningTimers.put(timer, pending);
-            // The fire task re-enters the loop, so it runs after this handler has stored the future.
-            pending.future = timers.schedule(() -> fireTimer(timer, pending), delayMillis, TimeUnit.MILLISECONDS);
         }
 
         @Override

@@ -75,9 +75,12 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
     }
     private volatile boolean closed;
     private volatile boolean foreignLogged;
+    /** The clean-leave handshake: announces this node's leave on close, records the others'. */
+    private final CleanLeave cleanLeave;
 
     private NodeRuntime(DlockConfig config, Transport transport) {
         this.config = config;
+        this.cleanLeave = new CleanLeave(transport, this::departing);
         this.transport = transport;
         String cluster = config.cluster();
         this.pool = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
@@ -222,6 +225,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         if (closed) {
             return;
         }
+        announceLeave();
         closed = true;
         for (LockEngine<?> e : engines.values()) {
             e.close("node " + transport.self() + " left cluster '" + config.cluster() + "'");
@@ -232,6 +236,33 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         transport.close();
         shutdownThreads();
         LOG.info("dlock node {} left cluster '{}'", transport.self(), config.cluster());
+    }
+
+    /**
+     * Tells the other members that this node leaves for good, so that they do not count it against the
+     * majority (see {@link CleanLeave}); bounded by {@link CleanLeave#ACK_TIMEOUT}.
+     */
+    private void announceLeave() {
+        View current = view;
+        if (current == null || current.size() < 2) {
+            return;
+        }
+        try {
+            int missing = cleanLeave.announce(current);
+            if (missing > 0) {
+                LOG.info("node {}: {} member(s) did not acknowledge the leave within {} ms; they count it as a failure",
+                        transport.self(), missing, CleanLeave.ACK_TIMEOUT.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // close anyway; the others count the leave as a failure
+        }
+    }
+
+    /** A member announced its clean leave: the majority rule stops counting it once a view drops it. */
+    private void departing(NodeId member) {
+        synchronized (primaryComponent) {
+            primaryComponent.departing(member);
+        }
     }
 
     // ---- Transport.Receiver ----
@@ -251,6 +282,14 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         }
         if (envelope.kind() == Envelope.KIND_ELECTION) {
             onElectionMessage(from, envelope, payload, in.position());
+            return;
+        }
+        if (envelope.kind() == Envelope.KIND_MEMBERSHIP) {
+            try {
+                cleanLeave.onMessage(from, envelope, in);
+            } catch (MalformedMessageException e) {
+                foreign(from, e.getMessage());
+            }
             return;
         }
         if (!envelope.algorithm().equals(config.mutex().configName())) {
@@ -277,6 +316,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
             primary = isPrimary;
             view = newView;
         }
+        cleanLeave.onView(newView);
         if (!isPrimary) {
             LOG.info("node {}: view {} {} is not primary (no majority of the last primary view {}): no lock is"
                     + " granted and no leader elected until a primary view", transport.self(), newView.epoch(),

@@ -83,4 +83,52 @@ class PrimaryComponentTest {
         assertTrue(pc.accept(view(2, 1)));
         assertEquals(3, pc.current().size());
     }
+
+    /** Without an announcement, the last node of a 2-node cluster holds no majority; with one, it does. */
+    @Test
+    void announcedLeave_isNotCountedAgainstTheMajority() {
+        PrimaryComponent silent = new PrimaryComponent();
+        silent.accept(view(1, 1, 2));
+        assertFalse(silent.accept(view(2, 1)), "a vanished member counts as a failure");
+
+        PrimaryComponent told = new PrimaryComponent();
+        told.accept(view(1, 1, 2, 3));
+        told.departing(NodeId.of(3));
+        assertTrue(told.accept(view(2, 1, 2)));
+        told.departing(NodeId.of(2));
+        assertTrue(told.accept(view(3, 1)), "shut down one by one, down to the last node");
+        assertEquals(List.of(NodeId.of(1)), told.lastPrimary().members());
+    }
+
+    /** An announced member still in the view counts; a departure counts only once a view drops it. */
+    @Test
+    void announcedLeave_countsOnlyOnceTheViewDropsTheMember() {
+        PrimaryComponent pc = new PrimaryComponent();
+        pc.accept(view(1, 1, 2, 3, 4));
+        pc.departing(NodeId.of(4));
+        // 3 and 4 vanish, only 4 announced: {1,2} of the reference {1,2,3} is a majority
+        assertTrue(pc.accept(view(2, 1, 2)));
+        pc.departing(NodeId.of(1));
+        // 1 announced but is still in the view; 2 vanished without a word: {1} of {1,2} is no majority
+        assertFalse(pc.accept(view(3, 1)));
+    }
+
+    /**
+     * Two sides of a split cannot both be primary even if they heard of different clean leaves: the
+     * departed members are in neither side.
+     */
+    @Test
+    void announcedLeaves_neverMakeBothSidesPrimary() {
+        PrimaryComponent a = new PrimaryComponent();
+        PrimaryComponent b = new PrimaryComponent();
+        View all = view(1, 1, 2, 3, 4, 5);
+        a.accept(all);
+        b.accept(all);
+        a.departing(NodeId.of(5)); // only side a heard that 5 left
+        boolean aPrimary = a.accept(view(2, 1, 2));
+        boolean bPrimary = b.accept(view(2, 3, 4));
+        assertFalse(aPrimary && bPrimary);
+        assertFalse(aPrimary, "{1,2} of {1,2,3,4} is a tie");
+        assertFalse(bPrimary, "{3,4} of {1,2,3,4,5} is no majority");
+    }
 }
