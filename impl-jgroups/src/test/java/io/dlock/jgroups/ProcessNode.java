@@ -155,7 +155,11 @@ public final class ProcessNode {
         CompletableFuture<String> answer = new CompletableFuture<>();
         loop.execute(() -> {
             try {
-                answer.complete(holdsToken(field(engine, "protocol")));
+                Object protocol = field(engine, "protocol");
+                if (protocol instanceof io.dlock.protocol.PrimaryGate<?> gate) {
+                    protocol = gate.inner(); // the majority rule's wrapper around the algorithm
+                }
+                answer.complete(holdsToken(protocol));
             } catch (Exception | Error e) {
                 answer.completeExceptionally(e);
             }
