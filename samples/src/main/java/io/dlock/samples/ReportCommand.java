@@ -112,11 +112,11 @@ final class ReportCommand implements Callable<Integer> {
             description = "mutual-exclusion algorithms or variants, comma-separated (default: all registered)")
     List<String> algorithms;
 
-    @Option(names = "--entries", defaultValue = "200",
+    @Option(names = "--entries", paramLabel = "E", defaultValue = "200",
             description = "critical-section entries per run, at least one per node (default ${DEFAULT-VALUE})")
     long entries;
 
-    @Option(names = "--seed", defaultValue = "1", description = "seed of every run (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of every run (default ${DEFAULT-VALUE})")
     long seed;
 
     @Override

@@ -39,12 +39,12 @@ final class SweepCommand implements Callable<Integer> {
             description = "algorithms or variants to run, comma-separated (default: all registered)")
     List<String> algorithms;
 
-    @Option(names = "--entries", defaultValue = "200",
+    @Option(names = "--entries", paramLabel = "E", defaultValue = "200",
             description = "critical-section entries per run, rounded up to the same number per node, at least one each "
                     + "(default ${DEFAULT-VALUE})")
     long entries;
 
-    @Option(names = "--seed", defaultValue = "1", description = "seed of every run (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of every run (default ${DEFAULT-VALUE})")
     long seed;
 
     @Option(names = "--format", defaultValue = "text", converter = Cli.FormatConverter.class, paramLabel = "FORMAT",

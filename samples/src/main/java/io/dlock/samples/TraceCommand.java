@@ -41,18 +41,18 @@ final class TraceCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--algorithm", defaultValue = "ricart-agrawala", paramLabel = "NAME",
+    @Option(names = "--algorithm", paramLabel = "NAME", defaultValue = "ricart-agrawala",
             description = "mutual-exclusion algorithm or variant (default ${DEFAULT-VALUE})")
     String algorithm;
 
-    @Option(names = "--nodes", defaultValue = "3", description = "number of nodes N (1-" + MAX_NODES + ", default ${DEFAULT-VALUE})")
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "3", description = "number of nodes N (1-" + MAX_NODES + ", default ${DEFAULT-VALUE})")
     int nodes;
 
-    @Option(names = "--entries", defaultValue = "2",
+    @Option(names = "--entries", paramLabel = "E", defaultValue = "2",
             description = "critical-section entries, spread evenly over the nodes from node 0 on (default ${DEFAULT-VALUE})")
     long entries;
 
-    @Option(names = "--seed", defaultValue = "1", description = "seed of the run (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the run (default ${DEFAULT-VALUE})")
     long seed;
 
     @Option(names = "--delay", defaultValue = "random", paramLabel = "MODEL",
