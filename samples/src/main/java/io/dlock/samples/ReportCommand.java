@@ -162,10 +162,45 @@ final class ReportCommand implements Callable<Integer> {
         }
         Files.writeString(out, html, StandardCharsets.UTF_8);
         boolean ok = points.stream().allMatch(Sweep.MutexPoint::ok) && electionPoints.stream().allMatch(Sweep.ElectionPoint::ok);
-        System.out.printf(Locale.ROOT, "wrote %s: %d mutual-exclusion runs (N = %s), %d elections (n = %s)%s%n",
-                out, points.size(), ns, electionPoints.size(), electionNs,
+        System.out.print(terminalSummary(chosen, ns, points, elections, electionNs, electionPoints));
+        System.out.printf(Locale.ROOT, "wrote %s (open it in a browser: charts per family, per ring, and the summary "
+                        + "tables): %d mutual-exclusion runs, %d elections%s%n",
+                out, points.size(), electionPoints.size(),
                 ok ? "; checker ok in every run" : "; THE CHECKER FOUND VIOLATIONS (see the tables)");
         return ok ? 0 : 1;
+    }
+
+    /** The report's figures in brief, for the terminal: messages per entry by N, and the largest elections. */
+    static String terminalSummary(List<MutexVariant> chosen, List<Integer> ns, List<Sweep.MutexPoint> points,
+                                  List<ElectionAlgorithm> elections, List<Integer> electionNs,
+                                  List<Sweep.ElectionPoint> electionPoints) {
+        StringBuilder sb = new StringBuilder("Mutual exclusion, messages per entry by N (measured on the simulator):\n");
+        sb.append(String.format(Locale.ROOT, "%-16s %-10s", "algorithm", "family"));
+        for (int n : ns) {
+            sb.append(String.format(Locale.ROOT, " %8s", "N=" + n));
+        }
+        sb.append("  formula\n");
+        for (MutexVariant v : chosen) {
+            MutexProtocolDefinition<?> d = v.algorithm().definition();
+            sb.append(String.format(Locale.ROOT, "%-16s %-10s", v.name(), d.family().name().toLowerCase(Locale.ROOT)));
+            for (Sweep.MutexPoint p : points) {
+                if (p.algorithm().equals(v.name())) {
+                    sb.append(String.format(Locale.ROOT, " %8s", p.ok() ? String.format(Locale.ROOT, "%.2f",
+                            p.messagesPerEntry()) : "FAILED"));
+                }
+            }
+            sb.append("  ").append(d.messagesFormula()).append('\n');
+        }
+        int max = electionNs.get(electionNs.size() - 1);
+        sb.append(String.format(Locale.ROOT, "%nLeader election, messages for n=%d, all nodes start "
+                + "(increasing / decreasing / random ring):%n", max));
+        for (ElectionAlgorithm a : elections) {
+            String counts = electionPoints.stream().filter(p -> p.algorithm().equals(a.configName()) && p.nodes() == max)
+                    .map(p -> p.ok() ? Long.toString(p.messages()) : "FAILED").collect(Collectors.joining(" / "));
+            sb.append(String.format(Locale.ROOT, "%-16s %-26s %s%n", a.configName(), counts,
+                    a.definition().map(ElectionProtocolDefinition::messagesFormula).orElse("")));
+        }
+        return sb.append('\n').toString();
     }
 
     // ---------------------------------------------------------------- HTML
