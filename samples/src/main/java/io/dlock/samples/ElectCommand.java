@@ -35,18 +35,18 @@ final class ElectCommand implements Callable<Integer> {
             description = "bully, ring, lelann, chang-roberts, franklin or peterson (default ${DEFAULT-VALUE})")
     String algorithm;
 
-    @Option(names = "--ring", defaultValue = "increasing",
+    @Option(names = "--ring", paramLabel = "ORDER", defaultValue = "increasing",
             description = "ids along the ring: increasing, decreasing or random (default ${DEFAULT-VALUE})")
     String ring;
 
-    @Option(names = "--starters", defaultValue = "all",
+    @Option(names = "--starters", paramLabel = "WHO", defaultValue = "all",
             description = "who initiates at t=0: all, lowest, highest or random (default ${DEFAULT-VALUE})")
     String starters;
 
     @Option(names = "--crash-leader", description = "crash the previous leader (node n) before the election")
     boolean crashLeader;
 
-    @Option(names = "--delay", defaultValue = "unit", description = "unit (1 per message) or random (1-10) (default ${DEFAULT-VALUE})")
+    @Option(names = "--delay", paramLabel = "MODEL", defaultValue = "unit", description = "unit (1 per message) or random (1-10) (default ${DEFAULT-VALUE})")
     String delay;
 
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the run (default ${DEFAULT-VALUE})")
