@@ -1,21 +1,20 @@
 package io.dlock.samples;
 
-import io.dlock.MutexAlgorithm;
 import io.dlock.MutexVariant;
 import io.dlock.inmemory.sim.DelayModel;
 import io.dlock.inmemory.sim.Simulation;
 import io.dlock.inmemory.sim.SimulationResult;
 import io.dlock.inmemory.sim.Workload;
 import io.dlock.protocol.MutexProtocolDefinition;
-import io.dlock.protocol.ProtocolOptions;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code dlock compare}: runs each mutual-exclusion algorithm on the deterministic simulator and
@@ -28,26 +27,30 @@ import picocli.CommandLine.Option;
  * at time 0 with zero hold time, which measures the synchronization delay of SPEC.md 0.4 in message
  * times.
  */
-@Command(name = "compare", mixinStandardHelpOptions = true,
+@Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run each algorithm on the simulator and compare messages per entry, synchronization delay and safety.")
 final class CompareCommand implements Callable<Integer> {
 
-    @Option(names = "--nodes", defaultValue = "5", description = "number of nodes N (1-1024, default ${DEFAULT-VALUE})")
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "5", description = "number of nodes N (1-1024, default ${DEFAULT-VALUE})")
     int nodes;
 
-    @Option(names = "--entries", defaultValue = "200",
+    @Option(names = "--entries", paramLabel = "E", defaultValue = "200",
             description = "critical-section entries in the random run, spread evenly over the nodes (default ${DEFAULT-VALUE})")
     long entries;
 
-    @Option(names = "--seed", defaultValue = "1", description = "seed of the random run (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the random run (default ${DEFAULT-VALUE})")
     long seed;
 
     @Option(names = "--algorithms", split = ",", paramLabel = "NAME",
             description = "algorithms or variants (maekawa-basic, raynal-original) to run, comma-separated (default: all)")
     List<String> algorithms;
 
-    @Option(names = "--format", defaultValue = "table", description = "table or json (default ${DEFAULT-VALUE})")
-    String format;
+    @Option(names = "--format", defaultValue = "text", converter = Cli.FormatConverter.class, paramLabel = "FORMAT",
+            description = "text (alias: table) or json (default ${DEFAULT-VALUE})")
+    Cli.Format format;
+
+    @Spec
+    CommandSpec spec;
 
     /** One line of the comparison. */
     record Row(String algorithm, int nodes, long entries, double messagesPerEntry, double theoryMessagesPerEntry,
@@ -58,36 +61,17 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         PrintStream out = System.out;
         if (nodes < 1 || nodes > 1024) {
-            System.err.println("--nodes must be between 1 and 1024, got " + nodes);
-            return 2;
+            throw Cli.usage(spec, "--nodes must be between 1 and 1024, got " + nodes);
         }
         if (entries < 1) {
-            System.err.println("--entries must be at least 1, got " + entries);
-            return 2;
+            throw Cli.usage(spec, "--entries must be at least 1, got " + entries);
         }
-        if (!format.equals("table") && !format.equals("json")) {
-            System.err.println("--format must be table or json, got " + format);
-            return 2;
-        }
-        List<MutexVariant> chosen = new ArrayList<>();
-        try {
-            for (String name : algorithms == null ? Arrays.stream(MutexAlgorithm.values()).map(MutexAlgorithm::configName)
-                    .toList() : algorithms) {
-                String n = name.trim();
-                chosen.add(MutexVariant.named(n).orElseGet(() -> {
-                    MutexAlgorithm a = MutexAlgorithm.fromConfigName(n);
-                    return new MutexVariant(a.configName(), a, ProtocolOptions.NONE);
-                }));
-            }
-        } catch (IllegalArgumentException e) {
-            System.err.println("--algorithms: " + e.getMessage());
-            return 2;
-        }
+        List<MutexVariant> chosen = SweepCommand.variants(spec, algorithms);
         List<Row> rows = new ArrayList<>();
         for (MutexVariant variant : chosen) {
             rows.add(measure(variant));
         }
-        out.print(format.equals("json") ? json(rows) : table(rows));
+        out.print(format == Cli.Format.JSON ? json(rows) : table(rows));
         boolean clean = rows.stream().allMatch(r -> r.safetyViolations == 0 && r.ungranted == 0);
         return clean ? 0 : 1;
     }

@@ -9,8 +9,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "dlock", mixinStandardHelpOptions = true, version = "dlock 0.1.0-SNAPSHOT",
         description = "Distributed mutual exclusion and leader election: run, compare and measure the algorithms.",
-        subcommands = {CompareCommand.class, ElectCommand.class, NodeCommand.class,
-                BenchCommand.class})
+        subcommands = {CompareCommand.class, SweepCommand.class, ReportCommand.class, TraceCommand.class,
+                ElectCommand.class, NodeCommand.class, BenchCommand.class})
 public final class DlockCli implements Runnable {
 
     @CommandLine.Spec

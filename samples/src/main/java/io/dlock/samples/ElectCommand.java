@@ -13,7 +13,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code dlock elect}: runs one leader election on the deterministic simulator and prints the
@@ -22,36 +24,40 @@ import picocli.CommandLine.Option;
  * <p>By default every message takes one time unit, so {@code steps} is the election time of SPEC.md
  * 0.4 (all starters at t = 0); {@code --delay random} draws delays from 1 to 10 instead.
  */
-@Command(name = "elect", mixinStandardHelpOptions = true,
+@Command(name = "elect", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run one leader election on the simulator and compare its messages with SPEC.md's formula.")
 final class ElectCommand implements Callable<Integer> {
 
-    @Option(names = "--nodes", defaultValue = "5", description = "number of nodes n (1-4096, default ${DEFAULT-VALUE})")
+    @Option(names = "--nodes", paramLabel = "N", defaultValue = "5", description = "number of nodes n (1-4096, default ${DEFAULT-VALUE})")
     int nodes;
 
-    @Option(names = "--algorithm", defaultValue = "bully",
+    @Option(names = "--algorithm", paramLabel = "NAME", defaultValue = "bully",
             description = "bully, ring, lelann, chang-roberts, franklin or peterson (default ${DEFAULT-VALUE})")
     String algorithm;
 
-    @Option(names = "--ring", defaultValue = "increasing",
+    @Option(names = "--ring", paramLabel = "ORDER", defaultValue = "increasing",
             description = "ids along the ring: increasing, decreasing or random (default ${DEFAULT-VALUE})")
     String ring;
 
-    @Option(names = "--starters", defaultValue = "all",
+    @Option(names = "--starters", paramLabel = "WHO", defaultValue = "all",
             description = "who initiates at t=0: all, lowest, highest or random (default ${DEFAULT-VALUE})")
     String starters;
 
     @Option(names = "--crash-leader", description = "crash the previous leader (node n) before the election")
     boolean crashLeader;
 
-    @Option(names = "--delay", defaultValue = "unit", description = "unit (1 per message) or random (1-10) (default ${DEFAULT-VALUE})")
+    @Option(names = "--delay", paramLabel = "MODEL", defaultValue = "unit", description = "unit (1 per message) or random (1-10) (default ${DEFAULT-VALUE})")
     String delay;
 
-    @Option(names = "--seed", defaultValue = "1", description = "seed of the run (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the run (default ${DEFAULT-VALUE})")
     long seed;
 
-    @Option(names = "--format", defaultValue = "table", description = "table or json (default ${DEFAULT-VALUE})")
-    String format;
+    @Option(names = "--format", defaultValue = "text", converter = Cli.FormatConverter.class, paramLabel = "FORMAT",
+            description = "text (alias: table) or json (default ${DEFAULT-VALUE})")
+    Cli.Format format;
+
+    @Spec
+    CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -79,22 +85,18 @@ final class ElectCommand implements Callable<Integer> {
         if (!delay.equals("unit") && !delay.equals("random")) {
             return fail("--delay must be unit or random, got " + delay);
         }
-        if (!format.equals("table") && !format.equals("json")) {
-            return fail("--format must be table or json, got " + format);
-        }
         if (crashLeader && nodes < 2) {
             return fail("--crash-leader needs at least 2 nodes");
         }
         ElectionResult r = ElectionSimulation.of(definition).nodes(nodes).ring(order).starters(who)
                 .crashLeader(crashLeader).delay(delay.equals("unit") ? DelayModel.unit() : DelayModel.uniform(1, 10))
                 .seed(seed).run();
-        out.print(format.equals("json") ? json(r, definition) : table(r, definition));
+        out.print(format == Cli.Format.JSON ? json(r, definition) : table(r, definition));
         return r.ok() ? 0 : 1;
     }
 
-    private static int fail(String message) {
-        System.err.println(message);
-        return 2;
+    private int fail(String message) {
+        throw Cli.usage(spec, message);
     }
 
     private static String theory(ElectionResult r) {

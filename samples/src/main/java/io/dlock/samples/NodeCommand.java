@@ -13,7 +13,9 @@ import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code dlock node}: starts one JGroups node that takes a lock in a loop and prints when it holds it,
@@ -21,11 +23,14 @@ import picocli.CommandLine.Option;
  * with the same {@code --cluster} to watch them take turns; stop one with Ctrl-C (or kill it) and watch
  * the others go on.
  */
-@Command(name = "node", mixinStandardHelpOptions = true,
+@Command(name = "node", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Start a JGroups node that takes a lock in a loop and prints when it holds it and who leads.")
 final class NodeCommand implements Callable<Integer> {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--cluster", defaultValue = "dlock-demo", description = "cluster name (default ${DEFAULT-VALUE})")
     String cluster;
@@ -33,7 +38,7 @@ final class NodeCommand implements Callable<Integer> {
     @Option(names = "--lock", defaultValue = "demo", description = "lock name (default ${DEFAULT-VALUE})")
     String lockName;
 
-    @Option(names = "--algorithm", defaultValue = "centralized",
+    @Option(names = "--algorithm", paramLabel = "NAME", defaultValue = "centralized",
             description = "mutual-exclusion algorithm (default ${DEFAULT-VALUE}); `dlock compare` lists them all")
     String algorithm;
 
@@ -90,8 +95,7 @@ final class NodeCommand implements Callable<Integer> {
             setIf(b, DlockConfig.JGROUPS_KEYSTORE_PASSWORD, keystorePassword);
             config = b.build();
         } catch (DlockConfigException e) {
-            System.err.println(e.getMessage());
-            return 2;
+            throw Cli.usage(spec, e.getMessage());
         }
         LockService service;
         try {

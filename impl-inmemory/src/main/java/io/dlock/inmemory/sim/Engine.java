@@ -80,6 +80,8 @@ final class Engine<M extends ProtocolMessage> {
     private long trace = TRACE_SEED;
     private long epoch;
     private int unfinished;
+    /** The observer of {@link Simulation#run(SimulationListener)}, or null. */
+    private SimulationListener listener;
 
     private long requests;
     private long entries;
@@ -257,7 +259,13 @@ final class Engine<M extends ProtocolMessage> {
     }
 
     SimulationResult run() {
-        return run(null);
+        return run((Consumer<String>) null);
+    }
+
+    /** Runs to the end, telling {@code observer} (not null) every event. */
+    SimulationResult run(SimulationListener observer) {
+        this.listener = Objects.requireNonNull(observer, "listener");
+        return run((Consumer<String>) null);
     }
 
     /** Runs to the end; if {@code log} is not null, it receives a line per processed event. */
@@ -318,6 +326,9 @@ final class Engine<M extends ProtocolMessage> {
                     faultsInjected++;
                     return;
                 }
+                if (listener != null) {
+                    listener.delivered(now, event.messageId, ids[event.from], ids[event.node], (M) event.message);
+                }
                 node.protocol.onMessage(ids[event.from], (M) event.message);
                 return;
             case Event.TIMER:
@@ -327,6 +338,9 @@ final class Engine<M extends ProtocolMessage> {
                     return;
                 }
                 node.timers.remove(event.timer);
+                if (listener != null) {
+                    listener.timer(now, ids[event.node], event.timer);
+                }
                 node.protocol.onTimer(event.timer);
                 return;
             case Event.REQUEST:
@@ -338,6 +352,9 @@ final class Engine<M extends ProtocolMessage> {
                 node.requests++;
                 requests++;
                 checker.onRequest(node.index, now);
+                if (listener != null) {
+                    listener.requested(now, node.id);
+                }
                 node.protocol.onRequest();
                 return;
             case Event.RELEASE:
@@ -346,6 +363,9 @@ final class Engine<M extends ProtocolMessage> {
                     return;
                 }
                 checker.onRelease(node.index, now);
+                if (listener != null) {
+                    listener.released(now, node.id);
+                }
                 node.protocol.onRelease();
                 if (node.remaining > 0) {
                     schedule(now + workload.drawThink(node.workloadRandom), Event.REQUEST, node.index);
@@ -578,6 +598,9 @@ final class Engine<M extends ProtocolMessage> {
         }
         messages++;
         stats.count++;
+        if (listener != null) {
+            listener.sent(now, messages, src.id, to, message);
+        }
         byte[] wire = codec == null ? null : encode(message);
         if (wire != null) {
             bytes += wire.length;
@@ -598,6 +621,9 @@ final class Engine<M extends ProtocolMessage> {
         for (int dst : others) {
             messages++;
             stats.count++;
+            if (listener != null) {
+                listener.sent(now, messages, src.id, ids[dst], message);
+            }
             if (wire != null) {
                 bytes += wire.length;
                 stats.bytes += wire.length;
@@ -607,7 +633,11 @@ final class Engine<M extends ProtocolMessage> {
     }
 
     void granted(SimNode<M> node, long fence) {
-        if (checker.onGrant(node.index, fence, now)) {
+        boolean counted = checker.onGrant(node.index, fence, now);
+        if (listener != null) {
+            listener.granted(now, node.id, fence, counted);
+        }
+        if (counted) {
             node.entries++;
             entries++;
             schedule(now + workload.drawHold(node.workloadRandom), Event.RELEASE, node.index);
@@ -708,6 +738,7 @@ final class Engine<M extends ProtocolMessage> {
         event.epoch = src.epoch;
         event.message = payload;
         event.type = stats;
+        event.messageId = messages;
         queue.add(at, event);
     }
 

@@ -33,11 +33,14 @@ final class Event {
     Object message;
     MessageTypeStats type;
     String timer;
+    /** Network message id for a {@link SimulationListener} (0 for a self-message). */
+    long messageId;
 
     void clear() {
         message = null;
         type = null;
         timer = null;
+        messageId = 0;
     }
 
     static String kindName(int kind) {

@@ -80,6 +80,21 @@ public final class Simulation {
         return start(definition, log);
     }
 
+    /**
+     * Runs the simulation once like {@link #run()}, telling {@code listener} every message sent and
+     * delivered, every request, grant, release and timer, in order (what {@code dlock trace} prints).
+     * The listener changes nothing in the run: the result, trace hash included, equals {@link #run()}'s.
+     */
+    public SimulationResult run(SimulationListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        return observe(definition, listener);
+    }
+
+    private <M extends ProtocolMessage> SimulationResult observe(MutexProtocolDefinition<M> typed,
+                                                                 SimulationListener listener) {
+        return new Engine<>(this, typed).run(listener);
+    }
+
     private <M extends ProtocolMessage> SimulationResult start(MutexProtocolDefinition<M> typed,
                                                                Consumer<String> log) {
         return new Engine<>(this, typed).run(log);

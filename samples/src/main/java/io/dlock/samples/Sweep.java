@@ -1,0 +1,93 @@
+package io.dlock.samples;
+
+import io.dlock.ElectionAlgorithm;
+import io.dlock.MutexVariant;
+import io.dlock.inmemory.sim.DelayModel;
+import io.dlock.inmemory.sim.ElectionResult;
+import io.dlock.inmemory.sim.ElectionSimulation;
+import io.dlock.inmemory.sim.ElectionSimulation.RingOrder;
+import io.dlock.inmemory.sim.ElectionSimulation.Starters;
+import io.dlock.inmemory.sim.Simulation;
+import io.dlock.inmemory.sim.SimulationResult;
+import io.dlock.inmemory.sim.Workload;
+import io.dlock.protocol.ElectionProtocolDefinition;
+import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolFamily;
+
+/**
+ * One point of a sweep: an algorithm on the simulator for one N. Shared by {@code dlock sweep} and
+ * {@code dlock report}; each point is an independent, seeded run.
+ */
+final class Sweep {
+
+    private Sweep() {
+    }
+
+    /**
+     * Messages per entry of one mutual-exclusion run.
+     *
+     * @param algorithm        configuration name (or variant name)
+     * @param family           the definition's family
+     * @param nodes            N
+     * @param entries          critical-section entries made
+     * @param messagesPerEntry measured
+     * @param theory           the definition's expected messages per entry for N (a lower bound when
+     *                         {@code lowerBound})
+     * @param lowerBound       the algorithm is perpetual (not quiescent when idle): the formula is the saturated figure
+     * @param violations       safety, fencing and double-grant violations the checker found
+     * @param ungranted        requests never granted
+     * @param events           simulator events processed (a measure of the run's cost)
+     * @param replay           the run's replay line
+     */
+    record MutexPoint(String algorithm, ProtocolFamily family, int nodes, long entries, double messagesPerEntry,
+                      double theory, boolean lowerBound, long violations, long ungranted, long events, String replay) {
+        boolean ok() {
+            return violations == 0 && ungranted == 0;
+        }
+    }
+
+    /**
+     * Runs {@code variant} on N nodes, {@code perNode} entries each (the formulas assume every node makes
+     * the same number of requests), random delays 1-10, channels reordered unless the algorithm needs FIFO,
+     * every message encoded and decoded.
+     */
+    static MutexPoint mutex(MutexVariant variant, int nodes, long perNode, long seed) {
+        MutexProtocolDefinition<?> definition = variant.algorithm().definition();
+        boolean perpetual = !definition.quiescentWhenIdle();
+        SimulationResult r = Simulation.of(definition).nodes(nodes).seed(seed).options(variant.options())
+                .stopWhenWorkloadDone(perpetual).workload(Workload.perNode((int) perNode)).encodeMessages(true).run();
+        return new MutexPoint(variant.name(), definition.family(), nodes, r.entries(), r.messagesPerEntry(),
+                definition.expectedMessagesPerEntry(nodes), perpetual,
+                r.safetyViolations() + r.fenceViolations() + r.grantViolations() + r.codecErrors()
+                        + (r.error() == null ? 0 : 1),
+                r.ungranted(), r.events(), r.replay());
+    }
+
+    /** Entries per node for a requested total: at least one each, rounded up so every node makes the same number. */
+    static long perNode(long totalEntries, int nodes) {
+        return Math.max(1, (totalEntries + nodes - 1) / nodes);
+    }
+
+    /**
+     * One election run.
+     *
+     * @param algorithm configuration name
+     * @param ring      ring order
+     * @param nodes     n
+     * @param messages  measured messages (all types)
+     * @param expected  SPEC.md's exact count for the setting, or -1 if it gives none
+     * @param ok        whether every live node learned the highest id
+     */
+    record ElectionPoint(String algorithm, RingOrder ring, int nodes, long messages, long expected, boolean ok) {
+    }
+
+    /** One election of {@code algorithm} on n nodes: every node starts at t=0, unit delays (SPEC.md 0.4's setting). */
+    static ElectionPoint election(ElectionAlgorithm algorithm, RingOrder ring, int nodes, long seed) {
+        ElectionProtocolDefinition<?> definition = algorithm.definition().orElseThrow(() ->
+                new IllegalArgumentException(algorithm.configName() + " sends no messages"));
+        ElectionResult r = ElectionSimulation.of(definition).nodes(nodes).ring(ring).starters(Starters.ALL)
+                .delay(DelayModel.unit()).seed(seed).run();
+        return new ElectionPoint(algorithm.configName(), ring, nodes, r.messages(),
+                r.expectedMessages().isPresent() ? r.expectedMessages().getAsLong() : -1, r.ok());
+    }
+}

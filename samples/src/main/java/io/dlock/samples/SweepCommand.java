@@ -1,0 +1,146 @@
+package io.dlock.samples;
+
+import io.dlock.MutexAlgorithm;
+import io.dlock.MutexVariant;
+import io.dlock.protocol.ProtocolOptions;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code dlock sweep}: each chosen mutual-exclusion algorithm on the simulator for a range of N,
+ * messages per entry against the formula. A progress bar shows on the terminal (standard error)
+ * unless the output is not a terminal or the format is JSON.
+ */
+@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run mutual-exclusion algorithms on the simulator for a range of N and compare messages per entry "
+                + "with the formula.",
+                "Every run: random delays 1-10, channels reordered unless the algorithm needs FIFO, every node makes "
+                        + "the same number of requests. N = 256 takes a few seconds per algorithm "
+                        + "(decentralized and lamport the longest)."})
+final class SweepCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--nodes", defaultValue = "2..64", paramLabel = "SPEC",
+            description = "node counts: 2..256 (doubling: 2,4,...,256), 2..20:3 (step 3), a list 3,5,8, or a mix "
+                    + "(2-" + Cli.MAX_SWEEP_NODES + ", default ${DEFAULT-VALUE})")
+    String nodes;
+
+    @Option(names = "--algorithms", split = ",", paramLabel = "NAME",
+            description = "algorithms or variants to run, comma-separated (default: all registered)")
+    List<String> algorithms;
+
+    @Option(names = "--entries", paramLabel = "E", defaultValue = "200",
+            description = "critical-section entries per run, rounded up to the same number per node, at least one each "
+                    + "(default ${DEFAULT-VALUE})")
+    long entries;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of every run (default ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--format", defaultValue = "text", converter = Cli.FormatConverter.class, paramLabel = "FORMAT",
+            description = "text or json (default ${DEFAULT-VALUE}); json never shows a progress bar")
+    Cli.Format format;
+
+    @Override
+    public Integer call() {
+        List<Integer> ns = nodeCounts(spec, nodes);
+        List<MutexVariant> chosen = variants(spec, algorithms);
+        if (entries < 1) {
+            throw Cli.usage(spec, "--entries must be at least 1, got " + entries);
+        }
+        List<Sweep.MutexPoint> points = run(chosen, ns, entries, seed, format == Cli.Format.TEXT);
+        PrintStream out = System.out;
+        out.print(format == Cli.Format.JSON ? json(points) : text(points));
+        out.flush();
+        return points.stream().allMatch(Sweep.MutexPoint::ok) ? 0 : 1;
+    }
+
+    /** Runs every (algorithm, N) point, with a progress bar if {@code bar} and on a terminal. */
+    static List<Sweep.MutexPoint> run(List<MutexVariant> chosen, List<Integer> ns, long entries, long seed, boolean bar) {
+        List<Sweep.MutexPoint> points = new ArrayList<>();
+        try (Progress progress = Progress.of("sweep", (long) chosen.size() * ns.size(), bar)) {
+            for (MutexVariant variant : chosen) {
+                for (int n : ns) {
+                    progress.doing(variant.name() + " N=" + n);
+                    points.add(Sweep.mutex(variant, n, Sweep.perNode(entries, n), seed));
+                    progress.step();
+                }
+            }
+        }
+        return points;
+    }
+
+    /** {@code --nodes} parsed, or a usage error. */
+    static List<Integer> nodeCounts(CommandSpec spec, String text) {
+        try {
+            return Cli.parseNodes(text, 2, Cli.MAX_SWEEP_NODES);
+        } catch (IllegalArgumentException e) {
+            throw Cli.usage(spec, "--nodes: " + e.getMessage());
+        }
+    }
+
+    /** {@code --algorithms} resolved to algorithms or variants (all registered ones if absent), or a usage error. */
+    static List<MutexVariant> variants(CommandSpec spec, List<String> names) {
+        List<MutexVariant> chosen = new ArrayList<>();
+        try {
+            for (String name : names == null ? Arrays.stream(MutexAlgorithm.values()).map(MutexAlgorithm::configName)
+                    .toList() : names) {
+                String n = name.trim();
+                chosen.add(MutexVariant.named(n).orElseGet(() -> {
+                    MutexAlgorithm a = MutexAlgorithm.fromConfigName(n);
+                    return new MutexVariant(a.configName(), a, ProtocolOptions.NONE);
+                }));
+            }
+        } catch (IllegalArgumentException e) {
+            throw Cli.usage(spec, "--algorithms: " + e.getMessage());
+        }
+        return chosen;
+    }
+
+    private static String text(List<Sweep.MutexPoint> points) {
+        StringBuilder sb = new StringBuilder();
+        String header = String.format(Locale.ROOT, "%-18s %-10s %5s %7s %11s %11s  %s%n", "algorithm", "family", "N",
+                "entries", "msgs/entry", "formula", "checker");
+        sb.append(header).append("-".repeat(header.length() - 1)).append('\n');
+        String previous = null;
+        for (Sweep.MutexPoint p : points) {
+            if (previous != null && !previous.equals(p.algorithm())) {
+                sb.append('\n');
+            }
+            previous = p.algorithm();
+            sb.append(String.format(Locale.ROOT, "%-18s %-10s %5d %7d %11.3f %11s  %s%n", p.algorithm(),
+                    p.family().name().toLowerCase(Locale.ROOT), p.nodes(), p.entries(), p.messagesPerEntry(),
+                    String.format(Locale.ROOT, "%s%.3f", p.lowerBound() ? ">=" : "", p.theory()),
+                    p.ok() ? "ok" : "violations=" + p.violations() + " ungranted=" + p.ungranted() + "  replay: " + p.replay()));
+        }
+        sb.append("\nformula: the definition's messages per entry for an even load (>= : a perpetual algorithm, whose\n"
+                + "formula is the saturated figure). checker: mutual exclusion, fencing order, double grants, ungranted.\n");
+        return sb.toString();
+    }
+
+    private static String json(List<Sweep.MutexPoint> points) {
+        StringBuilder sb = new StringBuilder("[\n");
+        for (int i = 0; i < points.size(); i++) {
+            Sweep.MutexPoint p = points.get(i);
+            sb.append(String.format(Locale.ROOT,
+                    "  {\"algorithm\": %s, \"family\": %s, \"nodes\": %d, \"entries\": %d, \"messagesPerEntry\": %s, "
+                            + "\"theoryMessagesPerEntry\": %s, \"theoryIsLowerBound\": %s, \"safetyViolations\": %d, "
+                            + "\"ungranted\": %d}",
+                    Cli.jsonString(p.algorithm()), Cli.jsonString(p.family().name().toLowerCase(Locale.ROOT)), p.nodes(),
+                    p.entries(), Cli.jsonNumber(p.messagesPerEntry()), Cli.jsonNumber(p.theory()), p.lowerBound(),
+                    p.violations(), p.ungranted()));
+            sb.append(i + 1 < points.size() ? ",\n" : "\n");
+        }
+        return sb.append("]\n").toString();
+    }
+}

@@ -1,0 +1,15 @@
+/**
+ * Three short examples to copy, each a runnable program on the in-memory transport (swap in
+ * {@code dlock.transport=jgroups} for a real cluster):
+ * <ul>
+ *   <li>{@link io.dlock.samples.examples.DropInLockExample}: existing code that guards a resource with a
+ *       {@code java.util.concurrent.locks.Lock} keeps its code; only where the {@code Lock} comes from changes
+ *       ({@code new ReentrantLock()} becomes {@code dlock.lock("inventory")});</li>
+ *   <li>{@link io.dlock.samples.examples.LeaderJobExample}: leader-change callbacks start and stop a scheduled job,
+ *       so that only the current leader runs it, and it moves when the leader leaves;</li>
+ *   <li>{@link io.dlock.samples.examples.PropertiesConfigExample}: the algorithm comes from a properties file
+ *       ({@code dlock-example.properties}, shipped in the jar), so changing it needs no code change.</li>
+ * </ul>
+ * Run one with {@code java -cp samples/target/dlock.jar io.dlock.samples.examples.DropInLockExample}.
+ */
+package io.dlock.samples.examples;

@@ -1,0 +1,20 @@
+/**
+ * The {@code dlock} command line ({@code java -jar samples/target/dlock.jar}, picocli), built on the
+ * deterministic simulator of {@code io.dlock.inmemory.sim} and on the JGroups transport:
+ * <ul>
+ *   <li>{@code compare}: every mutual-exclusion algorithm at one N: messages per entry against the formula,
+ *       synchronization delay, checker;</li>
+ *   <li>{@code sweep}: the same over a range of N ({@code 2..256}), with a progress bar on a terminal;</li>
+ *   <li>{@code report}: the sweep and the elections as one self-contained HTML file (XChart PNGs embedded,
+ *       one chart per algorithm family and per ring order, summary tables);</li>
+ *   <li>{@code trace}: every event of one small run, or a Mermaid sequence diagram of it;</li>
+ *   <li>{@code elect}: one leader election on the simulator;</li>
+ *   <li>{@code node}: a JGroups node taking a lock in a loop.</li>
+ * </ul>
+ * The commands share option names ({@code --nodes}, {@code --algorithm(s)}, {@code --seed}, {@code --entries},
+ * {@code --format text|json}); a bad value is a picocli usage error: one line, the usage, exit code 2.
+ * The simulator commands enumerate {@link io.dlock.MutexAlgorithm} and {@link io.dlock.ElectionAlgorithm}, so a
+ * newly registered algorithm appears in all of them. {@link io.dlock.samples.QuickStart} and the package
+ * {@link io.dlock.samples.examples} hold examples to copy.
+ */
+package io.dlock.samples;

@@ -1,0 +1,39 @@
+package io.dlock.samples.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dlock.DlockConfig;
+import io.dlock.MutexAlgorithm;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The three examples run to completion on the in-memory transport and do what their Javadoc says. */
+@Timeout(60)
+class ExamplesTest {
+
+    /** The dropped-in distributed Lock sells every item exactly once across three nodes and six threads. */
+    @Test
+    void dropInLock_sellsEveryItemOnce() throws Exception {
+        assertEquals(60, DropInLockExample.run(MutexAlgorithm.RICART_AGRAWALA, 60));
+        assertEquals(60, DropInLockExample.run(MutexAlgorithm.SUZUKI_KASAMI, 60));
+    }
+
+    /** The leader runs the job; when it leaves, the next leader runs it; the third node never does. */
+    @Test
+    void leaderJob_movesWithTheLeader() throws Exception {
+        Map<String, Integer> runs = LeaderJobExample.run(400);
+        assertTrue(runs.getOrDefault("n2", 0) > 0, runs::toString);
+        assertTrue(runs.getOrDefault("n1", 0) > 0, runs::toString);
+        assertEquals(0, runs.getOrDefault("n0", 0), runs::toString);
+    }
+
+    /** The shipped properties file selects suzuki-kasami, and three nodes run with it. */
+    @Test
+    void propertiesConfig_choosesTheAlgorithm() throws Exception {
+        DlockConfig config = PropertiesConfigExample.load(null);
+        assertEquals(MutexAlgorithm.SUZUKI_KASAMI, config.mutex());
+        assertTrue(PropertiesConfigExample.run(config, 2) > 0);
+    }
+}
