@@ -1,10 +1,12 @@
 package io.dlock.samples;
 
-import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.LockMetrics;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
+import io.dlock.bench.BenchHarness;
+import io.dlock.bench.Measurement;
+import io.dlock.bench.NodeLock;
 import io.dlock.jgroups.JGroupsTransport;
 import io.dlock.jgroups.JGroupsTransportFactory;
 import io.dlock.spi.NodeId;
@@ -18,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +30,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jgroups.BytesMessage;
@@ -61,6 +61,10 @@ import picocli.CommandLine.Option;
  *
  * <p>Every wait is bounded: a lock that is not granted within {@code --lock-timeout} seconds ends the
  * run for that thread and is reported as a failure (exit code 1).
+ *
+ * <p>The measuring loops are {@link BenchHarness} (module {@code samples/bench-harness}), which the
+ * baselines use too, so dlock and the baselines are measured the same way; this command adds the
+ * clusters, the message counts (over the harness's measured window) and the output.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure uncontended latency, contended throughput, messages per entry and fairness of each "
@@ -296,126 +300,56 @@ final class BenchCommand implements Callable<Integer> {
         return rows;
     }
 
-    private Row uncontended(String t, MutexAlgorithm a, List<LockService> services, int handoff) throws Exception {
-        DistributedLock lock = services.get(0).lock("uncontended");
-        long failures = 0;
-        long warmEnd = System.nanoTime() + nanos(warmup);
-        while (System.nanoTime() < warmEnd) {
-            if (!lockUnlock(lock)) {
-                failures++;
-                break;
-            }
-        }
-        long before = messages(services, "uncontended");
-        long[] samples = new long[1 << 12];
-        int count = 0;
-        long end = System.nanoTime() + nanos(seconds);
-        while (failures == 0 && count < 2_000_000) {
-            long s = System.nanoTime();
-            if (s >= end) {
-                break;
-            }
-            if (!lockUnlock(lock)) {
-                failures++;
-                break;
-            }
-            if (count == samples.length) {
-                samples = Arrays.copyOf(samples, count * 2);
-            }
-            samples[count++] = System.nanoTime() - s;
-        }
-        long sent = messages(services, "uncontended") - before;
-        long[] sorted = Arrays.copyOf(samples, count);
-        Arrays.sort(sorted);
-        return new Row("dlock", t, a.configName(), "uncontended", services.size(), 1, handoff, count,
-                percentile(sorted, 0.50), percentile(sorted, 0.99), count / seconds,
-                count == 0 ? Double.NaN : (double) sent / count, Double.NaN, 0, failures);
+    private BenchHarness harness() {
+        return new BenchHarness(warmup, seconds, lockTimeout);
     }
 
-    private boolean lockUnlock(DistributedLock lock) throws InterruptedException {
-        if (!lock.tryLock(lockTimeout, TimeUnit.SECONDS)) {
-            return false;
-        }
-        lock.unlock();
-        return true;
+    private Row uncontended(String t, MutexAlgorithm a, List<LockService> services, int handoff) throws Exception {
+        MessageWindow sent = new MessageWindow(services, "uncontended");
+        Measurement m = harness().uncontended(NodeLock.of(services.get(0).lock("uncontended")), sent);
+        return new Row("dlock", t, a.configName(), "uncontended", services.size(), 1, handoff, m.count(), m.p50Us(),
+                m.p99Us(), m.opsPerSec(), sent.perEntry(m.count()), Double.NaN, 0, m.failures());
     }
 
     private Row contended(String t, MutexAlgorithm a, List<LockService> services, int perNode, int handoff)
             throws Exception {
         String name = "contended-" + perNode;
-        int n = services.size();
-        AtomicInteger phase = new AtomicInteger(); // 0 warm-up, 1 measuring, 2 stop
-        AtomicLong failures = new AtomicLong();
-        long[] perNodeEntries = new long[n];
-        // order of the measured entries by node; written under the distributed lock, read after join
-        int[] sequence = new int[1 << 20];
-        int[] length = new int[1];
-        List<Thread> workers = new ArrayList<>();
-        AtomicLong[] counts = new AtomicLong[n];
-        for (int i = 0; i < n; i++) {
-            counts[i] = new AtomicLong();
-            DistributedLock lock = services.get(i).lock(name);
-            int node = i;
-            for (int k = 0; k < perNode; k++) {
-                Thread w = new Thread(() -> {
-                    try {
-                        while (phase.get() < 2) {
-                            if (!lock.tryLock(lockTimeout, TimeUnit.SECONDS)) {
-                                failures.incrementAndGet();
-                                return;
-                            }
-                            try {
-                                if (phase.get() == 1) {
-                                    counts[node].incrementAndGet();
-                                    if (length[0] < sequence.length) {
-                                        sequence[length[0]++] = node;
-                                    }
-                                }
-                            } finally {
-                                lock.unlock();
-                            }
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }, "bench-n" + (i + 1) + "-t" + k);
-                w.setDaemon(true);
-                workers.add(w);
-            }
+        List<NodeLock> locks = new ArrayList<>();
+        for (LockService s : services) {
+            locks.add(NodeLock.of(s.lock(name)));
         }
-        workers.forEach(Thread::start);
-        Thread.sleep(millis(warmup));
-        long before = messages(services, name);
-        long started = System.nanoTime();
-        phase.set(1);
-        Thread.sleep(millis(seconds));
-        phase.set(2);
-        long elapsed = System.nanoTime() - started;
-        long sent = messages(services, name) - before;
-        for (Thread w : workers) {
-            w.join(TimeUnit.SECONDS.toMillis(lockTimeout + 10L));
-            if (w.isAlive()) {
-                failures.incrementAndGet();
-                w.interrupt();
-            }
+        MessageWindow sent = new MessageWindow(services, name);
+        Measurement m = harness().contended(locks, perNode, sent);
+        return new Row("dlock", t, a.configName(), "contended", services.size(), perNode, handoff, m.count(),
+                Double.NaN, Double.NaN, m.opsPerSec(), sent.perEntry(m.count()), m.jain(), m.maxRun(), m.failures());
+    }
+
+    /** Counts the messages the nodes sent for one lock while the harness's measured window was open. */
+    private static final class MessageWindow implements BenchHarness.Window {
+        private final List<LockService> services;
+        private final String name;
+        private long before;
+        private long sent;
+
+        MessageWindow(List<LockService> services, String name) {
+            this.services = services;
+            this.name = name;
         }
-        long total = 0;
-        double squares = 0;
-        for (int i = 0; i < n; i++) {
-            perNodeEntries[i] = counts[i].get();
-            total += perNodeEntries[i];
-            squares += (double) perNodeEntries[i] * perNodeEntries[i];
+
+        @Override
+        public void opened() {
+            before = messages(services, name);
         }
-        long maxRun = 0;
-        long run = 0;
-        for (int i = 0; i < length[0]; i++) {
-            run = i > 0 && sequence[i] == sequence[i - 1] ? run + 1 : 1;
-            maxRun = Math.max(maxRun, run);
+
+        @Override
+        public void closed() {
+            sent = messages(services, name) - before;
         }
-        double jain = squares == 0 ? Double.NaN : (double) total * total / (n * squares);
-        return new Row("dlock", t, a.configName(), "contended", n, perNode, handoff, total, Double.NaN, Double.NaN,
-                total / (elapsed / 1e9), total == 0 ? Double.NaN : (double) sent / total, jain, maxRun,
-                failures.get());
+
+        /** Messages per entry inside the window; NaN without entries. */
+        double perEntry(long entries) {
+            return entries == 0 ? Double.NaN : (double) sent / entries;
+        }
     }
 
     /** Messages sent for lock {@code name}, summed over the nodes. */
@@ -471,67 +405,29 @@ final class BenchCommand implements Callable<Integer> {
             NodeId server = NodeId.of(n);
             byte[] ping = new byte[8];
             ping[0] = unicast;
-            long[][] rtt = new long[1][];
-            long failures = loop(() -> {
+            BenchHarness harness = harness();
+            Measurement rtt = harness.latency(() -> {
                 client.send(server, ping);
                 return echoes.tryAcquire(lockTimeout, TimeUnit.SECONDS);
-            }, rtt);
+            }, BenchHarness.Window.NONE);
             byte[] all = new byte[8];
             all[0] = multicast;
-            long[][] mc = new long[1][];
-            failures += loop(() -> {
+            Measurement mc = harness.latency(() -> {
                 Message m = new BytesMessage(null, all).setFlag(Message.Flag.DONT_BUNDLE)
                         .setFlag(Message.TransientFlag.DONT_LOOPBACK);
                 client.channel().send(m);
                 return multicastReceived.tryAcquire(n - 1, lockTimeout, TimeUnit.SECONDS);
-            }, mc);
-            return List.of(floorRow("unicast-rtt", rtt[0], failures), floorRow("multicast", mc[0], failures));
+            }, BenchHarness.Window.NONE);
+            long failures = rtt.failures() + mc.failures();
+            return List.of(floorRow("unicast-rtt", rtt, failures), floorRow("multicast", mc, failures));
         } finally {
             transports.forEach(JGroupsTransport::close);
         }
     }
 
-    private Row floorRow(String what, long[] sorted, long failures) {
-        return new Row("jgroups", "jgroups", what, "floor", 3, 1, 0, sorted.length, percentile(sorted, 0.5),
-                percentile(sorted, 0.99), sorted.length / seconds, 2, Double.NaN, 0, failures);
-    }
-
-    /** One operation; false if it timed out. */
-    private interface Op {
-        boolean run() throws Exception;
-    }
-
-    /** Warms up, then times {@code op} for --seconds; stores the sorted samples; returns failures. */
-    private long loop(Op op, long[][] result) throws Exception {
-        long warmEnd = System.nanoTime() + nanos(warmup);
-        while (System.nanoTime() < warmEnd) {
-            if (!op.run()) {
-                result[0] = new long[0];
-                return 1;
-            }
-        }
-        long[] samples = new long[1 << 12];
-        int count = 0;
-        long end = System.nanoTime() + nanos(seconds);
-        long failures = 0;
-        while (count < 2_000_000) {
-            long s = System.nanoTime();
-            if (s >= end) {
-                break;
-            }
-            if (!op.run()) {
-                failures++;
-                break;
-            }
-            if (count == samples.length) {
-                samples = Arrays.copyOf(samples, count * 2);
-            }
-            samples[count++] = System.nanoTime() - s;
-        }
-        long[] sorted = Arrays.copyOf(samples, count);
-        Arrays.sort(sorted);
-        result[0] = sorted;
-        return failures;
+    private static Row floorRow(String what, Measurement m, long failures) {
+        return new Row("jgroups", "jgroups", what, "floor", 3, 1, 0, m.count(), m.p50Us(), m.p99Us(), m.opsPerSec(), 2,
+                Double.NaN, 0, failures);
     }
 
     // ---- baselines ----
@@ -604,22 +500,6 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     // ---- output ----
-
-    private static double percentile(long[] sorted, double q) {
-        if (sorted.length == 0) {
-            return Double.NaN;
-        }
-        int i = (int) Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-        return sorted[i] / 1e3;
-    }
-
-    private static long nanos(double s) {
-        return (long) (s * 1e9);
-    }
-
-    private static long millis(double s) {
-        return (long) (s * 1e3);
-    }
 
     private static String f(double v, String pattern) {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, pattern, v);

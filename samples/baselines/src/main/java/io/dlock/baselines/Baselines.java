@@ -1,14 +1,18 @@
 package io.dlock.baselines;
 
+import io.dlock.bench.BenchHarness;
+import io.dlock.bench.Measurement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The baselines' entry point, run in its own JVM by {@code dlock bench --baselines} or by hand:
  * {@code java -jar samples/baselines/target/dlock-baselines.jar central-lock2|curator|curator-nosync [--nodes 3]
  * [--threads 1,4] [--seconds 1] [--warmup 0.5] [--port 24500]}. Prints one JSON row per line
  * (uncontended, then contended per thread count), in the shape of {@code dlock bench --format json}.
+ * The measuring loops are {@code dlock bench}'s own ({@link BenchHarness}), so both measure alike.
  */
 public final class Baselines {
 
@@ -50,7 +54,7 @@ public final class Baselines {
             System.err.println("--nodes 2..16, --threads 1..64, --seconds > 0, --warmup >= 0");
             System.exit(2);
         }
-        Harness harness = new Harness(warmup, seconds, lockTimeout);
+        BenchHarness harness = new BenchHarness(warmup, seconds, lockTimeout);
         List<String> rows = new ArrayList<>();
         if (args[0].equals("central-lock2")) {
             CentralLock2Baseline.run(harness, nodes, threads, port, rows);
@@ -64,5 +68,23 @@ public final class Baselines {
         rows.forEach(System.out::println);
         System.out.flush();
         System.exit(rows.stream().anyMatch(r -> !r.contains("\"failures\": 0}")) ? 1 : 0);
+    }
+
+    /**
+     * One JSON row of a measurement, in the shape of {@code dlock bench --format json} (which parses it
+     * back: {@code BenchCommand.parseRow}); a baseline has no hand-off and no message count.
+     */
+    static String row(String system, String transport, String algorithm, String kind, int nodes, int threads,
+                      Measurement m) {
+        return String.format(Locale.ROOT, "{\"system\": \"%s\", \"transport\": \"%s\", \"algorithm\": \"%s\", "
+                        + "\"kind\": \"%s\", \"nodes\": %d, \"threads\": %d, \"handoff\": 0, \"samples\": %d, "
+                        + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": null, \"jain\": %s, "
+                        + "\"maxRun\": %d, \"failures\": %d}",
+                system, transport, algorithm, kind, nodes, threads, m.count(), num(m.p50Us()), num(m.p99Us()),
+                num(m.opsPerSec()), num(m.jain()), m.maxRun(), m.failures());
+    }
+
+    private static String num(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? "null" : String.format(Locale.ROOT, "%.3f", v);
     }
 }

@@ -1,5 +1,7 @@
 package io.dlock.baselines;
 
+import io.dlock.bench.BenchHarness;
+import io.dlock.bench.NodeLock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +20,7 @@ final class CentralLock2Baseline {
     private CentralLock2Baseline() {
     }
 
-    static void run(Harness harness, int nodes, List<Integer> threads, int port, List<String> rows) throws Exception {
+    static void run(BenchHarness harness, int nodes, List<Integer> threads, int port, List<String> rows) throws Exception {
         System.setProperty("baseline.port", Integer.toString(port));
         System.setProperty("baseline.port_range", Integer.toString(nodes + 2));
         System.setProperty("java.net.preferIPv4Stack", "true");
@@ -40,36 +42,21 @@ final class CentralLock2Baseline {
                 Thread.sleep(10);
             }
             Lock alone = services.get(1).getLock("uncontended");
-            rows.add(harness.uncontended("central-lock2", "jgroups-5.3.24", "CENTRAL_LOCK2", nodes, adapt(alone)));
+            rows.add(Baselines.row("central-lock2", "jgroups-5.3.24", "CENTRAL_LOCK2", "uncontended", nodes, 1,
+                    harness.uncontended(NodeLock.of(alone))));
             for (int t : threads) {
-                List<Harness.NodeLock> locks = new ArrayList<>();
+                List<NodeLock> locks = new ArrayList<>();
                 for (LockService s : services) {
-                    locks.add(adapt(s.getLock("contended-" + t)));
+                    // LockService's locks belong to the calling thread: one per node serves all its threads
+                    locks.add(NodeLock.of(s.getLock("contended-" + t)));
                 }
-                rows.add(harness.contended("central-lock2", "jgroups-5.3.24", "CENTRAL_LOCK2", locks, t));
+                rows.add(Baselines.row("central-lock2", "jgroups-5.3.24", "CENTRAL_LOCK2", "contended", nodes, t,
+                        harness.contended(locks, t)));
             }
         } finally {
             for (int i = channels.size() - 1; i >= 0; i--) {
                 channels.get(i).close();
             }
         }
-    }
-
-    /**
-     * LockService's locks belong to the calling thread, so one {@link Lock} per node serves all its
-     * threads, like a dlock {@code DistributedLock}.
-     */
-    private static Harness.NodeLock adapt(Lock lock) {
-        return new Harness.NodeLock() {
-            @Override
-            public boolean tryLock(long seconds) throws InterruptedException {
-                return lock.tryLock(seconds, TimeUnit.SECONDS);
-            }
-
-            @Override
-            public void unlock() {
-                lock.unlock();
-            }
-        };
     }
 }

@@ -1,5 +1,7 @@
 package io.dlock.baselines;
 
+import io.dlock.bench.BenchHarness;
+import io.dlock.bench.NodeLock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +25,7 @@ final class CuratorBaseline {
     private CuratorBaseline() {
     }
 
-    static void run(Harness harness, String system, int nodes, List<Integer> threads, List<String> rows) throws Exception {
+    static void run(BenchHarness harness, String system, int nodes, List<Integer> threads, List<String> rows) throws Exception {
         try (TestingServer server = new TestingServer(true)) {
             List<CuratorFramework> clients = new ArrayList<>();
             try {
@@ -35,14 +37,15 @@ final class CuratorBaseline {
                     }
                     clients.add(c);
                 }
-                rows.add(harness.uncontended(system, "zookeeper", "InterProcessMutex", nodes,
-                        adapt(new InterProcessMutex(clients.get(0), "/bench/uncontended"))));
+                rows.add(Baselines.row(system, "zookeeper", "InterProcessMutex", "uncontended", nodes, 1,
+                        harness.uncontended(adapt(new InterProcessMutex(clients.get(0), "/bench/uncontended")))));
                 for (int t : threads) {
-                    List<Harness.NodeLock> locks = new ArrayList<>();
+                    List<NodeLock> locks = new ArrayList<>();
                     for (CuratorFramework c : clients) {
                         locks.add(adapt(new InterProcessMutex(c, "/bench/contended-" + t)));
                     }
-                    rows.add(harness.contended(system, "zookeeper", "InterProcessMutex", locks, t));
+                    rows.add(Baselines.row(system, "zookeeper", "InterProcessMutex", "contended", nodes, t,
+                            harness.contended(locks, t)));
                 }
             } finally {
                 clients.forEach(CuratorFramework::close);
@@ -50,8 +53,8 @@ final class CuratorBaseline {
         }
     }
 
-    private static Harness.NodeLock adapt(InterProcessMutex mutex) {
-        return new Harness.NodeLock() {
+    private static NodeLock adapt(InterProcessMutex mutex) {
+        return new NodeLock() {
             @Override
             public boolean tryLock(long seconds) throws Exception {
                 return mutex.acquire(seconds, TimeUnit.SECONDS);

@@ -1,0 +1,282 @@
+package io.dlock.bench;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The measuring loops of {@code dlock bench} and of the benchmark baselines:
+ * <ul>
+ *   <li>{@link #latency}: one thread runs an operation in a loop, first for the warm-up, then for the
+ *       measured seconds, timing every call; median and p99 from the sorted array of every sample, and
+ *       calls per (configured) second. {@link #uncontended} is that loop over lock+unlock of one lock;</li>
+ *   <li>{@link #contended}: {@code perNode} threads on each node take and release that node's lock in a
+ *       loop; after the warm-up, the entries of the measured seconds are counted per node and in order,
+ *       giving operations per second over the whole cluster, {@linkplain #jain Jain's index} and the
+ *       {@linkplain #longestRun longest run} of consecutive entries by one node.</li>
+ * </ul>
+ * A {@link Window} hears when the measured window opens and closes, so that a caller can count what
+ * happened inside it (dlock counts the messages its nodes sent).
+ *
+ * <p>Every wait is bounded: a lock that is not granted within the lock timeout counts as a failure and
+ * ends that thread's loop (a latency run stops), and a contended thread that does not stop within the
+ * lock timeout plus 10 s after the window closes is counted as a failure and interrupted.
+ */
+public final class BenchHarness {
+
+    /** The most samples a latency run keeps (about 16 MB); the run stops there. */
+    public static final int MAX_SAMPLES = 2_000_000;
+
+    /** The most entries whose order a contended run records for the longest run. */
+    static final int MAX_SEQUENCE = 1 << 20;
+
+    /** One timed operation of a latency run. */
+    @FunctionalInterface
+    public interface Operation {
+        /**
+         * Runs the operation once, bounded in time.
+         *
+         * @return false if it timed out (the run counts a failure and stops)
+         * @throws Exception if it failed (the run stops and the exception propagates)
+         */
+        boolean run() throws Exception;
+    }
+
+    /** Hears when a run's measured window opens and closes (after the warm-up; before the results). */
+    public interface Window {
+        /** A window that does nothing. */
+        Window NONE = new Window() {
+        };
+
+        /** Called once, right before the first measured operation. */
+        default void opened() {
+        }
+
+        /** Called once, right after the last measured operation (contended runs: before the threads are joined). */
+        default void closed() {
+        }
+    }
+
+    private final double warmup;
+    private final double seconds;
+    private final long lockTimeout;
+
+    /**
+     * A harness with these durations.
+     *
+     * @param warmupSeconds      warm-up before each measured window, {@code >= 0}
+     * @param seconds            length of each measured window, {@code > 0}
+     * @param lockTimeoutSeconds the longest wait for one lock, {@code >= 0}
+     * @throws IllegalArgumentException naming the bad value
+     */
+    public BenchHarness(double warmupSeconds, double seconds, long lockTimeoutSeconds) {
+        if (!(warmupSeconds >= 0 && warmupSeconds <= 3600)) {
+            throw new IllegalArgumentException("warm-up must be between 0 and 3600 seconds, got " + warmupSeconds);
+        }
+        if (!(seconds > 0 && seconds <= 3600)) {
+            throw new IllegalArgumentException("measured seconds must be > 0 and <= 3600, got " + seconds);
+        }
+        if (lockTimeoutSeconds < 0) {
+            throw new IllegalArgumentException("lock timeout must be >= 0 seconds, got " + lockTimeoutSeconds);
+        }
+        this.warmup = warmupSeconds;
+        this.seconds = seconds;
+        this.lockTimeout = lockTimeoutSeconds;
+    }
+
+    /** Lock+unlock of {@code lock} by one thread, nobody else asking; see {@link #latency}. */
+    public Measurement uncontended(NodeLock lock) throws Exception {
+        return uncontended(lock, Window.NONE);
+    }
+
+    /** Lock+unlock of {@code lock} by one thread, nobody else asking; see {@link #latency}. */
+    public Measurement uncontended(NodeLock lock, Window window) throws Exception {
+        return latency(() -> {
+            if (!lock.tryLock(lockTimeout)) {
+                return false;
+            }
+            lock.unlock();
+            return true;
+        }, window);
+    }
+
+    /**
+     * Runs {@code op} for the warm-up, then times every call for the measured seconds (at most
+     * {@link #MAX_SAMPLES} calls). A call that returns false is one failure and ends the run.
+     *
+     * @return count, median, p99, calls per configured second, and failures (0 or 1)
+     */
+    public Measurement latency(Operation op, Window window) throws Exception {
+        long failures = 0;
+        long warmEnd = System.nanoTime() + nanos(warmup);
+        while (System.nanoTime() < warmEnd) {
+            if (!op.run()) {
+                failures++;
+                break;
+            }
+        }
+        window.opened();
+        long[] samples = new long[1 << 12];
+        int count = 0;
+        long end = System.nanoTime() + nanos(seconds);
+        while (failures == 0 && count < MAX_SAMPLES) {
+            long s = System.nanoTime();
+            if (s >= end) {
+                break;
+            }
+            if (!op.run()) {
+                failures++;
+                break;
+            }
+            if (count == samples.length) {
+                samples = Arrays.copyOf(samples, count * 2);
+            }
+            samples[count++] = System.nanoTime() - s;
+        }
+        window.closed();
+        long[] sorted = Arrays.copyOf(samples, count);
+        Arrays.sort(sorted);
+        return new Measurement(count, percentileMicros(sorted, 0.50), percentileMicros(sorted, 0.99), count / seconds,
+                List.of(), Double.NaN, 0, failures);
+    }
+
+    /** {@code perNode} threads on each of {@code locks}, no window listener; see {@link #contended(List, int, Window)}. */
+    public Measurement contended(List<? extends NodeLock> locks, int perNode) throws Exception {
+        return contended(locks, perNode, Window.NONE);
+    }
+
+    /**
+     * {@code perNode} threads on each of {@code locks} (one lock per node) take and release it in a loop
+     * until the measured window closes; the entries inside the window are counted per node and in order.
+     *
+     * @return count, operations per second over the window, per-node counts, Jain's index, longest run, failures
+     */
+    public Measurement contended(List<? extends NodeLock> locks, int perNode, Window window) throws Exception {
+        if (locks.isEmpty() || perNode < 1) {
+            throw new IllegalArgumentException("a contended run needs at least one node and one thread per node, got "
+                    + locks.size() + " nodes and " + perNode + " threads per node");
+        }
+        int n = locks.size();
+        AtomicInteger phase = new AtomicInteger(); // 0 warm-up, 1 measuring, 2 stop
+        AtomicLong failures = new AtomicLong();
+        AtomicLong[] counts = new AtomicLong[n];
+        // the order of the measured entries by node; written while holding the measured lock, and under
+        // the monitor too so that a lock that breaks mutual exclusion cannot corrupt it
+        int[] sequence = new int[MAX_SEQUENCE];
+        int[] length = new int[1];
+        List<Thread> workers = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            counts[i] = new AtomicLong();
+            NodeLock lock = locks.get(i);
+            int node = i;
+            for (int k = 0; k < perNode; k++) {
+                Thread w = new Thread(() -> {
+                    try {
+                        while (phase.get() < 2) {
+                            if (!lock.tryLock(lockTimeout)) {
+                                failures.incrementAndGet();
+                                return;
+                            }
+                            try {
+                                if (phase.get() == 1) {
+                                    counts[node].incrementAndGet();
+                                    synchronized (sequence) {
+                                        if (length[0] < sequence.length) {
+                                            sequence[length[0]++] = node;
+                                        }
+                                    }
+                                }
+                            } finally {
+                                lock.unlock();
+                            }
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (Exception e) {
+                        failures.incrementAndGet();
+                    }
+                }, "bench-n" + (i + 1) + "-t" + k);
+                w.setDaemon(true);
+                workers.add(w);
+            }
+        }
+        workers.forEach(Thread::start);
+        Thread.sleep(millis(warmup));
+        window.opened();
+        long started = System.nanoTime();
+        phase.set(1);
+        Thread.sleep(millis(seconds));
+        phase.set(2);
+        long elapsed = System.nanoTime() - started;
+        window.closed();
+        for (Thread w : workers) {
+            w.join(TimeUnit.SECONDS.toMillis(lockTimeout + 10));
+            if (w.isAlive()) {
+                failures.incrementAndGet();
+                w.interrupt();
+            }
+        }
+        long[] perNodeCounts = new long[n];
+        List<Long> perNodeList = new ArrayList<>();
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            perNodeCounts[i] = counts[i].get();
+            perNodeList.add(perNodeCounts[i]);
+            total += perNodeCounts[i];
+        }
+        long maxRun;
+        synchronized (sequence) {
+            maxRun = longestRun(sequence, length[0]);
+        }
+        return new Measurement(total, Double.NaN, Double.NaN, total / (elapsed / 1e9), perNodeList,
+                jain(perNodeCounts), maxRun, failures.get());
+    }
+
+    /**
+     * The {@code q} quantile of sorted nanosecond samples, in microseconds: the smallest sample with at
+     * least {@code q} of the samples at or below it (nearest rank); NaN when there are none.
+     */
+    public static double percentileMicros(long[] sortedNanos, double q) {
+        if (sortedNanos.length == 0) {
+            return Double.NaN;
+        }
+        int i = (int) Math.min(sortedNanos.length - 1, Math.max(0, Math.ceil(q * sortedNanos.length) - 1));
+        return sortedNanos[i] / 1e3;
+    }
+
+    /**
+     * Jain's fairness index of the counts: {@code (sum x)^2 / (n * sum x^2)}, 1 when all are equal,
+     * {@code 1/n} when one has everything; NaN when all are 0.
+     */
+    public static double jain(long[] counts) {
+        double total = 0;
+        double squares = 0;
+        for (long c : counts) {
+            total += c;
+            squares += (double) c * c;
+        }
+        return squares == 0 ? Double.NaN : total * total / (counts.length * squares);
+    }
+
+    /** The longest run of equal consecutive values in the first {@code length} entries of {@code sequence}. */
+    public static long longestRun(int[] sequence, int length) {
+        long maxRun = 0;
+        long run = 0;
+        for (int i = 0; i < length; i++) {
+            run = i > 0 && sequence[i] == sequence[i - 1] ? run + 1 : 1;
+            maxRun = Math.max(maxRun, run);
+        }
+        return maxRun;
+    }
+
+    private static long nanos(double s) {
+        return (long) (s * 1e9);
+    }
+
+    private static long millis(double s) {
+        return (long) (s * 1e3);
+    }
+}

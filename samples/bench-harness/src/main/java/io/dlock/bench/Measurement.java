@@ -1,0 +1,25 @@
+package io.dlock.bench;
+
+import java.util.List;
+
+/**
+ * What one measured run of {@link BenchHarness} found. Figures a run does not measure are NaN:
+ * a latency run has no Jain's index, a contended run has no percentiles.
+ *
+ * @param count     operations in the measured window (lock+unlock pairs, or timed operations)
+ * @param p50Us     median latency of one operation, microseconds
+ * @param p99Us     99th percentile latency of one operation, microseconds
+ * @param opsPerSec operations per second over the measured window (all nodes together)
+ * @param perNode   operations per node in the measured window (contended runs; empty for latency runs)
+ * @param jain      Jain's fairness index over {@code perNode} (1 = perfectly even, 1/n = one node only)
+ * @param maxRun    the longest run of consecutive entries by one node (contended runs; 0 for latency runs)
+ * @param failures  lock attempts that timed out or threw, and threads that did not stop in time
+ */
+public record Measurement(long count, double p50Us, double p99Us, double opsPerSec, List<Long> perNode, double jain,
+                          long maxRun, long failures) {
+
+    /** Copies {@code perNode}, so that the record is immutable. */
+    public Measurement {
+        perNode = List.copyOf(perNode);
+    }
+}

@@ -1,0 +1,174 @@
+package io.dlock.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The shared measuring loops: helpers, and short runs over in-JVM locks. Never asserts timing. */
+@Timeout(30)
+class BenchHarnessTest {
+
+    /** A NodeLock over a ReentrantLock that counts its entries and checks that nobody else is inside. */
+    private static final class CountingLock implements NodeLock {
+        private final ReentrantLock lock;
+        private final AtomicBoolean inside;
+        final AtomicLong entries = new AtomicLong();
+        final AtomicInteger overlaps;
+
+        CountingLock(ReentrantLock lock, AtomicBoolean inside, AtomicInteger overlaps) {
+            this.lock = lock;
+            this.inside = inside;
+            this.overlaps = overlaps;
+        }
+
+        @Override
+        public boolean tryLock(long seconds) throws InterruptedException {
+            if (!lock.tryLock(seconds, TimeUnit.SECONDS)) {
+                return false;
+            }
+            if (!inside.compareAndSet(false, true)) {
+                overlaps.incrementAndGet();
+            }
+            entries.incrementAndGet();
+            return true;
+        }
+
+        @Override
+        public void unlock() {
+            inside.set(false);
+            lock.unlock();
+        }
+    }
+
+    /** Percentiles are nearest-rank over the sorted samples, in microseconds; NaN without samples. */
+    @Test
+    void percentiles() {
+        long[] sorted = new long[100];
+        for (int i = 0; i < sorted.length; i++) {
+            sorted[i] = (i + 1) * 1000L;
+        }
+        assertEquals(50.0, BenchHarness.percentileMicros(sorted, 0.5));
+        assertEquals(99.0, BenchHarness.percentileMicros(sorted, 0.99));
+        assertEquals(100.0, BenchHarness.percentileMicros(sorted, 1.0));
+        assertEquals(1.0, BenchHarness.percentileMicros(sorted, 0.0));
+        assertEquals(7.0, BenchHarness.percentileMicros(new long[] {7000}, 0.99));
+        assertTrue(Double.isNaN(BenchHarness.percentileMicros(new long[0], 0.5)));
+    }
+
+    /** Jain's index is 1 for even counts, 1/n for one node only, NaN for none; longest run counts equal neighbours. */
+    @Test
+    void jainAndLongestRun() {
+        assertEquals(1.0, BenchHarness.jain(new long[] {5, 5, 5}), 1e-12);
+        assertEquals(1.0 / 4, BenchHarness.jain(new long[] {9, 0, 0, 0}), 1e-12);
+        assertEquals(0.9, BenchHarness.jain(new long[] {1, 2}), 1e-12);
+        assertTrue(Double.isNaN(BenchHarness.jain(new long[] {0, 0})));
+        assertEquals(3, BenchHarness.longestRun(new int[] {0, 1, 1, 1, 0, 2, 2}, 7));
+        assertEquals(2, BenchHarness.longestRun(new int[] {0, 1, 1, 1, 0}, 3));
+        assertEquals(0, BenchHarness.longestRun(new int[] {4}, 0));
+    }
+
+    /** A contended run over one ReentrantLock shared by 3 nodes x 2 threads: exclusive, exact counts, no failures. */
+    @Test
+    void contendedRunOverReentrantLock() throws Exception {
+        ReentrantLock shared = new ReentrantLock();
+        AtomicBoolean inside = new AtomicBoolean();
+        AtomicInteger overlaps = new AtomicInteger();
+        List<CountingLock> locks = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            locks.add(new CountingLock(shared, inside, overlaps));
+        }
+        long[] atOpen = new long[1];
+        long[] atClose = new long[1];
+        BenchHarness.Window window = new BenchHarness.Window() {
+            @Override
+            public void opened() {
+                atOpen[0] = locks.stream().mapToLong(l -> l.entries.get()).sum();
+            }
+
+            @Override
+            public void closed() {
+                atClose[0] = locks.stream().mapToLong(l -> l.entries.get()).sum();
+            }
+        };
+        Measurement m = new BenchHarness(0.02, 0.1, 5).contended(locks, 2, window);
+        assertEquals(0, m.failures());
+        assertEquals(0, overlaps.get());
+        assertEquals(3, m.perNode().size());
+        assertEquals(m.count(), m.perNode().stream().mapToLong(Long::longValue).sum());
+        // every counted entry happened inside the window; entries outside it are not counted
+        assertTrue(m.count() <= atClose[0] - atOpen[0] + 6, m + " vs " + (atClose[0] - atOpen[0]));
+        long total = locks.stream().mapToLong(l -> l.entries.get()).sum();
+        assertTrue(m.count() <= total, m.toString());
+        assertEquals(m.jain(), BenchHarness.jain(m.perNode().stream().mapToLong(Long::longValue).toArray()), 1e-12);
+        assertTrue(m.count() == 0 || m.maxRun() >= 1, m.toString());
+        assertTrue(m.maxRun() <= m.count(), m.toString());
+        assertTrue(Double.isNaN(m.p50Us()) && Double.isNaN(m.p99Us()));
+    }
+
+    /** An uncontended run counts each lock+unlock once and leaves the lock free; the window sees exactly those. */
+    @Test
+    void uncontendedRunCountsEveryEntry() throws Exception {
+        CountingLock lock = new CountingLock(new ReentrantLock(), new AtomicBoolean(), new AtomicInteger());
+        long[] atOpen = new long[1];
+        long[] atClose = new long[1];
+        Measurement m = new BenchHarness(0.01, 0.05, 5).uncontended(lock, new BenchHarness.Window() {
+            @Override
+            public void opened() {
+                atOpen[0] = lock.entries.get();
+            }
+
+            @Override
+            public void closed() {
+                atClose[0] = lock.entries.get();
+            }
+        });
+        assertEquals(0, m.failures());
+        assertEquals(atClose[0] - atOpen[0], m.count());
+        assertTrue(m.count() > 0, m.toString());
+        assertTrue(m.p50Us() <= m.p99Us(), m.toString());
+        assertTrue(m.perNode().isEmpty() && Double.isNaN(m.jain()));
+    }
+
+    /** A lock that is never granted is one failure and ends the run; nothing is measured. */
+    @Test
+    void timeoutIsOneFailure() throws Exception {
+        NodeLock never = new NodeLock() {
+            @Override
+            public boolean tryLock(long seconds) {
+                return false;
+            }
+
+            @Override
+            public void unlock() {
+                throw new IllegalMonitorStateException("never held");
+            }
+        };
+        Measurement m = new BenchHarness(0.01, 0.05, 0).uncontended(never);
+        assertEquals(1, m.failures());
+        assertEquals(0, m.count());
+        Measurement c = new BenchHarness(0, 0.05, 0).contended(List.of(never, never), 1, BenchHarness.Window.NONE);
+        assertEquals(2, c.failures());
+        assertEquals(0, c.count());
+        assertTrue(Double.isNaN(c.jain()));
+    }
+
+    /** Bad durations are refused naming the value. */
+    @Test
+    void badDurations() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new BenchHarness(-1, 1, 1)).getMessage()
+                .contains("-1"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new BenchHarness(0, 0, 1)).getMessage()
+                .contains("measured seconds"));
+        assertThrows(IllegalArgumentException.class, () -> new BenchHarness(0, 1, -1));
+    }
+}
