@@ -134,8 +134,9 @@ class BenchHarnessTest {
         });
         assertEquals(0, m.failures());
         assertEquals(atClose[0] - atOpen[0], m.count());
-        assertTrue(m.count() > 0, m.toString());
-        assertTrue(m.p50Us() <= m.p99Us(), m.toString());
+        // a descheduled thread may find the window over before its first call: no count is promised
+        assertTrue(m.count() == 0 || m.p50Us() <= m.p99Us(), m.toString());
+        assertEquals(m.count() / 0.05, m.opsPerSec(), 1e-6);
         assertTrue(m.perNode().isEmpty() && Double.isNaN(m.jain()));
     }
 
