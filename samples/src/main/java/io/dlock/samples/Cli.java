@@ -15,8 +15,12 @@ import picocli.CommandLine.ParameterException;
  */
 final class Cli {
 
-    /** Largest N a sweep accepts (the simulator's run at 256 takes seconds; see {@code dlock sweep --help}). */
-    static final int MAX_SWEEP_NODES = 1024;
+    /**
+     * Largest N a sweep accepts: every algorithm at N = 256 takes seconds (the whole default sweep 2..256 about
+     * 16 s on 2 cores), but at 512 and 1024 decentralized, Ricart-Agrawala and Maekawa together took more than
+     * 5 minutes (messages grow as N^2 per entry times N entries).
+     */
+    static final int MAX_SWEEP_NODES = 256;
 
     private Cli() {
     }
@@ -98,7 +102,9 @@ final class Cli {
 
     private static int checked(int n, int min, int max, String part) {
         if (n < min || n > max) {
-            throw new IllegalArgumentException("node count " + n + " in '" + part + "' is outside " + min + ".." + max);
+            throw new IllegalArgumentException("node count " + n + " in '" + part + "' is outside " + min + ".." + max
+                    + (max == MAX_SWEEP_NODES && n > max ? " (above " + max + " a sweep takes many minutes: the "
+                    + "N^2-message algorithms send N^3 messages for N entries; use `dlock compare --nodes N` for one N)" : ""));
         }
         return n;
     }

@@ -21,7 +21,7 @@ class CliOptionsTest {
     void parseNodes_forms() {
         assertEquals(List.of(5), Cli.parseNodes("5", 2, 1024));
         assertEquals(List.of(3, 5, 8), Cli.parseNodes("8,3,5,3", 2, 1024));
-        assertEquals(List.of(2, 4, 8, 16, 32, 64, 128, 256), Cli.parseNodes("2..256", 2, 1024));
+        assertEquals(List.of(2, 4, 8, 16, 32, 64, 128, 256), Cli.parseNodes("2..256", 2, Cli.MAX_SWEEP_NODES));
         assertEquals(List.of(3, 6, 12, 20), Cli.parseNodes("3..20", 2, 1024));
         assertEquals(List.of(2, 5, 8, 11), Cli.parseNodes("2..11:3", 2, 1024));
         assertEquals(List.of(3, 8, 16, 32), Cli.parseNodes("3, 8..32", 2, 1024));
@@ -33,6 +33,14 @@ class CliOptionsTest {
     void parseNodes_refusesBadSpecs(String spec) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Cli.parseNodes(spec, 2, 1024));
         assertTrue(e.getMessage().length() > 10, e.getMessage());
+    }
+
+    /** A sweep above N = 256 is refused with a message that says why and what to use instead. */
+    @Test
+    void sweep_capsN() {
+        Run r = Run.dlock("sweep", "--nodes", "2..512");
+        assertEquals(2, r.code(), r::toString);
+        assertTrue(r.err().startsWith("--nodes: node count 512 in '2..512' is outside 2..256 (above 256"), r::toString);
     }
 
     /** {@code --format} takes text, json and the old alias table, and nothing else. */
