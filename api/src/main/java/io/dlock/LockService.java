@@ -71,7 +71,12 @@ public interface LockService extends AutoCloseable {
     /** The sum of the metrics of every lock on this node. */
     LockMetrics metrics();
 
-    /** Leaves the cluster; idempotent. */
+    /**
+     * Leaves the cluster; idempotent. The node first announces its leave to the other members and waits
+     * until they have acknowledged it, at most 2 seconds: members that heard it do not count the departure
+     * against the majority rule, so a cluster shut down one node at a time stays available down to its
+     * last node (a crash, by contrast, counts as a failure).
+     */
     @Override
     void close();
 }
