@@ -12,11 +12,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.jgroups.Address;
 import org.jgroups.protocols.DISCARD;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The majority rule on JGroups (issue 8): 5 channels in one JVM, split 3|2 with DISCARD
@@ -50,9 +51,20 @@ class JGroupsPartitionTest {
         });
     }
 
+    /**
+     * Centralized, Ricart-Agrawala and Suzuki-Kasami (a coordinator, a permission and a token algorithm) in
+     * the default build; every algorithm with {@code -Ddlock.test.partition-all=true}.
+     */
+    static Stream<MutexAlgorithm> algorithms() {
+        if (Boolean.getBoolean("dlock.test.partition-all")) {
+            return Stream.of(MutexAlgorithm.values());
+        }
+        return Stream.of(MutexAlgorithm.CENTRALIZED, MutexAlgorithm.RICART_AGRAWALA, MutexAlgorithm.SUZUKI_KASAMI);
+    }
+
     /** Split 3|2: the minority's tryLock times out, the majority grants; after the merge everyone grants, fences increasing. */
     @ParameterizedTest
-    @EnumSource(value = MutexAlgorithm.class, names = {"CENTRALIZED", "RICART_AGRAWALA", "SUZUKI_KASAMI"})
+    @MethodSource("algorithms")
     void onlyMajoritySideGrants(MutexAlgorithm algorithm) throws Exception {
         try (JGroupsCluster cluster = new JGroupsCluster(5, JGroupsCluster.base(algorithm)
                 .set(DlockConfig.JGROUPS_STACK, "dlock-partition-test-stack.xml"))) {
