@@ -84,10 +84,14 @@ class PartitionTest {
         }
     }
 
-    /** A minority side has no leader and elects none; the majority side has one; after the heal all agree. */
-    @Test
-    void minorityHasNoLeader() throws Exception {
-        for (ElectionAlgorithm election : List.of(ElectionAlgorithm.VIEW, ElectionAlgorithm.BULLY)) {
+    /**
+     * A minority side has no leader and elects none; the majority side has one (its highest id); after the
+     * heal all agree on the highest id. Every election algorithm.
+     */
+    @ParameterizedTest
+    @EnumSource(ElectionAlgorithm.class)
+    void minorityHasNoLeader(ElectionAlgorithm election) throws Exception {
+        {
             try (InMemoryCluster cluster = new InMemoryCluster(5,
                     DlockConfig.builder().mutex(MutexAlgorithm.RICART_AGRAWALA).election(election))) {
                 String name = cluster.node(0).config().cluster();
