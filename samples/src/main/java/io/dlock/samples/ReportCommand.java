@@ -416,6 +416,7 @@ final class ReportCommand implements Callable<Integer> {
     private static XYChart chart(String title, String x, String y) {
         XYChart chart = new XYChartBuilder().width(1000).height(560).title(title).xAxisTitle(x).yAxisTitle(y).build();
         chart.getStyler().setXAxisLogarithmic(true);
+        chart.getStyler().setXAxisLogarithmicDecadeOnly(false); // N = 2, 4, 8 ... 64 lie within two decades: label them
         chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
