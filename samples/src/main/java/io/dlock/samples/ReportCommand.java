@@ -255,7 +255,10 @@ final class ReportCommand implements Callable<Integer> {
         h.append("<p>Fault tolerance is the algorithm's own (SPEC.md Part F). On top of it, every dlock algorithm "
                 + "re-establishes its state when the membership view changes (a node joins, leaves or crashes): token "
                 + "algorithms run a census and regenerate a lost token, the others wait until every member has "
-                + "announced its state; fencing tokens keep increasing across views.</p>\n</body></html>\n");
+                + "announced its state; fencing tokens keep increasing across views. Only a view holding a majority of "
+                + "the last primary view grants a lock or elects a leader, so a partition's minority waits; nodes that "
+                + "leave cleanly are not counted against the majority. dlock's README has the faults each algorithm "
+                + "survives and its recovery time, measured in the simulator and on JGroups.</p>\n</body></html>\n");
         return h.toString();
     }
 
