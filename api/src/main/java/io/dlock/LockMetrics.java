@@ -11,9 +11,12 @@ package io.dlock;
  * @param messagesReceived protocol messages this node received and accepted
  * @param malformedDropped messages that could not be decoded or belonged to another algorithm
  * @param staleDropped     messages of an older epoch, dropped unread
+ * @param localHandoffs    entries by a local hand-off ({@code dlock.lock.local-handoff}): a thread of this node
+ *                         took over a held grant from another of its threads; not counted in {@code entries},
+ *                         which counts the cluster's grants
  */
 public record LockMetrics(String algorithm, long entries, long messagesSent, long bytesSent, long messagesReceived,
-                          long malformedDropped, long staleDropped) {
+                          long malformedDropped, long staleDropped, long localHandoffs) {
 
     /**
      * Messages this node sent per entry it was granted. Cluster-wide, the sum of
@@ -28,6 +31,7 @@ public record LockMetrics(String algorithm, long entries, long messagesSent, lon
     public LockMetrics plus(LockMetrics other) {
         return new LockMetrics(algorithm, entries + other.entries, messagesSent + other.messagesSent,
                 bytesSent + other.bytesSent, messagesReceived + other.messagesReceived,
-                malformedDropped + other.malformedDropped, staleDropped + other.staleDropped);
+                malformedDropped + other.malformedDropped, staleDropped + other.staleDropped,
+                localHandoffs + other.localHandoffs);
     }
 }

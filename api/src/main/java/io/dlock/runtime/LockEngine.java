@@ -144,11 +144,7 @@ final class LockEngine<M extends ProtocolMessage> {
 
     LockMetrics metrics() {
         return new LockMetrics(definition.name(), entries.sum(), messagesSent.sum(), bytesSent.sum(),
-                messagesReceived.sum(), malformed.sum(), stale.sum());
-    }
-
-    long localHandoffs() {
-        return local.localHandoffs();
+                messagesReceived.sum(), malformed.sum(), stale.sum(), local.localHandoffs());
     }
 
     long abandonedGrants() {

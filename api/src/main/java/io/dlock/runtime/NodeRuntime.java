@@ -213,7 +213,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
 
     @Override
     public LockMetrics metrics() {
-        LockMetrics sum = new LockMetrics(config.mutex().configName(), 0, 0, 0, 0, foreign.sum(), 0);
+        LockMetrics sum = new LockMetrics(config.mutex().configName(), 0, 0, 0, 0, foreign.sum(), 0, 0);
         for (LockEngine<?> e : engines.values()) {
             sum = sum.plus(e.metrics());
         }

@@ -80,6 +80,9 @@ class LocalHandoffTest {
             }
             assertTrue(finished, "node 1 completed " + ENTRIES_OF_NODE_1 + " entries within 30 s");
             assertEquals(0, failures.get(), "tryLock(10 s) timeouts");
+            assertTrue(cluster.node(0).metrics().localHandoffs() > 0, "node 0's three threads handed off: "
+                    + cluster.node(0).metrics());
+            assertEquals(0, cluster.node(1).metrics().localHandoffs(), "node 1's single thread has nobody to hand off to");
         }
         List<Entry> copy;
         synchronized (entries) {
