@@ -14,15 +14,16 @@ import io.dlock.mutex.ctta.CttaMessage.Nack;
 import io.dlock.mutex.ctta.CttaMessage.Token;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.TimedRandomRun;
+import io.dlock.protocol.AbstractMutexProtocolDefinition;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.NodeId;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -315,35 +316,14 @@ class CttaTest {
     }
 
     /** CTTA without F8's completion check (CT-9's counterexample); test only. */
-    static final class Unchecked implements MutexProtocolDefinition<CttaMessage> {
-        @Override
-        public String name() {
-            return "ctta-unchecked";
-        }
-
-        @Override
-        public ProtocolFamily family() {
-            return ProtocolFamily.TOKEN;
-        }
-
-        @Override
-        public boolean requiresFifo() {
-            return false;
-        }
-
-        @Override
-        public MessageCodec<CttaMessage> codec() {
-            return DEF.codec();
+    static final class Unchecked extends AbstractMutexProtocolDefinition<CttaMessage> {
+        Unchecked() {
+            super("ctta-unchecked", ProtocolFamily.TOKEN, false, Set.of(), DEF.codec(), DEF.messagesFormula());
         }
 
         @Override
         public MutexProtocol<CttaMessage> create(ProtocolContext<CttaMessage> context) {
             return new Ctta(context, true, 100, false);
-        }
-
-        @Override
-        public String messagesFormula() {
-            return DEF.messagesFormula();
         }
 
         @Override

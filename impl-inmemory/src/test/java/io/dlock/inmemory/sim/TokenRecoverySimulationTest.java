@@ -8,7 +8,7 @@ import io.dlock.mutex.ctta.CttaDefinition;
 import io.dlock.mutex.ctta.CttaMessage;
 import io.dlock.mutex.naimitrehel.NaimiTrehelDefinition;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage;
-import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.AbstractMutexProtocolDefinition;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
@@ -16,6 +16,7 @@ import io.dlock.protocol.ProtocolFamily;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
 import java.util.Locale;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -144,32 +145,13 @@ class TokenRecoverySimulationTest {
      * CTTA in which node 1 forges a token on its first request (as a protocol that skipped the
      * {@code TG < CG} test would accept a stale one): two tokens; test only.
      */
-    public static final class TwoTokensDefinition implements MutexProtocolDefinition<CttaMessage> {
+    public static final class TwoTokensDefinition extends AbstractMutexProtocolDefinition<CttaMessage> {
 
         private static final CttaDefinition CTTA = new CttaDefinition();
 
         /** Stateless. */
         public TwoTokensDefinition() {
-        }
-
-        @Override
-        public String name() {
-            return "ctta-two-tokens";
-        }
-
-        @Override
-        public ProtocolFamily family() {
-            return ProtocolFamily.TOKEN;
-        }
-
-        @Override
-        public boolean requiresFifo() {
-            return false;
-        }
-
-        @Override
-        public MessageCodec<CttaMessage> codec() {
-            return CTTA.codec();
+            super("ctta-two-tokens", ProtocolFamily.TOKEN, false, Set.of(), CTTA.codec(), CTTA.messagesFormula());
         }
 
         @Override
@@ -210,11 +192,6 @@ class TokenRecoverySimulationTest {
                     inner.onTimer(name);
                 }
             };
-        }
-
-        @Override
-        public String messagesFormula() {
-            return CTTA.messagesFormula();
         }
 
         @Override
