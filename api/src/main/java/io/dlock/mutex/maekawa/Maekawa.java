@@ -32,7 +32,8 @@ import java.util.TreeSet;
  * nodes can never hold all their locks at once. Every node is both a requester and an arbiter.
  *
  * <p><b>Source.</b> Seed {@code 004_6328cd5d8a721332.txt} §2.3 (rules MA1-MA5, the deadlock
- * example, "Maekawa2 ... failed, inquire, relinquish //TODO"), as restated in SPEC.md A10; M. Maekawa,
+ * example, and the seed's heading "Maekawa2" for the failed/inquire/relinquish version, which the seed
+ * names but leaves unwritten), as restated in SPEC.md A10; M. Maekawa,
  * "A √N algorithm for mutual exclusion in decentralized systems", ACM TOCS 3(2):145-159, 1985; the
  * deadlock-free rules from Kshemkalyani and Singhal, <i>Distributed Computing</i>, 2008, ch. 9.
  *

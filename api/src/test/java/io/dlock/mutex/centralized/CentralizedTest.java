@@ -41,6 +41,11 @@ class CentralizedTest {
         return new Cluster<>(DEFINITION, n, ProtocolOptions.NONE.with(CentralizedDefinition.SEND_DENIED, "true"));
     }
 
+    /** One node's protocol over recording effects, with default options. */
+    private static MutexProtocol<CentralizedMessage> create(NodeId self, View view, RecordingEffects<CentralizedMessage> fx) {
+        return DEFINITION.create(new ProtocolContext<>(self, view, fx, ProtocolOptions.NONE));
+    }
+
     private static Set<NodeId> ids(long... values) {
         return Arrays.stream(values).mapToObj(NodeId::of).collect(Collectors.toSet());
     }
@@ -402,10 +407,8 @@ class CentralizedTest {
         NodeId n1 = view.member(1);
         RecordingEffects<CentralizedMessage> fx0 = new RecordingEffects<>(n0, view);
         RecordingEffects<CentralizedMessage> fx1 = new RecordingEffects<>(n1, view);
-        MutexProtocol<CentralizedMessage> p0 =
-                DEFINITION.create(new ProtocolContext<>(n0, view, fx0, ProtocolOptions.NONE));
-        MutexProtocol<CentralizedMessage> p1 =
-                DEFINITION.create(new ProtocolContext<>(n1, view, fx1, ProtocolOptions.NONE));
+        MutexProtocol<CentralizedMessage> p0 = create(n0, view, fx0);
+        MutexProtocol<CentralizedMessage> p1 = create(n1, view, fx1);
         p0.onLeader(n1, view.epoch());
         p1.onLeader(n1, view.epoch());
         // node 1 takes over as after a view change: it asks the others for their state
@@ -441,9 +444,9 @@ class CentralizedTest {
         RecordingEffects<CentralizedMessage> fx0 = new RecordingEffects<>(n0, view);
         RecordingEffects<CentralizedMessage> fx1 = new RecordingEffects<>(n1, view);
         RecordingEffects<CentralizedMessage> fx2 = new RecordingEffects<>(n2, view);
-        MutexProtocol<CentralizedMessage> p0 = DEFINITION.create(new ProtocolContext<>(n0, view, fx0, ProtocolOptions.NONE));
-        MutexProtocol<CentralizedMessage> p1 = DEFINITION.create(new ProtocolContext<>(n1, view, fx1, ProtocolOptions.NONE));
-        MutexProtocol<CentralizedMessage> p2 = DEFINITION.create(new ProtocolContext<>(n2, view, fx2, ProtocolOptions.NONE));
+        MutexProtocol<CentralizedMessage> p0 = create(n0, view, fx0);
+        MutexProtocol<CentralizedMessage> p1 = create(n1, view, fx1);
+        MutexProtocol<CentralizedMessage> p2 = create(n2, view, fx2);
         // node 1 learns first that it was elected and asks everyone for their state
         p1.onLeader(n1, view.epoch());
         assertEquals(1, fx1.broadcasts());

@@ -14,16 +14,13 @@ import io.dlock.mutex.ctta.CttaMessage.Nack;
 import io.dlock.mutex.ctta.CttaMessage.Token;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.TimedRandomRun;
-import io.dlock.protocol.AbstractMutexProtocolDefinition;
+import io.dlock.mutex.testing.VariantDefinition;
 import io.dlock.protocol.MessageCodec;
-import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.ProtocolContext;
-import io.dlock.protocol.ProtocolFamily;
+import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.NodeId;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -284,7 +281,7 @@ class CttaTest {
             boolean done = TimedRandomRun.run(c, new Random(seed), 4, 0.05, Token.class, 0.05, 200_000);
             assertEquals(List.of(), c.violations(), "seed " + seed);
             completed += done ? 1 : 0;
-            Cluster<CttaMessage> u = new Cluster<>(new Unchecked(), n);
+            Cluster<CttaMessage> u = new Cluster<>(unchecked(), n);
             TimedRandomRun.run(u, new Random(seed), 4, 0.05, Token.class, 0.05, 200_000);
             withoutCheckViolations += u.violations().stream().anyMatch(v -> v.startsWith("ME1")) ? 1 : 0;
         }
@@ -316,25 +313,8 @@ class CttaTest {
     }
 
     /** CTTA without F8's completion check (CT-9's counterexample); test only. */
-    static final class Unchecked extends AbstractMutexProtocolDefinition<CttaMessage> {
-        Unchecked() {
-            super("ctta-unchecked", ProtocolFamily.TOKEN, false, Set.of(), DEF.codec(), DEF.messagesFormula());
-        }
-
-        @Override
-        public MutexProtocol<CttaMessage> create(ProtocolContext<CttaMessage> context) {
-            return new Ctta(context, true, 100, false);
-        }
-
-        @Override
-        public double expectedMessagesPerEntry(int n) {
-            return DEF.expectedMessagesPerEntry(n);
-        }
-
-        @Override
-        public double expectedSyncDelay() {
-            return 1;
-        }
+    private static MutexProtocolDefinition<CttaMessage> unchecked() {
+        return VariantDefinition.of(DEF, "ctta-unchecked", context -> new Ctta(context, true, 100, false));
     }
 
     /** A view change while the token is in flight: the census finds no token, the steward regenerates one, and the waiter is granted. */

@@ -7,11 +7,8 @@ import io.dlock.mutex.raymond.RaymondMessage.Privilege;
 import io.dlock.mutex.raymond.RaymondMessage.Request;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.Cluster.Envelope;
-import io.dlock.protocol.MessageCodec;
-import io.dlock.protocol.MutexProtocol;
+import io.dlock.mutex.testing.VariantDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
-import io.dlock.protocol.ProtocolContext;
-import io.dlock.protocol.ProtocolFamily;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
@@ -205,46 +202,6 @@ class RaymondTest {
 
     /** Raymond on another tree shape (the worked claims RAY-1 and RAY-4). */
     private static MutexProtocolDefinition<RaymondMessage> shaped(TreeShape shape) {
-        return new MutexProtocolDefinition<>() {
-            @Override
-            public String name() {
-                return "raymond-" + shape;
-            }
-
-            @Override
-            public ProtocolFamily family() {
-                return ProtocolFamily.TOKEN;
-            }
-
-            @Override
-            public boolean requiresFifo() {
-                return false;
-            }
-
-            @Override
-            public MessageCodec<RaymondMessage> codec() {
-                return RAYMOND.codec();
-            }
-
-            @Override
-            public MutexProtocol<RaymondMessage> create(ProtocolContext<RaymondMessage> context) {
-                return new Raymond(context, shape);
-            }
-
-            @Override
-            public String messagesFormula() {
-                return RAYMOND.messagesFormula();
-            }
-
-            @Override
-            public double expectedMessagesPerEntry(int n) {
-                return RAYMOND.expectedMessagesPerEntry(n);
-            }
-
-            @Override
-            public double expectedSyncDelay() {
-                return RAYMOND.expectedSyncDelay();
-            }
-        };
+        return VariantDefinition.of(RAYMOND, "raymond-" + shape, context -> new Raymond(context, shape));
     }
 }

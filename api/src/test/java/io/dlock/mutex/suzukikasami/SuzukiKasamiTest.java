@@ -8,11 +8,8 @@ import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Request;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Token;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.Cluster.Envelope;
-import io.dlock.protocol.MessageCodec;
-import io.dlock.protocol.MutexProtocol;
+import io.dlock.mutex.testing.VariantDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
-import io.dlock.protocol.ProtocolContext;
-import io.dlock.protocol.ProtocolFamily;
 import io.dlock.spi.NodeId;
 import java.util.List;
 import java.util.Random;
@@ -184,46 +181,6 @@ class SuzukiKasamiTest {
 
     /** The seed's rules without the GAP-FILL of rule 2 (SK-5's regression). */
     private static MutexProtocolDefinition<SuzukiKasamiMessage> seedOnly() {
-        return new MutexProtocolDefinition<>() {
-            @Override
-            public String name() {
-                return "suzuki-kasami-seed-only";
-            }
-
-            @Override
-            public ProtocolFamily family() {
-                return ProtocolFamily.TOKEN;
-            }
-
-            @Override
-            public boolean requiresFifo() {
-                return false;
-            }
-
-            @Override
-            public MessageCodec<SuzukiKasamiMessage> codec() {
-                return SK.codec();
-            }
-
-            @Override
-            public MutexProtocol<SuzukiKasamiMessage> create(ProtocolContext<SuzukiKasamiMessage> context) {
-                return new SuzukiKasami(context, false);
-            }
-
-            @Override
-            public String messagesFormula() {
-                return SK.messagesFormula();
-            }
-
-            @Override
-            public double expectedMessagesPerEntry(int n) {
-                return SK.expectedMessagesPerEntry(n);
-            }
-
-            @Override
-            public double expectedSyncDelay() {
-                return SK.expectedSyncDelay();
-            }
-        };
+        return VariantDefinition.of(SK, "suzuki-kasami-seed-only", context -> new SuzukiKasami(context, false));
     }
 }
