@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
@@ -40,6 +41,11 @@ import java.util.function.Consumer;
  *   <tr><td>{@code dlock.transport}</td><td>{@code inmemory}</td><td>{@code inmemory} or another transport
  *       on the class path</td></tr>
  *   <tr><td>{@code dlock.cluster}</td><td>{@code dlock}</td><td>cluster name; nodes with the same name form one cluster</td></tr>
+ *   <tr><td>{@code dlock.cluster.size}</td><td>not set</td><td>how many nodes the cluster has, 1 to 10000; a
+ *       view is primary (grants locks, elects leaders) only with more than half of them, and
+ *       {@code LockService.start} waits until this node is in such a view. Set it in production: without
+ *       it a node's first view is primary, so nodes that start together and do not find each other at once
+ *       may each grant until their clusters merge</td></tr>
  *   <tr><td>{@code dlock.node.id}</td><td>assigned</td><td>this node's id, 0 to 2<sup>63</sup>-1, unique in the cluster</td></tr>
  *   <tr><td>{@code dlock.lock.try-timeout-ms}</td><td>{@code 1000}</td><td>how long the untimed
  *       {@code tryLock()} waits for an answer, 0 to 86400000</td></tr>
@@ -62,8 +68,8 @@ import java.util.function.Consumer;
  *   <tr><td>{@code dlock.jgroups.keystore-password}</td><td></td><td>JGroups secure stack: password of the keystore
  *       and of the key</td></tr>
  *   <tr><td>{@code dlock.jgroups.key-alias}</td><td>{@code dlock}</td><td>JGroups secure stack: alias of the key</td></tr>
- *   <tr><td>{@code dlock.jgroups.join-timeout-ms}</td><td>{@code 15000}</td><td>JGroups: how long joining may take
- *       before start fails, 1000 to 600000</td></tr>
+ *   <tr><td>{@code dlock.jgroups.join-timeout-ms}</td><td>{@code 30000}</td><td>JGroups: how long joining, and
+ *       then waiting for a primary view (see {@code dlock.cluster.size}), may take before start fails, 1000 to 600000</td></tr>
  * </table>
  */
 public final class DlockConfig {
@@ -76,6 +82,13 @@ public final class DlockConfig {
     public static final String TRANSPORT = "dlock.transport";
     /** Key of the cluster name. */
     public static final String CLUSTER = "dlock.cluster";
+    /**
+     * Key of the configured cluster size n: a view is primary (may grant and elect) only with more than
+     * n/2 members. Optional; set it in production.
+     */
+    public static final String CLUSTER_SIZE = "dlock.cluster.size";
+    /** Largest allowed {@link #CLUSTER_SIZE}. */
+    public static final int MAX_CLUSTER_SIZE = 10_000;
     /** Key of this node's id. */
     public static final String NODE_ID = "dlock.node.id";
     /** Key of the untimed {@code tryLock()} bound. */
@@ -106,7 +119,7 @@ public final class DlockConfig {
     /** Key of the bound on joining a JGroups cluster. */
     public static final String JGROUPS_JOIN_TIMEOUT_MS = "dlock.jgroups.join-timeout-ms";
 
-    private static final Set<String> KEYS = Set.of(MUTEX, ELECTION, TRANSPORT, CLUSTER, NODE_ID, TRY_TIMEOUT_MS,
+    private static final Set<String> KEYS = Set.of(MUTEX, ELECTION, TRANSPORT, CLUSTER, CLUSTER_SIZE, NODE_ID, TRY_TIMEOUT_MS,
             LOCAL_HANDOFF, INMEMORY_DELAY_MS, JGROUPS_STACK, JGROUPS_BIND_ADDR, JGROUPS_PORT, JGROUPS_PORT_RANGE, JGROUPS_INITIAL_HOSTS,
             JGROUPS_KEYSTORE, JGROUPS_KEYSTORE_PASSWORD, JGROUPS_KEY_ALIAS, JGROUPS_JOIN_TIMEOUT_MS);
     private static final java.util.regex.Pattern HOST_LIST =
@@ -122,6 +135,7 @@ public final class DlockConfig {
     private final String transport;
     private final String cluster;
     private final OptionalLong nodeId;
+    private final OptionalInt clusterSize;
     private final Duration tryTimeout;
     private final int localHandoff;
     private final Duration inMemoryDelay;
@@ -150,6 +164,9 @@ public final class DlockConfig {
                 ? OptionalLong.of(parseLong(NODE_ID, raw.get(NODE_ID), 0, Long.MAX_VALUE))
                 : OptionalLong.empty();
         this.tryTimeout = Duration.ofMillis(parseLong(TRY_TIMEOUT_MS, raw.getOrDefault(TRY_TIMEOUT_MS, "1000"), 0, 86_400_000));
+        this.clusterSize = raw.containsKey(CLUSTER_SIZE)
+                ? OptionalInt.of((int) parseLong(CLUSTER_SIZE, raw.get(CLUSTER_SIZE), 1, MAX_CLUSTER_SIZE))
+                : OptionalInt.empty();
         this.localHandoff = (int) parseLong(LOCAL_HANDOFF, raw.getOrDefault(LOCAL_HANDOFF, "0"), 0, MAX_LOCAL_HANDOFF);
         this.inMemoryDelay = Duration.ofMillis(parseLong(INMEMORY_DELAY_MS, raw.getOrDefault(INMEMORY_DELAY_MS, "0"), 0, 60_000));
         validateJGroups(raw);
@@ -300,6 +317,17 @@ public final class DlockConfig {
         return nodeId;
     }
 
+    /**
+     * {@code dlock.cluster.size}: how many nodes the cluster has when all run, or empty when not set.
+     * With it, a view is primary only if it has more than half of them, so that nodes that start alone
+     * or in a minority never grant (see {@code io.dlock.protocol.PrimaryComponent}); without it, a node's
+     * first view is primary, and two nodes that start together and do not find each other at once may
+     * both grant until their clusters merge.
+     */
+    public OptionalInt clusterSize() {
+        return clusterSize;
+    }
+
     /** The bound of the untimed {@code tryLock()}. */
     public Duration tryTimeout() {
         return tryTimeout;
@@ -416,6 +444,11 @@ public final class DlockConfig {
         /** {@code dlock.cluster}. */
         public Builder cluster(String name) {
             return set(CLUSTER, name);
+        }
+
+        /** {@code dlock.cluster.size}. */
+        public Builder clusterSize(int size) {
+            return set(CLUSTER_SIZE, Integer.toString(size));
         }
 
         /** {@code dlock.node.id}. */

@@ -33,7 +33,21 @@ import java.util.TreeSet;
  * departed node is in neither side of any later split: if sides S1 and S2 (disjoint) discount D1 and
  * D2, both lie in Q = P − (D1 ∪ D2), and |S1| > |P − D1|/2 ≥ |Q|/2 with |S2| > |Q|/2 cannot both hold.
  *
- * <h2>The first view of a node</h2>
+ * <h2>With a configured cluster size ({@code dlock.cluster.size} = n)</h2>
+ * A view is primary iff it has more than n/2 members: {@code |V| * 2 > n}, whatever the node's history.
+ * Two disjoint views cannot both hold more than half of n members while at most n nodes run, so this
+ * rule needs no history at all: nodes that start together and do not find each other at once form
+ * views that are not primary until enough of them merge, a node that starts alone never grants, and a
+ * node that restarts with a new id (a JGroups node without {@code dlock.node.id} gets one on every
+ * start) counts like the one it replaces. The history rule below is not used then: a restarted node
+ * is a new member to it, so a cluster that crashed and restarted could lose its lineage and stay
+ * non-primary for good, and, worse, a lineage that shrank below n/2 and a group of fresh nodes above
+ * n/2 could both be primary. The price of the static rule: a cluster drained below a majority of n
+ * (clean leaves included) grants nothing until nodes come back, as in every quorum system with a
+ * fixed size. A view with more than n members is accepted as primary and is a configuration error
+ * the runtime logs (the rule is only safe while at most n nodes run).
+ *
+ * <h2>The first view of a node (no configured size)</h2>
  * A node has no history before its first view, so it <b>adopts its first view as primary</b> (that
  * is how a cluster starts, and how a joiner in a healthy cluster starts: its first view is the
  * cluster's primary view plus itself). The known limit: a node that joins while the cluster is
@@ -58,14 +72,43 @@ public final class PrimaryComponent {
      * view with a strict majority of it, so two concurrent primaries of one lineage are impossible.
      */
 
+    /** {@code dlock.cluster.size}, or 0 when not configured (the history rule). */
+    private final int clusterSize;
     private View lastPrimary;
     private View current;
     private boolean currentPrimary;
     /** Members that announced a clean leave and have not yet been seen gone by a view. */
     private final Set<NodeId> departing = new TreeSet<>();
 
-    /** A node that has installed no view yet. */
+    /** A node that has installed no view yet, without a configured cluster size (the history rule). */
     public PrimaryComponent() {
+        this.clusterSize = 0;
+    }
+
+    /**
+     * A node that has installed no view yet, in a cluster of {@code clusterSize} nodes: a view is
+     * primary iff it has more than {@code clusterSize / 2} members.
+     *
+     * @throws IllegalArgumentException if {@code clusterSize} is below 1
+     */
+    public PrimaryComponent(int clusterSize) {
+        if (clusterSize < 1) {
+            throw new IllegalArgumentException("cluster size must be at least 1, got " + clusterSize);
+        }
+        this.clusterSize = clusterSize;
+    }
+
+    /** The configured cluster size, or 0 when the history rule is used. */
+    public int clusterSize() {
+        return clusterSize;
+    }
+
+    /**
+     * How many members a view needs to be primary under a configured size ({@code n/2 + 1}), or 0 when
+     * no size is configured (then it depends on the last primary view).
+     */
+    public int quorum() {
+        return clusterSize == 0 ? 0 : clusterSize / 2 + 1;
     }
 
     /**
@@ -109,7 +152,8 @@ public final class PrimaryComponent {
     }
 
     /**
-     * Installs {@code view} and returns whether it is primary. The first view ever installed is
+     * Installs {@code view} and returns whether it is primary. With a configured cluster size n, it is
+     * primary iff it has more than n/2 members. Without one, the first view ever installed is
      * primary; later ones are primary iff they hold a strict majority of the last primary view, not
      * counting the {@linkplain #departing departed} members.
      * A view whose epoch is not above the last one installed changes nothing and returns the
@@ -123,7 +167,8 @@ public final class PrimaryComponent {
             return currentPrimary;
         }
         current = view;
-        currentPrimary = lastPrimary == null || isMajorityOf(view, lastPrimary, departing);
+        currentPrimary = clusterSize > 0 ? view.size() * 2 > clusterSize
+                : lastPrimary == null || isMajorityOf(view, lastPrimary, departing);
         if (currentPrimary) {
             lastPrimary = view;
             departing.removeIf(member -> !view.contains(member)); // gone: a later join is a new member
@@ -146,10 +191,26 @@ public final class PrimaryComponent {
         return lastPrimary;
     }
 
+    /**
+     * Why the last view installed is not primary, in words for a log line or an error message (for
+     * example {@code "2 members, 3 of dlock.cluster.size=5 needed"}); empty if it is primary.
+     */
+    public String whyNotPrimary() {
+        if (current == null) {
+            return "no view installed yet";
+        }
+        if (currentPrimary) {
+            return "";
+        }
+        if (clusterSize > 0) {
+            return current.size() + " member(s), " + quorum() + " of dlock.cluster.size=" + clusterSize + " needed";
+        }
+        return "no majority of the last primary view " + lastPrimary.epoch() + " " + lastPrimary.members();
+    }
+
     @Override
     public String toString() {
         return "PrimaryComponent[" + (current == null ? "no view" : (currentPrimary ? "primary " : "non-primary ")
-                + current.epoch() + current.members() + (currentPrimary ? "" : ", last primary " + lastPrimary.epoch()
-                + lastPrimary.members())) + "]";
+                + current.epoch() + current.members() + (currentPrimary ? "" : ": " + whyNotPrimary())) + "]";
     }
 }

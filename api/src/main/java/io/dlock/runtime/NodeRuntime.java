@@ -64,7 +64,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
     private final LongAdder foreign = new LongAdder();
     private volatile View view;
     /** The majority rule; guarded by itself (views come from the transport's thread, one at a time). */
-    private final PrimaryComponent primaryComponent = new PrimaryComponent();
+    private final PrimaryComponent primaryComponent;
     /** Whether {@link #view} is primary ({@link PrimaryComponent}); written with it under primaryComponent. */
     private volatile boolean primary;
     /** The last leader of {@link #COORDINATOR_GROUP}, or null (no election runs for the mutex). */
@@ -80,6 +80,8 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
 
     private NodeRuntime(DlockConfig config, Transport transport) {
         this.config = config;
+        this.primaryComponent = config.clusterSize().isPresent() ? new PrimaryComponent(config.clusterSize().getAsInt())
+                : new PrimaryComponent();
         this.cleanLeave = new CleanLeave(transport, this::departing);
         this.transport = transport;
         String cluster = config.cluster();
@@ -133,6 +135,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
             runtime.close();
             throw new IllegalStateException("transport " + transport + " started without delivering a view");
         }
+        runtime.awaitPrimaryView(transport.primaryViewTimeout());
         if (mutex.family() == ProtocolFamily.CENTRAL && config.election().definition().isPresent()) {
             runtime.election(COORDINATOR_GROUP);
         }
@@ -140,6 +143,37 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
                 config.cluster(), config.transport(), mutex.name(), config.election().configName(),
                 runtime.view.members());
         return runtime;
+    }
+
+    /**
+     * Waits until this node is in a primary view: at once without {@code dlock.cluster.size} (the first
+     * view is primary), else until enough members have joined. Fails the start, leaving the cluster,
+     * with the last view seen and why it is not primary.
+     */
+    private void awaitPrimaryView(java.time.Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String why;
+        View last;
+        synchronized (primaryComponent) {
+            try {
+                while (!primary && System.nanoTime() - deadline < 0) {
+                    primaryComponent.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (primary) {
+                return;
+            }
+            why = primaryComponent.whyNotPrimary();
+            last = view;
+        }
+        close();
+        throw new io.dlock.spi.TransportException("node " + transport.self() + " is not in a primary view of cluster '"
+                + config.cluster() + "': waited " + timeout.toMillis() + " ms after joining (on JGroups, the rest of"
+                + " dlock.jgroups.join-timeout-ms): last view " + last.epoch() + " " + last.members() + " has " + why
+                + (Thread.currentThread().isInterrupted() ? " (interrupted)" : "")
+                + "; start the other members, check that they reach each other, or check " + DlockConfig.CLUSTER_SIZE);
     }
 
     @Override
@@ -307,6 +341,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
     @Override
     public void onView(View newView) {
         boolean isPrimary;
+        String why;
         synchronized (primaryComponent) {
             View old = view;
             if (old != null && newView.epoch() <= old.epoch()) {
@@ -315,12 +350,17 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
             isPrimary = primaryComponent.accept(newView);
             primary = isPrimary;
             view = newView;
+            why = primaryComponent.whyNotPrimary();
+            primaryComponent.notifyAll(); // a start waiting for a primary view
         }
         cleanLeave.onView(newView);
         if (!isPrimary) {
-            LOG.info("node {}: view {} {} is not primary (no majority of the last primary view {}): no lock is"
-                    + " granted and no leader elected until a primary view", transport.self(), newView.epoch(),
-                    newView.members(), primaryComponent.lastPrimary().members());
+            LOG.info("node {}: view {} {} is not primary ({}): no lock is granted and no leader elected until a"
+                    + " primary view", transport.self(), newView.epoch(), newView.members(), why);
+        } else if (primaryComponent.clusterSize() > 0 && newView.size() > primaryComponent.clusterSize()) {
+            LOG.warn("node {}: view {} has {} members but {}={}: the majority rule is only safe while at most that"
+                    + " many nodes run; raise it", transport.self(), newView.epoch(), newView.size(),
+                    DlockConfig.CLUSTER_SIZE, primaryComponent.clusterSize());
         }
         for (LockEngine<?> e : engines.values()) {
             e.viewChanged(newView, isPrimary);

@@ -26,6 +26,16 @@ public interface Transport extends AutoCloseable {
      */
     void start(Receiver receiver);
 
+    /**
+     * How long {@code LockService.start} may wait, after {@link #start} returned, until this node is in
+     * a primary view (with {@code dlock.cluster.size}, until enough members have joined); then it fails
+     * with a message that names the last view seen. JGroups: what is left of
+     * {@code dlock.jgroups.join-timeout-ms} after the join. The default is 15 seconds.
+     */
+    default java.time.Duration primaryViewTimeout() {
+        return java.time.Duration.ofSeconds(15);
+    }
+
     /** This node's id; valid after {@link #start}. */
     NodeId self();
 

@@ -77,6 +77,8 @@ public final class JGroupsTransport implements Transport {
     private final AtomicBoolean unknownSenderLogged = new AtomicBoolean();
     private final Set<Address> duplicatesLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** When {@link #start} began, for {@link #primaryViewTimeout()}. */
+    private volatile long startNanos;
     /** Set when start() gave up joining: views JGroups still installs are not passed on. */
     private volatile boolean joinAbandoned;
 
@@ -114,6 +116,7 @@ public final class JGroupsTransport implements Transport {
             throw new IllegalStateException("JGroups transport already started as " + self);
         }
         this.receiver = receiver;
+        this.startNanos = System.nanoTime();
         JChannel ch;
         try {
             ch = new JChannel(new ByteArrayInputStream(stackXml));
@@ -205,6 +208,13 @@ public final class JGroupsTransport implements Transport {
             closed.set(true);
             joined.whenComplete((ok, err) -> ch.close()); // close as soon as connect lets go of the channel
         }
+    }
+
+    /** What is left of {@code dlock.jgroups.join-timeout-ms} since {@link #start} began (at least 1 s). */
+    @Override
+    public Duration primaryViewTimeout() {
+        Duration left = joinTimeout.minusNanos(System.nanoTime() - startNanos);
+        return left.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : left;
     }
 
     @Override

@@ -79,7 +79,7 @@ public final class JGroupsTransportFactory implements TransportFactory {
         Map<String, String> v = config.values();
         String stack = v.getOrDefault(DlockConfig.JGROUPS_STACK, "default");
         String xml = substitute(readStack(stack), settings(config, stack));
-        long joinMs = Long.parseLong(v.getOrDefault(DlockConfig.JGROUPS_JOIN_TIMEOUT_MS, "15000"));
+        long joinMs = Long.parseLong(v.getOrDefault(DlockConfig.JGROUPS_JOIN_TIMEOUT_MS, "30000"));
         return new JGroupsTransport(config.cluster(), stack, xml.getBytes(StandardCharsets.UTF_8), config.nodeId(),
                 Duration.ofMillis(joinMs), dontBundle);
     }

@@ -1,0 +1,230 @@
+package io.dlock.samples.realnet;
+
+import io.dlock.samples.FencedFile;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.StringJoiner;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * {@link RealNetNode} JVMs on {@link VirtualHosts} (one node per host, the {@code tcp} stack, every host in
+ * the initial-hosts list) or on 127.0.0.1 (the {@code default} stack), started together the way an
+ * orchestrator starts replicas, sharing one {@link FencedFile}. Collects every line the nodes print as an
+ * {@link Event}, and can stop, kill, pause and restart nodes. {@link #close} ends every JVM it started.
+ */
+final class RealNetCluster implements AutoCloseable {
+
+    /** One line printed by node {@code node} (1-based id), received at {@code received} (wall ms). */
+    record Event(int node, String kind, long time, List<String> args) {
+
+        long arg(int i) {
+            return Long.parseLong(args.get(i));
+        }
+
+        @Override
+        public String toString() {
+            return "n" + node + " " + kind + " " + time + " " + String.join(" ", args);
+        }
+    }
+
+    /** How a cluster is built. */
+    record Setup(String algorithm, int clusterSize, long holdMs, long thinkMs, List<String> jvmOptions) {
+    }
+
+    private final VirtualHosts hosts;
+    private final int size;
+    private final Setup setup;
+    private final Path store;
+    private final String cluster;
+    private final Process[] processes;
+    private final PrintStream[] inputs;
+    private final List<Event> events = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> logs = Collections.synchronizedList(new ArrayList<>());
+
+    /**
+     * A cluster of {@code size} nodes: on {@code hosts} (which must have at least that many) or, with
+     * {@code hosts} null, on 127.0.0.1.
+     */
+    RealNetCluster(VirtualHosts hosts, int size, Setup setup, Path dir) {
+        this.hosts = hosts;
+        this.size = size;
+        this.setup = setup;
+        this.store = dir.resolve("store.txt");
+        this.cluster = "realnet-" + Long.toString(System.nanoTime() & 0xffffff, 36);
+        this.processes = new Process[size];
+        this.inputs = new PrintStream[size];
+    }
+
+    /** Starts every node at once (one launch right after the other, no waiting in between). */
+    void startAll() throws IOException {
+        for (int node = 1; node <= size; node++) {
+            start(node);
+        }
+    }
+
+    /** Starts node {@code node} (1-based); it must not be running. */
+    void start(int node) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        String bind;
+        String initial;
+        String stack;
+        if (hosts != null) {
+            cmd.addAll(hosts.on(node - 1));
+            bind = hosts.address(node - 1);
+            StringJoiner all = new StringJoiner(",");
+            for (int i = 0; i < size; i++) {
+                all.add(hosts.address(i) + "[7800]");
+            }
+            initial = all.toString();
+            stack = "tcp";
+        } else {
+            bind = "127.0.0.1";
+            initial = "127.0.0.1[7800]";
+            stack = "default";
+        }
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx256m");
+        cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        cmd.addAll(setup.jvmOptions());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(RealNetNode.class.getName());
+        cmd.addAll(List.of(Integer.toString(node), bind, initial, cluster, setup.algorithm(),
+                Integer.toString(setup.clusterSize()), store.toString(), Long.toString(setup.holdMs()),
+                Long.toString(setup.thinkMs()), stack));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        processes[node - 1] = p;
+        inputs[node - 1] = new PrintStream(p.getOutputStream(), true, StandardCharsets.UTF_8);
+        Thread reader = new Thread(() -> read(node, p), "realnet-n" + node);
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    private void read(int node, Process p) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                String[] parts = line.split(" ", -1);
+                if (parts.length >= 2 && parts[0].matches("[A-Z]+") && parts[1].matches("\\d{10,}")) {
+                    events.add(new Event(node, parts[0], Long.parseLong(parts[1]),
+                            List.of(parts).subList(2, parts.length)));
+                } else {
+                    logs.add("n" + node + ": " + line);
+                }
+            }
+        } catch (IOException e) {
+            logs.add("n" + node + ": output closed: " + e);
+        }
+    }
+
+    /** Asks node {@code node} to close its service cleanly and waits until its JVM has ended. */
+    void stop(int node) throws InterruptedException {
+        Process p = processes[node - 1];
+        inputs[node - 1].println("exit");
+        if (!p.waitFor(20, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Sends {@code SIGSTOP} or {@code SIGCONT} to node {@code node}. */
+    void signal(int node, String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(processes[node - 1].pid())).start();
+        kill.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** Every event so far, in arrival order. */
+    List<Event> events() {
+        synchronized (events) {
+            return List.copyOf(events);
+        }
+    }
+
+    /** The events of one kind, optionally of one node (0 = all), at or after {@code from} (wall ms). */
+    List<Event> events(String kind, int node, long from) {
+        List<Event> out = new ArrayList<>();
+        for (Event e : events()) {
+            if (e.kind().equals(kind) && (node == 0 || e.node() == node) && e.time() >= from) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    /** Waits until an event matches, at most {@code timeout}; returns it or null. */
+    Event await(Predicate<Event> match, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (Event e : events()) {
+                if (match.test(e)) {
+                    return e;
+                }
+            }
+            Thread.sleep(20);
+        }
+        return null;
+    }
+
+    /** Every accepted write in the store, oldest first. */
+    List<FencedFile.Entry> history() {
+        return Files.exists(store) ? new FencedFile(store).history() : List.of();
+    }
+
+    /**
+     * For failure messages: every view and start event, the last 20 other events, and the last 60 output
+     * lines that are not events (logs, stack traces).
+     */
+    String logs() {
+        StringBuilder out = new StringBuilder("events (views, starts, and the last 20 others):\n");
+        List<Event> all = events();
+        for (int i = 0; i < all.size(); i++) {
+            Event e = all.get(i);
+            if (e.kind().equals("VIEW") || e.kind().startsWith("START") || i >= all.size() - 20) {
+                out.append("  ").append(e).append('\n');
+            }
+        }
+        out.append("output:\n");
+        synchronized (logs) {
+            int from = Math.max(0, logs.size() - 60);
+            out.append(String.join("\n", logs.subList(from, logs.size())));
+        }
+        return out.toString();
+    }
+
+    /** Ends every JVM still running (kill -9 after a short grace for a clean stop). */
+    @Override
+    public void close() {
+        for (int i = 0; i < size; i++) {
+            Process p = processes[i];
+            if (p != null && p.isAlive()) {
+                try {
+                    signal(i + 1, "CONT"); // a paused JVM cannot act on exit
+                } catch (IOException e) {
+                    // destroyed below anyway
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                p.destroyForcibly();
+            }
+        }
+        for (Process p : processes) {
+            if (p != null) {
+                try {
+                    p.waitFor(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+}

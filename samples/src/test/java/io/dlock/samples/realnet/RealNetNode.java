@@ -1,0 +1,152 @@
+package io.dlock.samples.realnet;
+
+import io.dlock.DistributedLock;
+import io.dlock.DlockConfig;
+import io.dlock.LockService;
+import io.dlock.StaleFencingTokenException;
+import io.dlock.runtime.NodeRuntime;
+import io.dlock.samples.FencedFile;
+import io.dlock.spi.View;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The child JVM of the real-network tests: one dlock node on a JGroups stack that, in a loop, takes the
+ * lock {@code counter}, reads the last value of a shared {@link FencedFile}, waits {@code hold} ms and
+ * writes the value plus one with the lock's fencing token, then waits {@code think} ms. Every event goes
+ * to standard output as one line with the wall-clock time in ms (all nodes run on one machine, so their
+ * clocks agree):
+ * <pre>
+ * PID pid
+ * STARTED time startMillis viewSize        (LockService.start returned)
+ * STARTFAIL time message                   (LockService.start threw; the process then exits)
+ * VIEW time epoch size primary             (a new view, polled every 20 ms)
+ * ACQ time token                           (the lock was granted)
+ * W time token value                       (the store accepted the write)
+ * STALE time token                         (the store refused it: a newer token was accepted)
+ * STOPPED time                             (after "exit": the service was closed cleanly)
+ * </pre>
+ * Input: {@code exit} stops the loop and closes the service (a clean leave).
+ *
+ * <p>Arguments: {@code id bindAddr initialHosts cluster algorithm clusterSize store holdMs thinkMs stack}
+ * ({@code clusterSize} 0 leaves {@code dlock.cluster.size} unset).
+ */
+public final class RealNetNode {
+
+    private static final PrintStream OUT = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+
+    private RealNetNode() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        long id = Long.parseLong(args[0]);
+        String bind = args[1];
+        String initialHosts = args[2];
+        String cluster = args[3];
+        String algorithm = args[4];
+        int clusterSize = Integer.parseInt(args[5]);
+        FencedFile store = new FencedFile(Path.of(args[6]));
+        long holdMs = Long.parseLong(args[7]);
+        long thinkMs = Long.parseLong(args[8]);
+        String stack = args[9];
+        DlockConfig.Builder b = DlockConfig.builder().transport("jgroups").cluster(cluster).nodeId(id)
+                .set(DlockConfig.MUTEX, algorithm)
+                .set(DlockConfig.JGROUPS_STACK, stack)
+                .set(DlockConfig.JGROUPS_BIND_ADDR, bind)
+                .set(DlockConfig.JGROUPS_INITIAL_HOSTS, initialHosts);
+        if (clusterSize > 0) {
+            b.clusterSize(clusterSize);
+        }
+        DlockConfig config = b.build();
+        print("PID " + ProcessHandle.current().pid());
+        long t0 = System.nanoTime();
+        LockService service;
+        try {
+            service = LockService.start(config);
+        } catch (RuntimeException e) {
+            print("STARTFAIL " + System.currentTimeMillis() + " " + e.getMessage().replace('\n', ' '));
+            System.exit(3);
+            return;
+        }
+        print("STARTED " + System.currentTimeMillis() + " " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)
+                + " " + service.view().size());
+        Thread watcher = new Thread(() -> watchViews(service), "view-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+        Thread work = new Thread(() -> work(service.lock("counter"), store, holdMs, thinkMs, id), "work");
+        work.setDaemon(true);
+        work.start();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null && !line.equals("exit")) {
+            // only "exit" is a command
+        }
+        work.interrupt();
+        work.join(5_000);
+        service.close();
+        print("STOPPED " + System.currentTimeMillis());
+        System.exit(0);
+    }
+
+    private static void work(DistributedLock lock, FencedFile store, long holdMs, long thinkMs, long id) {
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                if (!lock.tryLock(200, TimeUnit.MILLISECONDS)) {
+                    continue;
+                }
+                try {
+                    long token = lock.fencingToken();
+                    print("ACQ " + System.currentTimeMillis() + " " + token);
+                    long value = store.last().map(e -> Long.parseLong(e.value().split(" ")[0])).orElse(0L);
+                    if (holdMs > 0) {
+                        Thread.sleep(holdMs);
+                    }
+                    try {
+                        store.write(token, (value + 1) + " n" + id);
+                        print("W " + System.currentTimeMillis() + " " + token + " " + (value + 1));
+                    } catch (StaleFencingTokenException e) {
+                        print("STALE " + System.currentTimeMillis() + " " + token);
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                if (thinkMs > 0) {
+                    Thread.sleep(thinkMs);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            print("ERROR " + System.currentTimeMillis() + " " + e);
+        }
+    }
+
+    private static void watchViews(LockService service) {
+        long epoch = -1;
+        boolean primary = false;
+        try {
+            while (true) {
+                View v = service.view();
+                boolean p = ((NodeRuntime) service).isPrimary();
+                if (v.epoch() != epoch || p != primary) {
+                    epoch = v.epoch();
+                    primary = p;
+                    print("VIEW " + System.currentTimeMillis() + " " + v.epoch() + " " + v.size() + " " + p);
+                }
+                Thread.sleep(20);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void print(String line) {
+        synchronized (OUT) {
+            OUT.println(line);
+        }
+    }
+}

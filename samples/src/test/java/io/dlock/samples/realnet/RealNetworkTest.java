@@ -1,0 +1,216 @@
+package io.dlock.samples.realnet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dlock.MutexAlgorithm;
+import io.dlock.samples.realnet.RealNetCluster.Event;
+import io.dlock.samples.realnet.RealNetCluster.Setup;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Membership on a real network: dlock JVMs on the {@code tcp} stack, one per host, the hosts being Linux
+ * network namespaces on a bridge ({@link VirtualHosts}); links are cut below the sockets by setting a
+ * host's switch port down. Every node loops on lock, read a shared {@code FencedFile}, write the value
+ * plus one with the fencing token, unlock ({@link RealNetNode}). Checked on every run: no start fails, no
+ * lost update in the store (each accepted value is the previous plus one), no write of a majority node
+ * refused (two holders at once in the primary component would show as one), no grant on the cut host
+ * once it saw its view turn non-primary, the majority grants again while the host is cut, and the host
+ * locks again after the heal. The figures of each split (time to the majority's view and first grant,
+ * the longest gap in the majority's writes, its write rate, the heal to the cut host's first write) are
+ * printed as {@code REALNET ...} lines.
+ *
+ * <p>The default build runs three hosts started together with {@code dlock.cluster.size=3} and
+ * {@code centralized}, the host of node 3 (the highest id, so the coordinator) cut off for 20 s, then
+ * healed; and three JVMs started together on 127.0.0.1 ({@code default} stack). The profile
+ * {@code -Prealnet} runs every algorithm, a host cut off and back five times, a rolling restart, a paused
+ * host ({@code SIGSTOP}) and 20 simultaneous starts of 3 and of 5 JVMs:
+ * {@code mvn -B -pl samples -am verify -Prealnet -Dtest='RealNetworkTest' -Dsurefire.failIfNoSpecifiedTests=false}.
+ * Properties: {@code dlock.test.realnet-algorithms} (comma-separated, or {@code all}), {@code
+ * dlock.test.realnet-cuts}, {@code dlock.test.realnet-cut-s}, {@code dlock.test.start-trials}, {@code
+ * dlock.test.start-sizes}.
+ *
+ * <p>Skipped, with the reason, where the machine has no root or no {@code ip} (the loopback start test
+ * runs everywhere). Every JVM is ended and every namespace removed after each test, failed or not.
+ */
+@Timeout(600)
+class RealNetworkTest {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration HEAL_TIMEOUT = Duration.ofSeconds(60);
+    private static final int CUT_NODE = 3;
+    private static final Set<Integer> MAJORITY = Set.of(1, 2);
+
+    @TempDir
+    Path dir;
+
+    static Stream<MutexAlgorithm> algorithms() {
+        String names = System.getProperty("dlock.test.realnet-algorithms", "centralized");
+        if (names.equals("all")) {
+            return Stream.of(MutexAlgorithm.values());
+        }
+        return Arrays.stream(names.split(",")).map(String::trim).map(MutexAlgorithm::fromConfigName);
+    }
+
+    static Stream<Integer> startSizes() {
+        return Arrays.stream(System.getProperty("dlock.test.start-sizes", "3").split(",")).map(String::trim)
+                .map(Integer::valueOf);
+    }
+
+    /**
+     * The host of the coordinator is cut off for 20 s: the majority grants again after failure detection,
+     * the cut host grants nothing once it knows it is alone, and it locks again after the heal.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("algorithms")
+    void when_oneHostIsCutOff_then_theMajorityGoesOn_theCutHostGrantsNothing_and_afterTheHealItLocksAgain(
+            MutexAlgorithm algorithm) throws Exception {
+        int cuts = Integer.getInteger("dlock.test.realnet-cuts", 1);
+        long cutMs = Integer.getInteger("dlock.test.realnet-cut-s", 20) * 1000L;
+        try (VirtualHosts hosts = hostsOrSkip(3);
+             RealNetCluster cluster = new RealNetCluster(hosts, 3, setup(algorithm), dir)) {
+            cluster.startAll();
+            awaitStartedAndWriting(cluster, 3, 0);
+            List<SplitFigures> figures = new ArrayList<>();
+            for (int round = 1; round <= cuts; round++) {
+                long cutAt = System.currentTimeMillis();
+                hosts.cut(CUT_NODE - 1);
+                Thread.sleep(cutMs);
+                long healAt = System.currentTimeMillis();
+                hosts.heal(CUT_NODE - 1);
+                Event back = cluster.await(e -> e.node() == CUT_NODE && e.kind().equals("W") && e.time() >= healAt,
+                        HEAL_TIMEOUT);
+                SplitFigures f = SplitFigures.of(cluster.events(), MAJORITY, CUT_NODE, cutAt, healAt);
+                figures.add(f);
+                System.out.println("REALNET " + algorithm.configName() + " cut " + round + "/" + cuts + ": " + f);
+                String context = algorithm.configName() + ", cut " + round + ": " + f + "\n" + cluster.logs();
+                assertTrue(f.cutToMajorityGrant() >= 0, "the majority granted nothing while the host was cut; " + context);
+                assertTrue(f.minorityNonPrimary(), "the cut host never saw a non-primary view; " + context);
+                assertEquals(0, f.minorityGrants(), "the cut host granted while non-primary; " + context);
+                assertNotNull(back, "the cut host wrote nothing within " + HEAL_TIMEOUT.toSeconds() + " s of the heal; "
+                        + context);
+            }
+            checkSafety(cluster, algorithm.configName());
+        }
+    }
+
+    /** Three (or, in the profile, five) JVMs on one host started at the same moment all start and write. */
+    @ParameterizedTest(name = "{0} JVMs")
+    @MethodSource("startSizes")
+    void when_jvmsStartTogetherOnOneHost_then_everyStartSucceeds_and_oneClusterForms(int size) throws Exception {
+        int trials = Integer.getInteger("dlock.test.start-trials", 1);
+        for (int trial = 1; trial <= trials; trial++) {
+            Path trialDir = Files.createDirectories(dir.resolve("trial-" + size + "-" + trial));
+            try (RealNetCluster cluster = new RealNetCluster(null, size,
+                    new Setup("centralized", size, 2, 20, List.of()), trialDir)) {
+                cluster.startAll();
+                awaitStartedAndWriting(cluster, size, 0);
+                checkSafety(cluster, "start of " + size + ", trial " + trial);
+                long slowest = cluster.events("STARTED", 0, 0).stream().mapToLong(e -> e.arg(0)).max().orElse(-1);
+                System.out.println("REALNET simultaneous start of " + size + " JVMs, trial " + trial + "/" + trials
+                        + ": every start succeeded, slowest LockService.start " + slowest + " ms");
+            }
+        }
+    }
+
+    /** Each of three nodes is closed and started again in turn while the others contend. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("algorithms")
+    @EnabledIfSystemProperty(named = "dlock.test.realnet-long", matches = "true")
+    void when_eachNodeIsRestartedInTurn_then_noStartFails_noUpdateIsLost_and_nobodyWaitsForever(
+            MutexAlgorithm algorithm) throws Exception {
+        try (VirtualHosts hosts = hostsOrSkip(3);
+             RealNetCluster cluster = new RealNetCluster(hosts, 3, setup(algorithm), dir)) {
+            cluster.startAll();
+            awaitStartedAndWriting(cluster, 3, 0);
+            for (int node = 1; node <= 3; node++) {
+                cluster.stop(node);
+                long restartAt = System.currentTimeMillis();
+                cluster.start(node);
+                awaitStartedAndWriting(cluster, 3, restartAt);
+                System.out.println("REALNET " + algorithm.configName() + " rolling restart of n" + node + ": writes again "
+                        + (cluster.events("W", node, restartAt).get(0).time() - restartAt) + " ms after its restart");
+            }
+            checkSafety(cluster, algorithm.configName() + " rolling restart");
+        }
+    }
+
+    /** Node 3 is paused ({@code SIGSTOP}) for 20 s: the others go on; once resumed it is fenced out, then locks again. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("algorithms")
+    @EnabledIfSystemProperty(named = "dlock.test.realnet-long", matches = "true")
+    void when_aNodeIsPausedAndResumed_then_theOthersGoOn_and_itLocksAgain(MutexAlgorithm algorithm) throws Exception {
+        try (VirtualHosts hosts = hostsOrSkip(3);
+             RealNetCluster cluster = new RealNetCluster(hosts, 3, setup(algorithm), dir)) {
+            cluster.startAll();
+            awaitStartedAndWriting(cluster, 3, 0);
+            long pausedAt = System.currentTimeMillis();
+            cluster.signal(CUT_NODE, "STOP");
+            Thread.sleep(20_000);
+            long resumedAt = System.currentTimeMillis();
+            cluster.signal(CUT_NODE, "CONT");
+            Event back = cluster.await(e -> e.node() == CUT_NODE && e.kind().equals("W") && e.time() >= resumedAt,
+                    HEAL_TIMEOUT);
+            SplitFigures f = SplitFigures.of(cluster.events(), MAJORITY, CUT_NODE, pausedAt, resumedAt);
+            System.out.println("REALNET " + algorithm.configName() + " paused 20 s: " + f);
+            assertTrue(f.cutToMajorityGrant() >= 0, "the others granted nothing during the pause; " + f + "\n" + cluster.logs());
+            assertNotNull(back, "the resumed node wrote nothing within " + HEAL_TIMEOUT.toSeconds() + " s; " + f);
+            checkSafety(cluster, algorithm.configName() + " pause");
+        }
+    }
+
+    private static Setup setup(MutexAlgorithm algorithm) {
+        return new Setup(algorithm.configName(), 3, 2, 5, List.of());
+    }
+
+    private VirtualHosts hostsOrSkip(int count) throws IOException {
+        Optional<String> why = VirtualHosts.unavailable();
+        Assumptions.assumeTrue(why.isEmpty(), () -> "real-network test skipped: " + why.orElse(""));
+        return VirtualHosts.create(count);
+    }
+
+    /** Every node started (after {@code from}) and wrote at least once; no start failed. */
+    private static void awaitStartedAndWriting(RealNetCluster cluster, int size, long from) throws InterruptedException {
+        for (int node = 1; node <= size; node++) {
+            int n = node;
+            Event started = cluster.await(e -> e.node() == n && e.time() >= from
+                    && (e.kind().equals("STARTED") || e.kind().equals("STARTFAIL")), START_TIMEOUT);
+            assertNotNull(started, "n" + n + " did not finish LockService.start within " + START_TIMEOUT.toSeconds()
+                    + " s\n" + cluster.logs());
+            assertEquals("STARTED", started.kind(), "n" + n + " failed to start: " + started + "\n" + cluster.logs());
+        }
+        for (int node = 1; node <= size; node++) {
+            int n = node;
+            assertNotNull(cluster.await(e -> e.node() == n && e.time() >= from && e.kind().equals("W"), START_TIMEOUT),
+                    "n" + n + " never wrote\n" + cluster.logs());
+        }
+    }
+
+    /** No lost update in the store, no refused write on the majority, no failed start. */
+    private static void checkSafety(RealNetCluster cluster, String what) {
+        List<String> lost = SplitFigures.lostUpdates(cluster.history());
+        assertTrue(lost.isEmpty(), what + ": lost updates in the store: " + lost);
+        for (int node : MAJORITY) {
+            assertEquals(List.of(), cluster.events("STALE", node, 0), what + ": a majority node's write was refused");
+        }
+        assertEquals(List.of(), cluster.events("STARTFAIL", 0, 0), what + ": a start failed");
+        assertEquals(List.of(), cluster.events("ERROR", 0, 0), what + ": a node failed");
+    }
+}
