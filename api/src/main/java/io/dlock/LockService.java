@@ -24,11 +24,17 @@ import io.dlock.spi.View;
 public interface LockService extends AutoCloseable {
 
     /**
-     * Starts a node with the transport named by {@code dlock.transport}, found on the class path.
+     * Starts a node with the transport named by {@code dlock.transport}, found on the class path, and
+     * returns once the node is in a <em>primary</em> view, one that may grant locks and elect leaders.
+     * With {@code dlock.cluster.size} = n that means a view of more than n/2 members: a node started
+     * before enough others waits for them (nodes of one deployment should be started together), up to
+     * {@code dlock.jgroups.join-timeout-ms} on JGroups (30 s by default). Without it, the node's first
+     * view is primary and the call returns as soon as the transport has joined.
      *
      * @throws DlockConfigException if no such transport exists, or the algorithm needs FIFO channels
      *                              that the transport does not declare
-     * @throws io.dlock.spi.TransportException if the cluster cannot be joined
+     * @throws io.dlock.spi.TransportException if the cluster cannot be joined, or no primary view came
+     *                              within the bound (the message names the last view and what it lacked)
      */
     static LockService start(DlockConfig config) {
         return NodeRuntime.start(config);

@@ -73,6 +73,22 @@ class DlockConfigTest {
         }
     }
 
+    /** dlock.cluster.size: unset by default; 1 to 10000; a bad value names the key, the value and the range. */
+    @Test
+    void clusterSize() {
+        assertTrue(DlockConfig.builder().build().clusterSize().isEmpty());
+        assertEquals(5, DlockConfig.builder().clusterSize(5).build().clusterSize().getAsInt());
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("dlock.cluster.size", "3");
+        assertEquals(3, DlockConfig.fromProperties(p).clusterSize().getAsInt());
+        for (String bad : new String[] {"0", "-2", "10001", "three"}) {
+            DlockConfigException e = assertThrows(DlockConfigException.class,
+                    () -> DlockConfig.builder().set(DlockConfig.CLUSTER_SIZE, bad).build());
+            assertTrue(e.getMessage().contains("dlock.cluster.size=" + bad), e.getMessage());
+            assertTrue(e.getMessage().contains("1 to 10000"), e.getMessage());
+        }
+    }
+
     /** An unknown algorithm fails naming the key, the value and every allowed name. */
     @Test
     void unknownAlgorithm() {

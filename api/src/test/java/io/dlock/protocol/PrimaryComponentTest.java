@@ -131,4 +131,69 @@ class PrimaryComponentTest {
         assertFalse(aPrimary, "{1,2} of {1,2,3,4} is a tie");
         assertFalse(bPrimary, "{3,4} of {1,2,3,4,5} is no majority");
     }
+
+    /**
+     * With a configured size, two groups that started together and did not find each other are never
+     * both primary: a singleton or a pair of five is not, the three are; the merge is primary everywhere.
+     */
+    @Test
+    void configuredSize_nodesThatStartApartAreNotPrimaryUntilAMajorityOfNHasJoined() {
+        PrimaryComponent alone = new PrimaryComponent(5);
+        PrimaryComponent pair = new PrimaryComponent(5);
+        PrimaryComponent three = new PrimaryComponent(5);
+        assertFalse(alone.accept(view(0, 9)));
+        assertFalse(pair.accept(view(1, 1, 2)));
+        assertTrue(three.accept(view(1, 3, 4, 5)));
+        assertEquals("1 member(s), 3 of dlock.cluster.size=5 needed", alone.whyNotPrimary());
+        assertEquals("", three.whyNotPrimary());
+        for (PrimaryComponent pc : List.of(alone, pair, three)) {
+            assertTrue(pc.accept(view(4, 1, 2, 3, 4, 5, 9)), pc.toString());
+        }
+    }
+
+    /** Without a size, the same start gives two primary components: the risk the README names. */
+    @Test
+    void noConfiguredSize_twoNodesThatStartApartAreBothPrimary() {
+        assertTrue(new PrimaryComponent().accept(view(0, 1)));
+        assertTrue(new PrimaryComponent().accept(view(0, 2)));
+    }
+
+    /**
+     * With a configured size the node's history is not consulted: a node that lost its lineage (its last
+     * primary view's members crashed and came back with new ids) is primary again as soon as a majority
+     * of n is there; the history rule would keep it out for good.
+     */
+    @Test
+    void configuredSize_restartedMembersWithNewIdsCountLikeTheOnesTheyReplace() {
+        PrimaryComponent sized = new PrimaryComponent(3);
+        PrimaryComponent history = new PrimaryComponent();
+        for (PrimaryComponent pc : List.of(sized, history)) {
+            pc.accept(view(1, 1, 2, 3));
+            pc.accept(view(2, 1, 2));
+            assertFalse(pc.accept(view(3, 1)));
+        }
+        assertTrue(sized.accept(view(4, 1, 20, 30)));
+        assertFalse(history.accept(view(4, 1, 20, 30)));
+    }
+
+    /** With a configured size, a 2|1 split of 3 and a tie of 4 behave as majorities of n. */
+    @Test
+    void configuredSize_splitsCountAgainstN() {
+        PrimaryComponent pc = new PrimaryComponent(3);
+        assertTrue(pc.accept(view(1, 1, 2, 3)));
+        assertTrue(pc.accept(view(2, 1, 2)));
+        assertFalse(pc.accept(view(3, 1)));
+        PrimaryComponent four = new PrimaryComponent(4);
+        assertFalse(four.accept(view(1, 1, 2)));
+        assertEquals(3, four.quorum());
+        assertTrue(four.accept(view(2, 1, 2, 3)));
+    }
+
+    /** A size below 1 is refused with the value. */
+    @Test
+    void configuredSize_belowOneIsRefused() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new PrimaryComponent(0));
+        assertTrue(e.getMessage().contains("got 0"), e.getMessage());
+    }
 }

@@ -33,4 +33,18 @@ class StackFilesTest {
             assertFalse(DELAY.matcher(Files.readString(stack)).find(), stack + " uses DELAY (leaks a spinning thread per channel)");
         }
     }
+
+    /**
+     * Every shipped TCP stack gives each destination its own sender thread and each connection its own
+     * write queue: with one sender thread, a member whose link is down blocks it in connect and the live
+     * members stop hearing each other's heartbeats (found by RealNetworkTest with a link set down).
+     */
+    @Test
+    void everyShippedTcpStackSendsToEachDestinationOnItsOwnThread() throws IOException {
+        for (String name : List.of("default", "tcp", "secure")) {
+            String xml = JGroupsTransportFactory.readStack(name);
+            assertTrue(xml.contains("bundler.use_single_sender_thread=\"false\""), name + " has one sender thread");
+            assertTrue(xml.contains("non_blocking_sends=\"true\""), name + " blocks on a full connection");
+        }
+    }
 }

@@ -19,12 +19,15 @@ import java.util.function.Predicate;
 /**
  * {@link RealNetNode} JVMs on {@link VirtualHosts} (one node per host, the {@code tcp} stack, every host in
  * the initial-hosts list) or on 127.0.0.1 (the {@code default} stack), started together the way an
- * orchestrator starts replicas, sharing one {@link FencedFile}. Collects every line the nodes print as an
+ * orchestrator starts replicas, sharing one {@link FencedFile}. On 127.0.0.1, successive clusters take turns
+ * over four first ports (7800, 8000, 8200, 8400, each probed 10 ports up; FD_SOCK2 takes the ports 100 above),
+ * so that a cluster never binds ports whose connections the previous one just closed. Collects every line the
+ * nodes print as an
  * {@link Event}, and can stop, kill, pause and restart nodes. {@link #close} ends every JVM it started.
  */
 final class RealNetCluster implements AutoCloseable {
 
-    /** One line printed by node {@code node} (1-based id), received at {@code received} (wall ms). */
+    /** One line printed by node {@code node} (1-based id): its kind, the wall-clock ms it names, the rest. */
     record Event(int node, String kind, long time, List<String> args) {
 
         long arg(int i) {
@@ -41,7 +44,11 @@ final class RealNetCluster implements AutoCloseable {
     record Setup(String algorithm, int clusterSize, long holdMs, long thinkMs, List<String> jvmOptions) {
     }
 
+    /** Loopback clusters take turns over these first ports, so that one never binds where the last one just closed. */
+    private static final java.util.concurrent.atomic.AtomicInteger NEXT_BASE = new java.util.concurrent.atomic.AtomicInteger();
+
     private final VirtualHosts hosts;
+    private final int port;
     private final int size;
     private final Setup setup;
     private final Path store;
@@ -61,6 +68,7 @@ final class RealNetCluster implements AutoCloseable {
         this.setup = setup;
         this.store = dir.resolve("store.txt");
         this.cluster = "realnet-" + Long.toString(System.nanoTime() & 0xffffff, 36);
+        this.port = hosts != null ? 7800 : 7800 + 200 * (NEXT_BASE.getAndIncrement() % 4);
         this.processes = new Process[size];
         this.inputs = new PrintStream[size];
     }
@@ -83,13 +91,13 @@ final class RealNetCluster implements AutoCloseable {
             bind = hosts.address(node - 1);
             StringJoiner all = new StringJoiner(",");
             for (int i = 0; i < size; i++) {
-                all.add(hosts.address(i) + "[7800]");
+                all.add(hosts.address(i) + "[" + port + "]");
             }
             initial = all.toString();
-            stack = "tcp";
+            stack = System.getProperty("dlock.test.realnet-stack", "tcp");
         } else {
             bind = "127.0.0.1";
-            initial = "127.0.0.1[7800]";
+            initial = "127.0.0.1[" + port + "]";
             stack = "default";
         }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -102,7 +110,7 @@ final class RealNetCluster implements AutoCloseable {
         cmd.add(RealNetNode.class.getName());
         cmd.addAll(List.of(Integer.toString(node), bind, initial, cluster, setup.algorithm(),
                 Integer.toString(setup.clusterSize()), store.toString(), Long.toString(setup.holdMs()),
-                Long.toString(setup.thinkMs()), stack));
+                Long.toString(setup.thinkMs()), stack, Integer.toString(port)));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         processes[node - 1] = p;
         inputs[node - 1] = new PrintStream(p.getOutputStream(), true, StandardCharsets.UTF_8);

@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  * Input: {@code exit} stops the loop and closes the service (a clean leave).
  *
- * <p>Arguments: {@code id bindAddr initialHosts cluster algorithm clusterSize store holdMs thinkMs stack}
+ * <p>Arguments: {@code id bindAddr initialHosts cluster algorithm clusterSize store holdMs thinkMs stack port}
  * ({@code clusterSize} 0 leaves {@code dlock.cluster.size} unset).
  */
 public final class RealNetNode {
@@ -53,10 +53,12 @@ public final class RealNetNode {
         long holdMs = Long.parseLong(args[7]);
         long thinkMs = Long.parseLong(args[8]);
         String stack = args[9];
+        String port = args[10];
         DlockConfig.Builder b = DlockConfig.builder().transport("jgroups").cluster(cluster).nodeId(id)
                 .set(DlockConfig.MUTEX, algorithm)
                 .set(DlockConfig.JGROUPS_STACK, stack)
                 .set(DlockConfig.JGROUPS_BIND_ADDR, bind)
+                .set(DlockConfig.JGROUPS_PORT, port)
                 .set(DlockConfig.JGROUPS_INITIAL_HOSTS, initialHosts);
         if (clusterSize > 0) {
             b.clusterSize(clusterSize);

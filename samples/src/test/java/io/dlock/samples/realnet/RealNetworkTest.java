@@ -45,12 +45,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code mvn -B -pl samples -am verify -Prealnet -Dtest='RealNetworkTest' -Dsurefire.failIfNoSpecifiedTests=false}.
  * Properties: {@code dlock.test.realnet-algorithms} (comma-separated, or {@code all}), {@code
  * dlock.test.realnet-cuts}, {@code dlock.test.realnet-cut-s}, {@code dlock.test.start-trials}, {@code
- * dlock.test.start-sizes}.
+ * dlock.test.start-sizes}, {@code dlock.test.realnet-stack} (a stack file to try instead of {@code tcp}).
  *
  * <p>Skipped, with the reason, where the machine has no root or no {@code ip} (the loopback start test
  * runs everywhere). Every JVM is ended and every namespace removed after each test, failed or not.
  */
-@Timeout(600)
+@Timeout(900)
 class RealNetworkTest {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
@@ -114,6 +114,7 @@ class RealNetworkTest {
     /** Three (or, in the profile, five) JVMs on one host started at the same moment all start and write. */
     @ParameterizedTest(name = "{0} JVMs")
     @MethodSource("startSizes")
+    @Timeout(1800)
     void when_jvmsStartTogetherOnOneHost_then_everyStartSucceeds_and_oneClusterForms(int size) throws Exception {
         int trials = Integer.getInteger("dlock.test.start-trials", 1);
         for (int trial = 1; trial <= trials; trial++) {
@@ -144,7 +145,7 @@ class RealNetworkTest {
                 cluster.stop(node);
                 long restartAt = System.currentTimeMillis();
                 cluster.start(node);
-                awaitStartedAndWriting(cluster, 3, restartAt);
+                awaitStartedAndWriting(cluster, 3, restartAt, node);
                 System.out.println("REALNET " + algorithm.configName() + " rolling restart of n" + node + ": writes again "
                         + (cluster.events("W", node, restartAt).get(0).time() - restartAt) + " ms after its restart");
             }
@@ -186,15 +187,20 @@ class RealNetworkTest {
         return VirtualHosts.create(count);
     }
 
-    /** Every node started (after {@code from}) and wrote at least once; no start failed. */
+    /** Every node started and wrote at least once; no start failed. */
     private static void awaitStartedAndWriting(RealNetCluster cluster, int size, long from) throws InterruptedException {
-        for (int node = 1; node <= size; node++) {
-            int n = node;
-            Event started = cluster.await(e -> e.node() == n && e.time() >= from
+        awaitStartedAndWriting(cluster, size, from, java.util.stream.IntStream.rangeClosed(1, size).toArray());
+    }
+
+    /** The nodes {@code started} started after {@code from}, and every node wrote after it; no start failed. */
+    private static void awaitStartedAndWriting(RealNetCluster cluster, int size, long from, int... started)
+            throws InterruptedException {
+        for (int n : started) {
+            Event start = cluster.await(e -> e.node() == n && e.time() >= from
                     && (e.kind().equals("STARTED") || e.kind().equals("STARTFAIL")), START_TIMEOUT);
-            assertNotNull(started, "n" + n + " did not finish LockService.start within " + START_TIMEOUT.toSeconds()
+            assertNotNull(start, "n" + n + " did not finish LockService.start within " + START_TIMEOUT.toSeconds()
                     + " s\n" + cluster.logs());
-            assertEquals("STARTED", started.kind(), "n" + n + " failed to start: " + started + "\n" + cluster.logs());
+            assertEquals("STARTED", start.kind(), "n" + n + " failed to start: " + start + "\n" + cluster.logs());
         }
         for (int node = 1; node <= size; node++) {
             int n = node;
