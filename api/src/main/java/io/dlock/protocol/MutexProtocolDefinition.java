@@ -27,6 +27,21 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
     }
 
     /**
+     * Option values a live node ({@code LockService}) uses unless the configuration sets the key: the
+     * defaults that fit dlock's transports, which are reliable within a view (JGroups retransmits and
+     * orders; the in-memory network loses nothing) and report every crash and partition as a view change.
+     * An algorithm whose seed adds its own recovery from a token lost <em>within</em> a view turns it off
+     * here: on a partition, that recovery regenerates the token on the majority side before the cut-off
+     * holder has learned that its view is no longer primary, so two nodes hold the lock in one epoch (found
+     * with a link cut below the sockets). The simulator and the unit tests use {@link ProtocolOptions#NONE},
+     * the seed's defaults, where lost messages without a view change are part of the fault model. Empty by
+     * default.
+     */
+    default ProtocolOptions runtimeDefaults() {
+        return ProtocolOptions.NONE;
+    }
+
+    /**
      * Whether the algorithm falls silent when no node wants the lock (true for most). False for an
      * algorithm whose messages never stop, such as a token or a right that circulates forever (SPEC.md
      * F30): drivers then end a run when its workload is done instead of when no message is left, and

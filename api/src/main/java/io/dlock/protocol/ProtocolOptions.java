@@ -28,6 +28,13 @@ public record ProtocolOptions(Map<String, String> values) {
         return new ProtocolOptions(copy);
     }
 
+    /** These options, with each key they do not set taken from {@code defaults}. */
+    public ProtocolOptions over(ProtocolOptions defaults) {
+        Map<String, String> merged = new TreeMap<>(defaults.values());
+        merged.putAll(values);
+        return new ProtocolOptions(merged);
+    }
+
     /**
      * The boolean {@code key}, or {@code fallback} when it is not set.
      *

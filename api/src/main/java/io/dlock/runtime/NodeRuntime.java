@@ -65,6 +65,8 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
     private volatile View view;
     /** The majority rule; guarded by itself (views come from the transport's thread, one at a time). */
     private final PrimaryComponent primaryComponent;
+    /** The configured mutex options over the algorithm's {@link MutexProtocolDefinition#runtimeDefaults()}. */
+    private final io.dlock.protocol.ProtocolOptions mutexOptions;
     /** Whether {@link #view} is primary ({@link PrimaryComponent}); written with it under primaryComponent. */
     private volatile boolean primary;
     /** The last leader of {@link #COORDINATOR_GROUP}, or null (no election runs for the mutex). */
@@ -82,6 +84,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         this.config = config;
         this.primaryComponent = config.clusterSize().isPresent() ? new PrimaryComponent(config.clusterSize().getAsInt())
                 : new PrimaryComponent();
+        this.mutexOptions = config.mutexOptions().over(config.mutex().definition().runtimeDefaults());
         this.cleanLeave = new CleanLeave(transport, this::departing);
         this.transport = transport;
         String cluster = config.cluster();
@@ -419,7 +422,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         @SuppressWarnings("unchecked")
         MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) config.mutex().definition();
         ViewState state = viewState();
-        LockEngine<M> engine = new LockEngine<>(name, definition, config.mutexOptions(), transport, state.view(),
+        LockEngine<M> engine = new LockEngine<>(name, definition, mutexOptions, transport, state.view(),
                 state.primary(), pool, timers, config.tryTimeout().toNanos(), config.localHandoff());
         EpochLeader c = coordinator;
         if (c != null) {

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 
 /**
  * A fenced store in a file, shared by several processes: the file-backed sibling of
@@ -53,20 +54,35 @@ public final class FencedFile {
      * @throws UncheckedIOException       if the file cannot be read or written
      */
     public void write(long fencingToken, String value) {
-        if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
-            throw new IllegalArgumentException("a FencedFile value is one line; got one with a line break: " + value);
-        }
+        update(fencingToken, last -> value);
+    }
+
+    /**
+     * A fenced read-modify-write in one step: if {@code fencingToken} is not older than every token accepted
+     * so far, appends {@code next} applied to the last value ({@code null} when the file is empty) and
+     * returns it. The value a holder read earlier may be stale (a holder cut off from the cluster may have
+     * written after it, with an older token, before the store saw any newer one); a value computed here from
+     * the last accepted one cannot be, which is how a real store's conditional write keeps updates from
+     * being lost.
+     *
+     * @throws StaleFencingTokenException if a newer token was accepted before; the file is unchanged
+     * @throws IllegalArgumentException   if the new value contains a line break
+     * @throws UncheckedIOException       if the file cannot be read or written
+     */
+    public String update(long fencingToken, UnaryOperator<String> next) {
         ReentrantLock local = IN_JVM.computeIfAbsent(path, p -> new ReentrantLock());
         local.lock();
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
              FileLock ignored = ch.lock()) {
             List<Entry> entries = parse(readAll(ch));
-            if (!entries.isEmpty()) {
-                long highest = entries.get(entries.size() - 1).token();
-                if (fencingToken < highest) {
-                    throw new StaleFencingTokenException(fencingToken, highest);
-                }
+            Entry last = entries.isEmpty() ? null : entries.get(entries.size() - 1);
+            if (last != null && fencingToken < last.token()) {
+                throw new StaleFencingTokenException(fencingToken, last.token());
+            }
+            String value = next.apply(last == null ? null : last.value());
+            if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
+                throw new IllegalArgumentException("a FencedFile value is one line; got one with a line break: " + value);
             }
             ch.position(ch.size());
             ByteBuffer line = ByteBuffer.wrap((fencingToken + " " + value + "\n").getBytes(StandardCharsets.UTF_8));
@@ -74,6 +90,7 @@ public final class FencedFile {
                 ch.write(line);
             }
             ch.force(true);
+            return value;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the fenced file " + path, e);
         } finally {

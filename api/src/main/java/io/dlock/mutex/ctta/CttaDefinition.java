@@ -77,4 +77,16 @@ public final class CttaDefinition extends AbstractMutexProtocolDefinition<CttaMe
     public double expectedSyncDelay() {
         return 1;
     }
+
+    /**
+     * On a live node REGENERATE is off unless configured ({@code dlock.mutex.regenerate=true}):
+     * dlock's transports lose no message within a view, and on a partition the recovery would make a
+     * second token on the majority side while the cut-off holder, not yet out of its primary view, still
+     * uses the first (see {@link io.dlock.protocol.MutexProtocolDefinition#runtimeDefaults()}). Crashes and
+     * partitions are handled by the view change instead.
+     */
+    @Override
+    public ProtocolOptions runtimeDefaults() {
+        return ProtocolOptions.NONE.with(REGENERATE, "false");
+    }
 }

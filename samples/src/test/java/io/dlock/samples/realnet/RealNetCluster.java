@@ -209,9 +209,24 @@ final class RealNetCluster implements AutoCloseable {
         return out.toString();
     }
 
-    /** Ends every JVM still running (kill -9 after a short grace for a clean stop). */
+    /**
+     * Ends every JVM still running (kill -9). With the system property {@code dlock.test.realnet-events-dir},
+     * first writes every event and the store's history to {@code <dir>/<cluster>.txt}, for a closer look.
+     */
     @Override
     public void close() {
+        String keep = System.getProperty("dlock.test.realnet-events-dir");
+        if (keep != null) {
+            List<String> lines = new ArrayList<>();
+            events().forEach(e -> lines.add(e.toString()));
+            history().forEach(h -> lines.add("STORE " + h.token() + " " + h.value()));
+            try {
+                Files.createDirectories(Path.of(keep));
+                Files.write(Path.of(keep, cluster + ".txt"), lines);
+            } catch (IOException | RuntimeException e) {
+                logs.add("could not keep the events in " + keep + ": " + e);
+            }
+        }
         for (int i = 0; i < size; i++) {
             Process p = processes[i];
             if (p != null && p.isAlive()) {

@@ -16,8 +16,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The child JVM of the real-network tests: one dlock node on a JGroups stack that, in a loop, takes the
- * lock {@code counter}, reads the last value of a shared {@link FencedFile}, waits {@code hold} ms and
- * writes the value plus one with the lock's fencing token, then waits {@code think} ms. Every event goes
+ * lock {@code counter}, reads the last value of a shared {@link FencedFile}, waits {@code hold} ms, then
+ * writes the store's last value plus one with the lock's fencing token, in one fenced read-modify-write
+ * ({@link FencedFile#update}), recording the value it read when it took the lock ({@code "<value> n<id>
+ * r<read>"}: a read other than value minus one means another node wrote while this one held the lock),
+ * then waits {@code think} ms. Every event goes
  * to standard output as one line with the wall-clock time in ms (all nodes run on one machine, so their
  * clocks agree):
  * <pre>
@@ -38,6 +41,8 @@ import java.util.concurrent.TimeUnit;
 public final class RealNetNode {
 
     private static final PrintStream OUT = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    /** Set by "exit": the work loop ends after its current round (not interrupted: an interrupt closes the store's channel). */
+    private static volatile boolean stopping;
 
     private RealNetNode() {
     }
@@ -87,7 +92,7 @@ public final class RealNetNode {
         while ((line = in.readLine()) != null && !line.equals("exit")) {
             // only "exit" is a command
         }
-        work.interrupt();
+        stopping = true;
         work.join(5_000);
         service.close();
         print("STOPPED " + System.currentTimeMillis());
@@ -96,20 +101,21 @@ public final class RealNetNode {
 
     private static void work(DistributedLock lock, FencedFile store, long holdMs, long thinkMs, long id) {
         try {
-            while (!Thread.currentThread().isInterrupted()) {
+            while (!stopping) {
                 if (!lock.tryLock(200, TimeUnit.MILLISECONDS)) {
                     continue;
                 }
                 try {
                     long token = lock.fencingToken();
                     print("ACQ " + System.currentTimeMillis() + " " + token);
-                    long value = store.last().map(e -> Long.parseLong(e.value().split(" ")[0])).orElse(0L);
+                    long read = store.last().map(e -> value(e.value())).orElse(0L);
                     if (holdMs > 0) {
                         Thread.sleep(holdMs);
                     }
                     try {
-                        store.write(token, (value + 1) + " n" + id);
-                        print("W " + System.currentTimeMillis() + " " + token + " " + (value + 1));
+                        String written = store.update(token,
+                                last -> (last == null ? 1 : value(last) + 1) + " n" + id + " r" + read);
+                        print("W " + System.currentTimeMillis() + " " + token + " " + value(written));
                     } catch (StaleFencingTokenException e) {
                         print("STALE " + System.currentTimeMillis() + " " + token);
                     }
@@ -125,6 +131,11 @@ public final class RealNetNode {
         } catch (RuntimeException e) {
             print("ERROR " + System.currentTimeMillis() + " " + e);
         }
+    }
+
+    /** The counter in a store value {@code "<counter> n<id> r<read>"}. */
+    static long value(String storeValue) {
+        return Long.parseLong(storeValue.split(" ")[0]);
     }
 
     private static void watchViews(LockService service) {
