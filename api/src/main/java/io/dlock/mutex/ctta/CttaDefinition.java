@@ -14,7 +14,8 @@ import java.util.Set;
  *
  * <p>Options:
  * <ul>
- *   <li>{@value #REGENERATE} ({@code true}/{@code false}, default {@code true}): a requester that
+ *   <li>{@value #REGENERATE} ({@code true}/{@code false}, default {@code true}, but {@code false} on a live
+ *       node unless configured: {@link #runtimeDefaults()}): a requester that
  *       waits longer than the timeout runs REGENERATE (rules 6-11);</li>
  *   <li>{@value #REGEN_TIMEOUT} (default {@value #DEFAULT_REGEN_TIMEOUT}): that timeout, and the
  *       time after which an attempt still missing answers is abandoned for a new one. Milliseconds in

@@ -14,7 +14,8 @@ import java.util.Set;
  *
  * <p>Options:
  * <ul>
- *   <li>{@value #FAULT_TOLERANT} ({@code true}/{@code false}, default {@code true}): run the seed's
+ *   <li>{@value #FAULT_TOLERANT} ({@code true}/{@code false}, default {@code true}, but {@code false} on a live
+ *       node unless configured: {@link #runtimeDefaults()}): run the seed's
  *       recovery (rules 5-17: Twait, Telec, consult, query, candidate election);</li>
  *   <li>{@value #TWAIT} (default {@value #DEFAULT_TWAIT}): how long a requester waits for the token
  *       before it consults the others (rule 7);</li>
