@@ -75,7 +75,7 @@ class MutexAlgorithmContractTest {
                 Set.of("fault-tolerant", "twait", "telec"), "avg O(log N); worst N", 1);
         check(MutexAlgorithm.CTTA, "ctta", ProtocolFamily.TOKEN, false, Set.of("regenerate", "regen-timeout"),
                 "N (N-1 at the idle holder)", 1);
-        check(MutexAlgorithm.MAEKAWA, "maekawa", ProtocolFamily.QUORUM, true, Set.of("basic"),
+        check(MutexAlgorithm.MAEKAWA, "maekawa", ProtocolFamily.QUORUM, true, Set.of("basic", "quorum"),
                 "3(K-1)..5(K-1), K=|S_i|", 2);
         check(MutexAlgorithm.DECENTRALIZED, "decentralized", ProtocolFamily.QUORUM, false,
                 Set.of("quorum", "backoff-ms", "seed"), "3(N-1); sum_a 2(N-1)+g_a", Double.NaN);
@@ -125,19 +125,25 @@ class MutexAlgorithmContractTest {
         }
     }
 
-    /** Every declared option accepts true and false (any case), or, if it is numeric, an integer such as 1. */
+    /**
+     * Every declared option accepts true and false (any case), or, if it is numeric, an integer such as
+     * 1, or, if it is a choice, every value its refusal of "true" names after "allowed: ".
+     */
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
     void declaredOptionsAcceptBooleans(MutexAlgorithm algorithm) {
         for (String key : algorithm.definition().optionKeys()) {
-            boolean numeric;
+            String refusal = null;
             try {
                 algorithm.definition().validateOptions(ProtocolOptions.NONE.with(key, "true"));
-                numeric = false;
             } catch (IllegalArgumentException e) {
-                numeric = true;
+                refusal = e.getMessage();
             }
-            if (numeric) {
+            if (refusal != null && refusal.matches(".*allowed: [a-z-]+(, [a-z-]+)+$")) {
+                for (String value : refusal.substring(refusal.indexOf("allowed: ") + 9).split(", ")) {
+                    create(algorithm.definition(), ProtocolOptions.NONE.with(key, value));
+                }
+            } else if (refusal != null) {
                 create(algorithm.definition(), ProtocolOptions.NONE.with(key, "1"));
             } else {
                 create(algorithm.definition(), ProtocolOptions.NONE.with(key, "true"));
