@@ -70,6 +70,9 @@ final class Engine<M extends ProtocolMessage> {
     private Set<Integer> activeSplit;
     private int lastSender = -1;
     private long fencedOut;
+    /** Per node, the pause window {@code [pausedFrom, pausedUntil)} ({@link FaultPlan#pause}); null if the plan has none. */
+    private final long[] pausedFrom;
+    private final long[] pausedUntil;
 
     private Event[] pool = new Event[256];
     private int pooled;
@@ -146,6 +149,8 @@ final class Engine<M extends ProtocolMessage> {
             lossUntil[w] = losses.get(w).until();
         }
         this.detectDelay = faults.detectDelay();
+        this.pausedFrom = faults.pauses().isEmpty() ? null : new long[n];
+        this.pausedUntil = faults.pauses().isEmpty() ? null : new long[n];
         this.networkFaults = dropProbability > 0 || duplicateProbability > 0 || links.length > 0
                 || partitionGroups.length > 0 || lossFrom.length > 0;
 
@@ -246,6 +251,17 @@ final class Engine<M extends ProtocolMessage> {
                 action(loss.until(), this::installClusterViews);
             }
         }
+        for (FaultPlan.PauseAt pause : faults.pauses()) {
+            action(pause.at(), () -> {
+                int victim = playing(pause.role());
+                if (victim >= 0) {
+                    checker.onFault(now);
+                    faultsInjected++;
+                    pausedFrom[victim] = now;
+                    pausedUntil[victim] = now + pause.duration();
+                }
+            });
+        }
         for (FaultPlan.CrashAt crash : faults.crashes()) {
             schedule(crash.at(), Event.CRASH, checkedIndex(crash.node(), "crash"));
         }
@@ -283,6 +299,9 @@ final class Engine<M extends ProtocolMessage> {
             }
             Event event = queue.poll();
             now = event.time;
+            if (pausedFrom != null && deferIfPaused(event)) {
+                continue;
+            }
             current = event;
             events++;
             fold(event);
@@ -385,6 +404,26 @@ final class Engine<M extends ProtocolMessage> {
             default:
                 throw new IllegalStateException("unknown event kind " + event.kind);
         }
+    }
+
+    /**
+     * If {@code event} is for a node paused now ({@link FaultPlan#pause}), puts it back in the queue for
+     * after the pause: a message at the pause's end, a local event (timer, request, release) as much
+     * after the end as it was after the pause's start.
+     *
+     * @return whether the event was deferred
+     */
+    private boolean deferIfPaused(Event event) {
+        int kind = event.kind;
+        if (kind != Event.DELIVER && kind != Event.TIMER && kind != Event.REQUEST && kind != Event.RELEASE) {
+            return false;
+        }
+        int i = event.node;
+        if (now < pausedFrom[i] || now >= pausedUntil[i]) {
+            return false;
+        }
+        queue.add(kind == Event.DELIVER ? pausedUntil[i] : pausedUntil[i] + (now - pausedFrom[i]), event);
+        return true;
     }
 
     private void crash(SimNode<M> node) {

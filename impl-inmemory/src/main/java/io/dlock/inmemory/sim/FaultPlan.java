@@ -36,6 +36,8 @@ import java.util.stream.Collectors;
  *       side then a merge view) and {@link #loseMessages} (loss followed by a view change). Every
  *       view goes through each node's {@link io.dlock.protocol.PrimaryComponent}: only primary views
  *       reach the protocol ({@link io.dlock.protocol.PrimaryGate}).</li>
+ *   <li>{@link #pause(Role, long, long)} freezes a node for a while, as a long garbage-collection
+ *       pause does (issue 17): it processes nothing, and the membership does not notice.</li>
  * </ul>
  * A dropped message is counted as sent. A duplicate is not counted as a protocol message: it is the
  * network's doing, reported in {@link SimulationResult#duplicated()}.
@@ -108,6 +110,10 @@ public final class FaultPlan {
     record LossWindow(long from, long until, boolean viewAfter) {
     }
 
+    /** The node playing {@code role} at {@code at} is paused for {@code duration}. */
+    record PauseAt(Role role, long at, long duration) {
+    }
+
     private static final FaultPlan NONE = new FaultPlan(0, 0, List.of(), List.of(), List.of(), List.of());
 
     private double dropProbability;
@@ -120,6 +126,7 @@ public final class FaultPlan {
     private List<JoinAt> joins = List.of();
     private List<Split> splits = List.of();
     private List<LossWindow> losses = List.of();
+    private List<PauseAt> pauses = List.of();
     private long detectDelay = -1;
 
     private FaultPlan(double dropProbability, double duplicateProbability, List<LinkRule> links,
@@ -138,6 +145,7 @@ public final class FaultPlan {
         c.joins = joins;
         c.splits = splits;
         c.losses = losses;
+        c.pauses = pauses;
         c.detectDelay = detectDelay;
         return c;
     }
@@ -157,7 +165,7 @@ public final class FaultPlan {
     public boolean isEmpty() {
         return dropProbability == 0 && duplicateProbability == 0 && links.isEmpty() && crashes.isEmpty()
                 && partitions.isEmpty() && views.isEmpty() && roleCrashes.isEmpty() && joins.isEmpty()
-                && splits.isEmpty() && losses.isEmpty() && detectDelay < 0;
+                && splits.isEmpty() && losses.isEmpty() && pauses.isEmpty() && detectDelay < 0;
     }
 
     /**
@@ -291,6 +299,28 @@ public final class FaultPlan {
     }
 
     /**
+     * Pauses, at {@code atTime}, the node that plays {@code role} then (see {@link Role}), for
+     * {@code duration}: a process frozen by a long garbage-collection pause, or a VM that was
+     * suspended. While paused the node processes nothing; the messages it receives are delivered when
+     * the pause ends, in the order they arrived; its own local events (timers, its next request, the
+     * end of its critical section) that fall in the pause happen as much later as the pause still had
+     * to run when they were due, i.e. its clock stood still. Nobody is told: no view changes. If no node
+     * plays the role at {@code atTime}, nothing happens.
+     *
+     * @throws IllegalArgumentException if {@code atTime} is negative or {@code duration} is not positive
+     */
+    public FaultPlan pause(Role role, long atTime, long duration) {
+        Objects.requireNonNull(role, "role");
+        checkTime(atTime);
+        if (duration <= 0) {
+            throw new IllegalArgumentException("pause duration must be > 0, got " + duration);
+        }
+        FaultPlan c = copy();
+        c.pauses = plus(pauses, new PauseAt(role, atTime, duration));
+        return c;
+    }
+
+    /**
      * Turns on the membership service's failure detection: {@code delay} after each crash, the live
      * members install a view without the crashed node (messages the crashed node had in flight are
      * lost with it). Without it a crash changes no view.
@@ -409,6 +439,10 @@ public final class FaultPlan {
         return losses;
     }
 
+    List<PauseAt> pauses() {
+        return pauses;
+    }
+
     /** The failure detection delay, or -1 if crashes install no view. */
     long detectDelay() {
         return detectDelay;
@@ -491,6 +525,10 @@ public final class FaultPlan {
         for (LossWindow l : losses) {
             code.append(".loseMessages(").append(l.from()).append("L, ").append(l.until()).append("L, ")
                     .append(l.viewAfter()).append(')');
+        }
+        for (PauseAt p : pauses) {
+            code.append(".pause(FaultPlan.Role.").append(p.role()).append(", ").append(p.at()).append("L, ")
+                    .append(p.duration()).append("L)");
         }
         return code.toString();
     }
