@@ -92,7 +92,10 @@ final class Ctta implements MutexProtocol<CttaMessage> {
      *  - A token is created (rule 11) only when every other site acknowledged g, i.e. raised its CG to
      *    g, and our own CG is still g: every older token is then discarded on arrival (TG < CG), and a
      *    concurrent candidate with a smaller age was refused by us (NACK) or has seen our larger age.
-     *  - The token leaves a site only by PASS, never while the site is in the CR.
+     *  - The token leaves a site only by PASS, never while the site is in the CR, with one exception:
+     *    the census of a healed partition may give the token to another site while we are in the CR
+     *    (censusDone sets token = null); onRelease then counts and passes nothing (as Suzuki-Kasami's
+     *    release does when its token is gone) and only records our request as served in hrOwn.
      */
 
     static final String REGEN_TIMER = "regen";
@@ -209,10 +212,16 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         }
         // rule 4: count the entry, then PASS
         census.beforeEvent();
-        tokenHr[me]++;
-        hrOwn = tokenHr[me];
         inCR = false;
         requesting = false;
+        if (tokenHr == null) {
+            // a census gave the token to another site during our CS (only after a partition heals):
+            // there is nothing to count on or pass; our request is served, as the census counted it
+            hrOwn = Math.max(hrOwn, lr[me]);
+            return;
+        }
+        tokenHr[me]++;
+        hrOwn = tokenHr[me];
         if (!census.active()) {
             pass();
         }

@@ -12,13 +12,17 @@ import io.dlock.mutex.ctta.CttaMessage.CrReq;
 import io.dlock.mutex.ctta.CttaMessage.Jdcg;
 import io.dlock.mutex.ctta.CttaMessage.Nack;
 import io.dlock.mutex.ctta.CttaMessage.Token;
+import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.testing.Cluster;
+import io.dlock.mutex.testing.RecordingEffects;
 import io.dlock.mutex.testing.TimedRandomRun;
 import io.dlock.mutex.testing.VariantDefinition;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -315,6 +319,35 @@ class CttaTest {
     /** CTTA without F8's completion check (CT-9's counterexample); test only. */
     private static MutexProtocolDefinition<CttaMessage> unchecked() {
         return VariantDefinition.of(DEF, "ctta-unchecked", context -> new Ctta(context, true, 100, false));
+    }
+
+    /**
+     * Issue 17, the release guard Suzuki-Kasami has: a census that gives the token to another site
+     * while this one is in the critical section (only when a partition heals: the other site's token
+     * was confirmed by a census this site missed) leaves it without a token; leaving the critical
+     * section then sends nothing and does not touch a token it no longer has (before: a
+     * NullPointerException on {@code tokenHr[me]++}); its next request waits for the other token.
+     */
+    @Test
+    void releaseAfterTheCensusMovedTheTokenAwayPassesNothing() {
+        View v1 = View.ofRange(1, 2);
+        RecordingEffects<CttaMessage> fx = new RecordingEffects<>(NodeId.of(0), v1);
+        Ctta a = (Ctta) DEF.create(new ProtocolContext<>(NodeId.of(0), v1, fx, ProtocolOptions.NONE));
+        a.onRequest();
+        assertEquals(1, fx.drainGrants().size()); // site 1 of the seed starts with the token
+        View v3 = new View(3, List.of(NodeId.of(0), NodeId.of(1)));
+        fx.view(v3);
+        a.onView(v3); // we are the steward: QUERY to node 1
+        // node 1 holds a token confirmed by the census of epoch 2, which we missed (we were cut off)
+        a.onMessage(NodeId.of(1), new CttaMessage.Report(new CensusReport(3, true, false, 5L << 32, 5L << 32, 0, false, 2)));
+        assertFalse(a.hasToken(), a.toString());
+        fx.drainSent();
+        a.onRelease();
+        assertEquals(List.of(), fx.drainSent(), "no token to pass");
+        a.onRequest();
+        assertEquals(List.of(), fx.drainGrants(), "the next request waits for node 1's token");
+        List<RecordingEffects.Sent<CttaMessage>> sent = fx.drainSent();
+        assertEquals(List.of(new CrReq(2)), sent.stream().map(RecordingEffects.Sent::message).toList());
     }
 
     /** A view change while the token is in flight: the census finds no token, the steward regenerates one, and the waiter is granted. */
