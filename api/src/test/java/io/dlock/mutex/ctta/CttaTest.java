@@ -272,8 +272,9 @@ class CttaTest {
 
     /**
      * CT-9: random schedules with token loss, duplicates of nothing, and aggressive (early) timeouts
-     * so that REGENERATEs run concurrently: never two sites in the CS with the {@code CG == g} check;
-     * without it, the checker finds ME1 violations.
+     * so that REGENERATEs run concurrently: never two sites in the CS with the {@code CG == g} check,
+     * and every request of every run granted ({@link TimedRandomRun#run} checks it); without the
+     * check, the checker finds ME1 violations.
      */
     @Test
     void concurrentRegeneratesNeedTheCompletionCheck() {

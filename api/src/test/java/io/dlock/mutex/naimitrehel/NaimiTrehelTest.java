@@ -313,21 +313,20 @@ class NaimiTrehelTest {
         assertEquals(List.of(), c.violations());
     }
 
-    /** Random runs with token loss and aggressive timers: never two nodes in the CS, fences increase. */
+    /**
+     * Random runs with token loss (2% per step) and timers that fire when nothing else can happen:
+     * never two nodes in the CS, fences increase, and every request of every run is granted
+     * ({@link TimedRandomRun#run} checks it and records a request left waiting as ME3).
+     */
     @Test
     void randomTokenLossIsSafe() {
-        int completed = 0;
         for (int seed = 0; seed < 300; seed++) {
             int n = 2 + seed % 6;
             Cluster<NaimiTrehelMessage> c = new Cluster<>(DEF, n);
             boolean done = TimedRandomRun.run(c, new Random(seed), 3, 0.0, Token.class, 0.02, 200_000);
-            assertEquals(List.of(), c.violations().stream().filter(v -> !v.startsWith("ME3")).toList(),
-                    "seed " + seed);
-            if (done && c.violations().isEmpty()) {
-                completed++;
-            }
+            assertEquals(List.of(), c.violations(), "seed " + seed);
+            assertTrue(done, "seed " + seed + ": not every request granted: " + c.entries().size() + " of " + 3 * n);
         }
-        assertTrue(completed >= 290, "runs that granted every request: " + completed);
     }
 
     /** The wire format round-trips every message, census messages included. */

@@ -344,9 +344,9 @@ public final class Cluster<M extends ProtocolMessage> {
         }
     }
 
-    /** The current members' ids. */
+    /** The current members' ids, ascending (not {@code Set.copyOf}, whose order changes from JVM to JVM). */
     public Set<NodeId> members() {
-        return Set.copyOf(view.members());
+        return java.util.Collections.unmodifiableSet(new TreeSet<>(view.members()));
     }
 
     // ---- membership ----------------------------------------------------------------------------
