@@ -226,7 +226,43 @@ class CttaTest {
         }
     }
 
-    /** CT-8: the lost token reappears after the regeneration: its TG is below the receiver's CG, it is discarded. */
+    /**
+     * CT-8, refused by {@code TG < CG} alone (issue 17): the token on its way to site 1 is held back;
+     * site 3, also waiting, regenerates it (every site, site 1 included, acknowledged the new age g)
+     * and enters. The old token (TG = 0) then reaches site 1, which holds no token and never accepted
+     * one (so neither the "already have a token" guard nor the duplicate check can refuse it): only
+     * {@code TG = 0 < CG = g} does. Site 1 is served later by the regenerated token.
+     */
+    @Test
+    void staleTokenIsRefusedByItsAgeAlone() {
+        Cluster<CttaMessage> c = new Cluster<>(DEF, 4);
+        c.request(0);
+        c.request(1);
+        c.request(3);
+        c.deliverAll();
+        c.release(0); // PASS to site 1, the first after 0 whose LR exceeds HR
+        Cluster.Envelope<CttaMessage> late = c.peek(0, 1, Token.class);
+        c.drop(late);
+        c.fireTimer(3, Ctta.REGEN_TIMER);
+        c.deliverAll();
+        assertTrue(c.inCS(3));
+        long g = site(c, 1).cg();
+        assertTrue(g > ((Token) late.message()).tg(), "site 1 acknowledged the new age");
+        assertFalse(site(c, 1).hasToken());
+        c.deliver(c.duplicate(late));
+        assertFalse(c.inCS(1), "a token older than the site must not be used");
+        assertFalse(site(c, 1).hasToken());
+        assertEquals(1, tokens(c));
+        c.release(3);
+        c.deliverAll();
+        assertTrue(c.inCS(1), "site 1 is served by the regenerated token");
+        c.release(1);
+        c.deliverAll();
+        assertEquals(List.of(Cluster.id(0), Cluster.id(3), Cluster.id(1)), c.entries());
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** CT-8 at the regenerating site: the lost token reappears where the new one is, and is discarded. */
     @Test
     void staleTokenIsDiscarded() {
         Cluster<CttaMessage> c = new Cluster<>(DEF, 4);
