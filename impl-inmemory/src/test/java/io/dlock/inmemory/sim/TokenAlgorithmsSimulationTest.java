@@ -42,17 +42,39 @@ class TokenAlgorithmsSimulationTest {
         assertEquals(SEEDS, sweep.seedsRun());
     }
 
-    /** RAY-3 for large trees: N = 64 and 256, light and heavy load, at most 2D messages per entry (D = 11 and 15). */
+    /**
+     * RAY-3 for large trees: N = 64 and 256, light and heavy load, at most 2D messages per entry
+     * (D = 11 and 15), entry by entry: at most D PRIVILEGE hops between two consecutive grants, and
+     * as many REQUESTs as PRIVILEGEs (each REQUEST is answered by one PRIVILEGE), so no entry costs
+     * more than 2D.
+     */
     @org.junit.jupiter.api.Test
     void raymondStaysWithinTwoDForLargeN() {
         for (int n : new int[] {64, 256}) {
-            long bound = 2L * io.dlock.mutex.raymond.RaymondDefinition.treeDiameter(n);
+            int diameter = io.dlock.mutex.raymond.RaymondDefinition.treeDiameter(n);
             for (Workload w : List.of(Workload.perNode(2).think(0, 50_000L * n / 8), Workload.perNode(3).think(0, 0))) {
                 for (long seed = 1; seed <= 2; seed++) {
+                    long[] hops = new long[3]; // since the last grant, worst, total
                     SimulationResult r = Simulation.of(MutexAlgorithm.RAYMOND.definition()).nodes(n).seed(seed)
-                            .workload(w).delay(DelayModel.uniform(1, 10)).encodeMessages(false).run();
+                            .workload(w).delay(DelayModel.uniform(1, 10)).encodeMessages(false).run(new SimulationListener() {
+                                @Override
+                                public void sent(long time, long id, NodeId from, NodeId to, io.dlock.protocol.ProtocolMessage m) {
+                                    if (m instanceof io.dlock.mutex.raymond.RaymondMessage.Privilege) {
+                                        hops[0]++;
+                                        hops[2]++;
+                                    }
+                                }
+
+                                @Override
+                                public void granted(long time, NodeId node, long fence, boolean counted) {
+                                    hops[1] = Math.max(hops[1], hops[0]);
+                                    hops[0] = 0;
+                                }
+                            });
                     assertTrue(r.ok() && r.ungranted() == 0, r::describeFailure);
-                    assertTrue(r.messages() <= bound * r.entries(), r::describeFailure);
+                    assertTrue(hops[1] <= diameter, "an entry took " + hops[1] + " PRIVILEGE hops > D=" + diameter + ": " + r.describeFailure());
+                    assertEquals(hops[2], r.messages("Request"), r::describeFailure);
+                    assertEquals(r.messages(), 2 * hops[2], r::describeFailure);
                 }
             }
         }
