@@ -188,6 +188,55 @@ class ElectionAlgorithmsSimulationTest {
         }
     }
 
+    /**
+     * CR-6 (issue 17): unit delay, all initiate, every ring order, both comparison rules: the leader
+     * knows it won at time n (its id came back), every other node learns it by 2n-1 (ELECTED), and
+     * the leader absorbs its ELECTED at 2n, the end of the run.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 5, 16})
+    void changRoberts_leaderKnowsAtN(int n) {
+        for (ProtocolOptions options : List.of(ProtocolOptions.NONE,
+                ProtocolOptions.NONE.with(ChangRobertsDefinition.SEED_MAX_SEEN, "true"))) {
+            for (RingOrder order : RingOrder.values()) {
+                ElectionResult r = ElectionSimulation.of(def(ElectionAlgorithm.CHANG_ROBERTS)).nodes(n).options(options)
+                        .delay(DelayModel.unit()).ring(order).seed(n).run();
+                assertTrue(r.ok(), r::describeFailure);
+                NodeId leader = r.leader().orElseThrow();
+                assertEquals(n, r.learnedAt().get(leader), "the leader knows at n: " + r.learnedAt() + " " + r.describeFailure());
+                for (var e : r.learnedAt().entrySet()) {
+                    if (!e.getKey().equals(leader)) {
+                        assertTrue(e.getValue() > n && e.getValue() <= 2L * n - 1, e + " " + r.describeFailure());
+                    }
+                }
+                assertEquals(2L * n, r.steps(), r::describeFailure);
+            }
+        }
+    }
+
+    /**
+     * CR-7: the seed's literal Chang-Roberts code (missing brace) returns after its first message that
+     * is not its own ELECTION, so with n >= 2 processes that all initiate, each one returns its own id
+     * or a non-maximum: some node learns a wrong leader in every run. The implementation restores the
+     * brace and elects the maximum on the very same rings and schedules.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 5, 8})
+    void literalSeedChangRoberts_returnsEarlyWithAWrongLeader(int n) {
+        for (long seed = 0; seed < SEEDS; seed++) {
+            RingOrder order = RingOrder.values()[(int) (seed % 3)];
+            ElectionResult literal = ElectionSimulation.of(new LiteralSeedChangRobertsDefinition()).nodes(n).ring(order)
+                    .seed(seed).run();
+            NodeId highest = NodeId.of(n);
+            assertTrue(literal.learned().values().stream().anyMatch(l -> !l.equals(highest)), literal::describeFailure);
+            assertTrue(!literal.ok(), literal::describeFailure);
+            ElectionResult fixed = ElectionSimulation.of(def(ElectionAlgorithm.CHANG_ROBERTS)).nodes(n).ring(order)
+                    .seed(seed).run();
+            assertTrue(fixed.ok(), fixed::describeFailure);
+            assertEquals(highest, fixed.leader().orElse(null), fixed::describeFailure);
+        }
+    }
+
     /** NV-2, CR-6: unit delay, all initiate: LeLann ends at n, Chang-Roberts at 2n; LeLann with one starter at 2n-1. */
     @ParameterizedTest
     @ValueSource(ints = {2, 5, 16})
