@@ -41,9 +41,10 @@ import io.dlock.spi.View;
  *       that does not want the critical section keeps the token that long before passing it on, so an
  *       idle cluster does not spin a core; 0 is the SPEC's behaviour. A request made while the token
  *       pauses here enters at once. A holder leaving the critical section passes at once (rule 3).</li>
- *   <li>Rule 5 ({@code init()} at {@code ring[0]}) runs at {@code ring[0]}'s first event, since a
- *       protocol may not act in its constructor: in a simulation the circulation starts when
- *       {@code ring[0]} first requests (or receives a message).</li>
+ *   <li>Rule 5 ({@code init()} at {@code ring[0]}) runs on {@link #onStart()}, which the simulator
+ *       calls at time 0 (a protocol may not act in its constructor), so the circulation starts then
+ *       and a workload that never involves {@code ring[0]} is served; a driver that does not call
+ *       {@code onStart} gets rule 5 at {@code ring[0]}'s first event.</li>
  *   <li>The token carries its epoch and a hop count; a receiver accepts only a hop above the last it
  *       accepted, so a duplicated TOKEN is ignored. It also carries the fencing counter.</li>
  *   <li>A one-member ring keeps the token (there is no one to pass it to).</li>
@@ -116,6 +117,13 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
     }
 
     // ---- events -----------------------------------------------------------------------------
+
+    /** Rule 5 at ring[0] of a simulation: the run starts, the idle token leaves (after the idle pause). */
+    @Override
+    public void onStart() {
+        census.beforeEvent();
+        genesis();
+    }
 
     @Override
     public void onRequest() {

@@ -195,6 +195,11 @@ final class Engine<M extends ProtocolMessage> {
             }
         }
         for (SimNode<M> node : nodes) {
+            if (node.joined) {
+                schedule(0, Event.START, node.index); // MutexProtocol.onStart, before anything else at time 0
+            }
+        }
+        for (SimNode<M> node : nodes) {
             if (node.remaining > 0) {
                 unfinished++;
                 node.finished = false;
@@ -303,8 +308,10 @@ final class Engine<M extends ProtocolMessage> {
                 continue;
             }
             current = event;
-            events++;
-            fold(event);
+            if (event.kind != Event.START) { // starts are not counted nor hashed: traces predate them
+                events++;
+                fold(event);
+            }
             if (log != null) {
                 log.accept("t=" + now + " " + describeCurrent());
             }
@@ -394,6 +401,13 @@ final class Engine<M extends ProtocolMessage> {
                 return;
             case Event.CRASH:
                 crash(nodes.get(event.node));
+                return;
+            case Event.START:
+                node = nodes.get(event.node);
+                if (!node.crashed && !node.gate.frozen()) {
+                    // the gate has no start event of its own; at time 0 every view is primary
+                    node.gate.inner().onStart();
+                }
                 return;
             case Event.VIEW:
                 installViews(List.of(config.faults().views().get(event.node).members()));
