@@ -24,8 +24,9 @@ import java.util.function.Consumer;
  * reached. Single-threaded and used once.
  *
  * <p>Randomness: the run's seed makes one root {@link SplittableRandom}, split in a fixed order into
- * one source for message delays, one for faults and one per node for the workload, so that a draw
- * in one subsystem never shifts the draws of another.
+ * one source for message delays, one for faults, one per node for the workload and one per node for
+ * the protocol's own draws (a back-off: {@link ProtocolContext#random}, through the options' random
+ * seed), so that a draw in one subsystem never shifts the draws of another.
  *
  * @param <M> the algorithm's message type
  */
@@ -46,6 +47,8 @@ final class Engine<M extends ProtocolMessage> {
     private final MessageCodec<M> codec;
     private final long[] channelTail;
     private final Checker checker;
+    /** Per node, the seed of its protocol's random source, forked from the run's seed. */
+    private final long[] protocolSeeds;
     /** Message classes seen so far and their counters (few per algorithm: a linear scan beats hashing). */
     private Class<?>[] typeKeys = new Class<?>[8];
     private MessageTypeStats[] typeStats = new MessageTypeStats[8];
@@ -112,6 +115,11 @@ final class Engine<M extends ProtocolMessage> {
         this.delayRandom = root.split();
         this.faultRandom = root.split();
         SplittableRandom workloadRoot = root.split();
+        SplittableRandom protocolRoot = root.split(); // split last: the earlier sources stay as they were
+        this.protocolSeeds = new long[n];
+        for (int i = 0; i < n; i++) {
+            protocolSeeds[i] = protocolRoot.split().nextLong();
+        }
 
         FaultPlan faults = config.faults();
         this.dropProbability = faults.dropProbability();
@@ -189,7 +197,8 @@ final class Engine<M extends ProtocolMessage> {
         }
         for (SimNode<M> node : nodes) {
             if (node.joined) {
-                node.gate = PrimaryGate.create(definition, new ProtocolContext<>(node.id, initial, node, config.options()),
+                node.gate = PrimaryGate.create(definition, new ProtocolContext<>(node.id, initial, node,
+                        config.options().withRandomSeed(protocolSeeds[node.index])),
                         true);
                 node.protocol = node.gate;
             }
@@ -619,7 +628,8 @@ final class Engine<M extends ProtocolMessage> {
             boolean primary = verdicts.get(k);
             if (node.gate == null) {
                 node.gate = PrimaryGate.create(definition,
-                        new ProtocolContext<>(node.id, view, node, config.options(), false), primary);
+                        new ProtocolContext<>(node.id, view, node,
+                                config.options().withRandomSeed(protocolSeeds[node.index]), false), primary);
                 node.protocol = node.gate;
                 continue;
             }
