@@ -116,6 +116,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     private final MutexEffects<MaekawaMessage> effects;
     private final boolean deadlockFree;
     private final Quorums.Kind quorumKind;
+    /** SPEC.md A10 rule 2c's displacement rule; false only in the test variant of the published rules (MK-5). */
+    private final boolean displacementRule;
     private View view;
     /** The request sets of the current view, by rank. */
     private Quorums quorums;
@@ -152,6 +154,16 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     }
 
     Maekawa(ProtocolContext<MaekawaMessage> context, boolean deadlockFree, Quorums.Kind quorumKind) {
+        this(context, deadlockFree, quorumKind, true);
+    }
+
+    /**
+     * @param displacementRule false: Maekawa's published rules, which send FAILED only to the arriving
+     *                         request (SPEC.md MK-5: they deadlock on some FIFO schedules); test only
+     */
+    Maekawa(ProtocolContext<MaekawaMessage> context, boolean deadlockFree, Quorums.Kind quorumKind,
+            boolean displacementRule) {
+        this.displacementRule = displacementRule;
         this.self = context.self();
         this.effects = context.effects();
         this.deadlockFree = deadlockFree;
@@ -360,7 +372,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             notify(r);
         } else {
             // 2c, displacement rule: the previous head no longer is the head; tell it
-            if (head != null && !notified.contains(head.node())) {
+            if (displacementRule && head != null && !notified.contains(head.node())) {
                 notify(head);
             }
             if (lockedFor == null) {
@@ -527,7 +539,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** MK-6: every queued request other than the head is notified; the head is notified or inquired about. */
     boolean arbiterInvariantHolds() {
-        if (!deadlockFree || !barrier.isComplete()) {
+        if (!deadlockFree || !displacementRule || !barrier.isComplete()) {
             return true;
         }
         boolean first = true;

@@ -296,6 +296,41 @@ class MaekawaTest {
         }
     }
 
+    /**
+     * MK-5 (issue 17): Maekawa's published deadlock-free rules, without SPEC.md's displacement rule
+     * (test-only variant), deadlock on some random FIFO schedules, at the N = 7 plane and with 3x3
+     * grid quorums, and never violate ME1; the same schedules never deadlock with the rule
+     * ({@link #randomFifoSchedulesKeepTheArbiterInvariant}).
+     */
+    @Test
+    void publishedRulesWithoutTheDisplacementRuleDeadlock() {
+        for (String quorum : List.of(MaekawaDefinition.PLANE, MaekawaDefinition.GRID)) {
+            int n = quorum.equals(MaekawaDefinition.PLANE) ? 7 : 9;
+            ProtocolOptions options = ProtocolOptions.NONE.with(MaekawaDefinition.QUORUM, quorum);
+            Quorums.Kind kind = quorum.equals(MaekawaDefinition.PLANE) ? Quorums.Kind.PLANE : Quorums.Kind.GRID;
+            io.dlock.protocol.MutexProtocolDefinition<MaekawaMessage> published = io.dlock.mutex.testing.VariantDefinition.of(
+                    DEFINITION, "maekawa-published", context -> new Maekawa(context, true, kind, false));
+            int deadlocks = 0;
+            int runs = 1000;
+            for (long seed = 0; seed < runs; seed++) {
+                Cluster<MaekawaMessage> c = new Cluster<>(published, n, options);
+                Random random = new Random(seed);
+                Map<NodeId, Integer> budget = new TreeMap<>();
+                for (NodeId node : c.members()) {
+                    budget.put(node, 3);
+                }
+                while (c.randomStep(random, budget, true, 0)) {
+                    // until nothing can happen
+                }
+                assertTrue(c.violations().isEmpty(), "ME1 holds without the rule too: " + c.violations());
+                deadlocks += c.members().stream().anyMatch(node -> c.waiting(node.value())) ? 1 : 0;
+            }
+            System.out.println("maekawa published rules, " + quorum + " N=" + n + ": " + deadlocks + " of " + runs
+                    + " random FIFO runs deadlocked");
+            assertTrue(deadlocks > 0, "no deadlock without the displacement rule, " + quorum);
+        }
+    }
+
     /** MK-5: the basic version deadlocks on some random FIFO schedules (here: found within 200 seeds at N = 7). */
     @Test
     void basicVersionDeadlocksOnRandomSchedules() {
