@@ -66,7 +66,7 @@ class MutexAlgorithmContractTest {
                 "2(N-1)", 1);
         check(MutexAlgorithm.LAMPORT, "lamport", ProtocolFamily.PERMISSION, true, Set.of("immediate-ack"),
                 "3(N-1)", 1);
-        check(MutexAlgorithm.TOKEN_RING, "token-ring", ProtocolFamily.TOKEN, false, Set.of("idle-pause-ms"),
+        check(MutexAlgorithm.TOKEN_RING, "token-ring", ProtocolFamily.TOKEN, false, Set.of("idle-pause-ms", "token-ack-ms"),
                 "1 .. inf (1 under full load)", 1);
         check(MutexAlgorithm.SUZUKI_KASAMI, "suzuki-kasami", ProtocolFamily.TOKEN, false, Set.of(),
                 "N (0 for the idle holder)", 1);
