@@ -276,6 +276,10 @@ final class Engine<M extends ProtocolMessage> {
                 }
             });
         }
+        for (FaultPlan.AmnesiaAt amnesia : faults.amnesias()) {
+            int index = checkedIndex(amnesia.node(), "amnesia");
+            action(amnesia.at(), () -> forget(nodes.get(index)));
+        }
         for (FaultPlan.CrashAt crash : faults.crashes()) {
             schedule(crash.at(), Event.CRASH, checkedIndex(crash.node(), "crash"));
         }
@@ -447,6 +451,24 @@ final class Engine<M extends ProtocolMessage> {
         }
         queue.add(kind == Event.DELIVER ? pausedUntil[i] : pausedUntil[i] + (now - pausedFrom[i]), event);
         return true;
+    }
+
+    /**
+     * {@link FaultPlan#amnesia}: an idle, live, joined node gets a fresh protocol instance in its
+     * current view (created idle, as if the run had just started for it); its pending timers die
+     * with the old instance.
+     */
+    private void forget(SimNode<M> node) {
+        if (node.crashed || !node.joined || node.gate == null || node.gate.frozen()
+                || checker.holding(node.index) || checker.waiting(node.index)) {
+            return;
+        }
+        checker.onFault(now);
+        faultsInjected++;
+        node.timers.clear();
+        node.gate = PrimaryGate.create(definition, new ProtocolContext<>(node.id, node.view, node,
+                config.options().withRandomSeed(protocolSeeds[node.index]), true), true);
+        node.protocol = node.gate;
     }
 
     private void crash(SimNode<M> node) {

@@ -153,6 +153,28 @@ class QuorumAlgorithmsSimulationTest {
         assertEquals(sim.seed(7).run().traceHash(), sim.seed(7).run().traceHash());
     }
 
+    /**
+     * DEC-4 in the simulator (issue 17): N = 3, m = 2; nodes 0 and 2 ask at once and hold long; node 1
+     * (a replica that never asks) restarts with no memory ({@link FaultPlan#amnesia}) while the winner
+     * is in the critical section, so the loser's retry collects node 1's vote and its own: ME1 is
+     * violated in some of 50 seeds, and never in the same runs without the amnesia.
+     */
+    @Test
+    void decentralizedAmnesiaViolatesMutualExclusion() {
+        Simulation sim = Simulation.of(new DecentralizedDefinition()).nodes(3).delay(DelayModel.uniform(1, 10))
+                .workload(Workload.perNode(1).think(0, 0).hold(200, 200).excluding(1));
+        int violated = 0;
+        for (long seed = 1; seed <= 50; seed++) {
+            SimulationResult healthy = sim.seed(seed).run();
+            assertTrue(healthy.ok() && healthy.ungranted() == 0, healthy::describeFailure);
+            SimulationResult forgetful = sim.faults(FaultPlan.none().amnesia(io.dlock.spi.NodeId.of(1), 60)).seed(seed).run();
+            assertEquals(1, forgetful.faultsInjected(), forgetful::describeFailure);
+            violated += forgetful.safetyViolations() > 0 ? 1 : 0;
+        }
+        System.out.println("decentralized N=3 m=2, replica amnesia at t=60: ME1 violated in " + violated + " of 50 seeds");
+        assertTrue(violated > 0, "amnesia never let a second client in");
+    }
+
     private static Simulation decentralized(int n, String quorum) {
         return Simulation.of(new DecentralizedDefinition()).nodes(n).delay(DelayModel.uniform(1, 10))
                 .workload(Workload.perNode(3).think(0, 20).hold(0, 5))
