@@ -50,10 +50,11 @@ final class ElectionEngine<M extends ProtocolMessage> {
     private final MessageCodec<M> codec;
     private final long[] channelTail;
     private final List<NodeId> ring;
-    private final List<NodeId> live;
+    private final List<NodeId> live; // mutable: a node crashing mid-run leaves it
     private final List<NodeId> starters;
-    private final Set<NodeId> crashed;
-    private final NodeId highestLive;
+    private final Set<NodeId> crashed; // mutable: a node crashing mid-run joins it
+    private NodeId highestLive;
+    private boolean crashedMidRun;
     private final List<Node> nodes = new ArrayList<>();
     private final Map<Class<?>, MessageTypeStats> stats = new LinkedHashMap<>();
     private final List<String> violations = new ArrayList<>();
@@ -68,7 +69,7 @@ final class ElectionEngine<M extends ProtocolMessage> {
     private final class Node implements ElectionEffects<M> {
         final int index;
         final NodeId id;
-        final boolean dead;
+        boolean dead;
         ElectionProtocol<M> protocol;
         final Map<String, Long> timers = new HashMap<>();
         long timerGenerations;
@@ -147,7 +148,7 @@ final class ElectionEngine<M extends ProtocolMessage> {
 
         this.ring = config.ringOrder(ringRandom);
         View view = idsView();
-        this.crashed = config.crashLeader() ? Set.of(NodeId.of(n)) : Set.of();
+        this.crashed = new java.util.TreeSet<>(config.crashLeader() ? Set.of(NodeId.of(n)) : Set.of());
         List<NodeId> liveIds = new ArrayList<>();
         for (int i = 1; i <= n; i++) {
             if (!crashed.contains(NodeId.of(i))) {
@@ -177,6 +178,12 @@ final class ElectionEngine<M extends ProtocolMessage> {
             e.kind = Event.START;
             e.node = (int) s.value();
             queue.add(0, e);
+        }
+        if (config.crashStarterAt() >= 0) {
+            Event e = new Event();
+            e.kind = Event.CRASH;
+            e.node = (int) starters.get(0).value();
+            queue.add(config.crashStarterAt(), e);
         }
     }
 
@@ -224,13 +231,26 @@ final class ElectionEngine<M extends ProtocolMessage> {
         stats.values().forEach(s -> byType.put(s.name, s.count));
         return new ElectionResult(definition.name(), n, config.seed(), ring, starters, crashed,
                 agreed ? Optional.of(highestLive) : Optional.empty(), learned, learnedAt, messages, byType,
-                bytes, steps, definition.expectedMessages(new ElectionScenario(ring, Set.copyOf(starters), crashed)),
+                bytes, steps, crashedMidRun ? java.util.OptionalLong.empty() // no formula covers a crash mid-run
+                        : definition.expectedMessages(new ElectionScenario(ring, Set.copyOf(starters), crashed)),
                 violations, config.toString());
     }
 
     @SuppressWarnings("unchecked")
     private void dispatch(Event event) {
         Node node = nodes.get(event.node);
+        if (event.kind == Event.CRASH) {
+            node.dead = true; // crashed mid-run: it handles nothing more
+            node.timers.clear();
+            crashed.add(node.id);
+            crashedMidRun = true;
+            live.remove(node.id);
+            highestLive = live.isEmpty() ? null : live.get(live.size() - 1);
+            return;
+        }
+        if (node.dead) {
+            return; // a start or a timer of a crashed node
+        }
         if (event.kind == Event.START) {
             node.protocol.onStart();
         } else if (event.kind == Event.DELIVER) {
