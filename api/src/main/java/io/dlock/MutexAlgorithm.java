@@ -37,7 +37,7 @@ public enum MutexAlgorithm {
     NAIMI_TREHEL(new NaimiTrehelDefinition()),
     /** CTTA (Muro, Katoh, Minoura, Hasegawa): broadcast requests, cyclic token hand-off, REGENERATE; N. */
     CTTA(new CttaDefinition()),
-    /** Maekawa (1985): permission from a quorum of about 2√N arbiters, deadlock-free version; needs FIFO; 3(K-1) to 5(K-1). */
+    /** Maekawa (1985): permission from a quorum of K <= q+1 (about √N) arbiters from a projective plane, deadlock-free version; needs FIFO; 3(K-1) to 5(K-1). */
     MAEKAWA(new MaekawaDefinition()),
     /** Decentralized majority voting over N replicas (Tanenbaum's version of Lin et al. 2004): m > N/2 votes, random back-off; 3(N-1) uncontended. */
     DECENTRALIZED(new DecentralizedDefinition()),

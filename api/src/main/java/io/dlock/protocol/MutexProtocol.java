@@ -18,6 +18,17 @@ import io.dlock.spi.View;
  */
 public interface MutexProtocol<M extends ProtocolMessage> {
 
+    /**
+     * The run starts. A driver that created every member idle ({@link ProtocolContext#startsIdle()}, as
+     * the simulator does) calls it once on each member at time 0, before any other event, so that an
+     * algorithm whose initial state must move without anyone asking (the token ring's token, the right
+     * of Raynal's INFORM version) starts then, and not only when its first holder happens to act. A
+     * driver that creates protocols on first use ({@code startsIdle} false) need not call it; an
+     * algorithm must then do the same work at its first event. Default: nothing.
+     */
+    default void onStart() {
+    }
+
     /** The local node wants the critical section. Answer later (or now) with {@link MutexEffects#granted}. */
     void onRequest();
 

@@ -25,6 +25,19 @@ public record ProtocolContext<M extends ProtocolMessage>(NodeId self, View view,
         }
     }
 
+    /**
+     * The protocol's own random source (e.g. a back-off): seeded with the driver's random seed
+     * ({@link ProtocolOptions#randomSeed()}, which a simulator forks per node from its run's seed), or,
+     * when the driver gives none (the runtime, a test harness), with {@code fallbackSeed} and this
+     * node's id. Deterministic either way (SPEC.md 0.3); each call returns a new source with the same
+     * seed, so call it once.
+     */
+    public java.util.SplittableRandom random(long fallbackSeed) {
+        long seed = options.randomSeed().isPresent() ? options.randomSeed().getAsLong()
+                : fallbackSeed * 0x9E3779B97F4A7C15L + self.value();
+        return new java.util.SplittableRandom(seed);
+    }
+
     /** A context in which every member starts idle (simulations, tests). */
     public ProtocolContext(NodeId self, View view, MutexEffects<M> effects, ProtocolOptions options) {
         this(self, view, effects, options, true);

@@ -1,6 +1,7 @@
 package io.dlock.protocol;
 
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -10,29 +11,50 @@ import java.util.TreeSet;
  * coordinator's {@code send-denied}: string keys and values with typed, validating getters. Keys
  * are those an algorithm's {@link MutexProtocolDefinition#optionKeys()} declares.
  *
- * @param values the settings; copied
+ * <p>Besides the settings, the driver may attach a <em>random seed</em>, not a user setting: the seed
+ * of the protocol's own random source ({@link ProtocolContext#random}), which a simulator forks for
+ * each node from its run's seed so that a run replays from that seed alone. It travels with the
+ * options so that every instance the driver creates for the node (also behind a
+ * {@link PrimaryGate}) gets it.
+ *
+ * @param values     the settings; copied
+ * @param randomSeed the driver's seed for the protocol's random source, if it gives one
  */
-public record ProtocolOptions(Map<String, String> values) {
+public record ProtocolOptions(Map<String, String> values, OptionalLong randomSeed) {
 
     /** No options: every algorithm's defaults. */
     public static final ProtocolOptions NONE = new ProtocolOptions(Map.of());
 
     public ProtocolOptions {
         values = Map.copyOf(values);
+        java.util.Objects.requireNonNull(randomSeed, "randomSeed");
+    }
+
+    /** Settings without a random seed from the driver. */
+    public ProtocolOptions(Map<String, String> values) {
+        this(values, OptionalLong.empty());
     }
 
     /** A copy with {@code key} set to {@code value}. */
     public ProtocolOptions with(String key, String value) {
         Map<String, String> copy = new TreeMap<>(values);
         copy.put(key, value);
-        return new ProtocolOptions(copy);
+        return new ProtocolOptions(copy, randomSeed);
     }
 
-    /** These options, with each key they do not set taken from {@code defaults}. */
+    /** A copy carrying the driver's random seed {@code seed} (see the class comment). */
+    public ProtocolOptions withRandomSeed(long seed) {
+        return new ProtocolOptions(values, OptionalLong.of(seed));
+    }
+
+    /**
+     * These options, with each key they do not set taken from {@code defaults}; the random seed is this
+     * one's, else the defaults'.
+     */
     public ProtocolOptions over(ProtocolOptions defaults) {
         Map<String, String> merged = new TreeMap<>(defaults.values());
         merged.putAll(values);
-        return new ProtocolOptions(merged);
+        return new ProtocolOptions(merged, randomSeed.isPresent() ? randomSeed : defaults.randomSeed());
     }
 
     /**

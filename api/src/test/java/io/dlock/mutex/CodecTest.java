@@ -74,6 +74,8 @@ class CodecTest {
                 // token algorithms (issue 3) and their census messages
                 Arguments.of(TOKEN_RING, new TokenRingMessage.Token(1, 1, 0)),
                 Arguments.of(TOKEN_RING, new TokenRingMessage.Token(big, big, big)),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.TokenAck(1, 1)),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.TokenAck(big, big)),
                 Arguments.of(TOKEN_RING, new TokenRingMessage.CensusHello(3)),
                 Arguments.of(TOKEN_RING, new TokenRingMessage.CensusQuery(big)),
                 Arguments.of(TOKEN_RING, new TokenRingMessage.CensusReportMessage(

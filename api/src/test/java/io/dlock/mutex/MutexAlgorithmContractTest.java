@@ -66,7 +66,7 @@ class MutexAlgorithmContractTest {
                 "2(N-1)", 1);
         check(MutexAlgorithm.LAMPORT, "lamport", ProtocolFamily.PERMISSION, true, Set.of("immediate-ack"),
                 "3(N-1)", 1);
-        check(MutexAlgorithm.TOKEN_RING, "token-ring", ProtocolFamily.TOKEN, false, Set.of("idle-pause-ms"),
+        check(MutexAlgorithm.TOKEN_RING, "token-ring", ProtocolFamily.TOKEN, false, Set.of("idle-pause-ms", "token-ack-ms"),
                 "1 .. inf (1 under full load)", 1);
         check(MutexAlgorithm.SUZUKI_KASAMI, "suzuki-kasami", ProtocolFamily.TOKEN, false, Set.of(),
                 "N (0 for the idle holder)", 1);
@@ -75,10 +75,10 @@ class MutexAlgorithmContractTest {
                 Set.of("fault-tolerant", "twait", "telec"), "avg O(log N); worst N", 1);
         check(MutexAlgorithm.CTTA, "ctta", ProtocolFamily.TOKEN, false, Set.of("regenerate", "regen-timeout"),
                 "N (N-1 at the idle holder)", 1);
-        check(MutexAlgorithm.MAEKAWA, "maekawa", ProtocolFamily.QUORUM, true, Set.of("basic"),
+        check(MutexAlgorithm.MAEKAWA, "maekawa", ProtocolFamily.QUORUM, true, Set.of("basic", "quorum"),
                 "3(K-1)..5(K-1), K=|S_i|", 2);
         check(MutexAlgorithm.DECENTRALIZED, "decentralized", ProtocolFamily.QUORUM, false,
-                Set.of("quorum", "backoff-ms", "seed"), "3(N-1); sum_a 2(N-1)+g_a", Double.NaN);
+                Set.of("quorum", "backoff-ms", "seed", "reply-timeout-ms"), "3(N-1); sum_a 2(N-1)+g_a", Double.NaN);
         check(MutexAlgorithm.RAYNAL, "raynal", ProtocolFamily.PERMISSION, false,
                 Set.of("original", "retry-ms", "idle-pass-ms"), "d(N-1) <= (N-1)^2 (INFORM)", 1);
     }
@@ -125,19 +125,25 @@ class MutexAlgorithmContractTest {
         }
     }
 
-    /** Every declared option accepts true and false (any case), or, if it is numeric, an integer such as 1. */
+    /**
+     * Every declared option accepts true and false (any case), or, if it is numeric, an integer such as
+     * 1, or, if it is a choice, every value its refusal of "true" names after "allowed: ".
+     */
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
     void declaredOptionsAcceptBooleans(MutexAlgorithm algorithm) {
         for (String key : algorithm.definition().optionKeys()) {
-            boolean numeric;
+            String refusal = null;
             try {
                 algorithm.definition().validateOptions(ProtocolOptions.NONE.with(key, "true"));
-                numeric = false;
             } catch (IllegalArgumentException e) {
-                numeric = true;
+                refusal = e.getMessage();
             }
-            if (numeric) {
+            if (refusal != null && refusal.matches(".*allowed: [a-z-]+(, [a-z-]+)+$")) {
+                for (String value : refusal.substring(refusal.indexOf("allowed: ") + 9).split(", ")) {
+                    create(algorithm.definition(), ProtocolOptions.NONE.with(key, value));
+                }
+            } else if (refusal != null) {
                 create(algorithm.definition(), ProtocolOptions.NONE.with(key, "1"));
             } else {
                 create(algorithm.definition(), ProtocolOptions.NONE.with(key, "true"));

@@ -27,16 +27,19 @@ import io.dlock.spi.NodeId;
  * <p><b>Deviations from the seed</b> (SPEC.md F25, CR-7): the missing brace of {@code if (mode ==
  * elected)} is restored (the literal code stops after its first foreign message); the leader absorbs
  * its own ELECTED; the comparison is with the node's own id (classic rule), the seed's comparison
- * with the largest id seen so far is option {@code seed-max-seen}. A node learns the leader when
- * ELECTED reaches it; the leader when its ELECTED returns, so the run ends with no message in flight.
+ * with the largest id seen so far is option {@code seed-max-seen}. The leader learns it is the leader
+ * when its own id comes back (rule 2; time n with unit delays when all initiate, SPEC.md CR-6), the
+ * others when ELECTED reaches them (by 2n-1); the leader absorbs its ELECTED at 2n, so the run ends
+ * with no message in flight.
  */
 final class ChangRoberts implements ElectionProtocol<ChangRobertsMessage> {
 
     /*
      * Overview.
      *
-     * State: participant; best (seed-max-seen only: the largest id seen, own included); leader (set
-     * when ELECTED arrives, or for the leader when its id came back); done.
+     * State: participant; best (seed-max-seen only: the largest id seen, own included); done (set
+     * when ELECTED arrives, including the leader's own, which it absorbs). The leader is reported to
+     * the effects once: by the leader when its id comes back, by the others when ELECTED arrives.
      *
      * Invariants:
      *  - Classic rule: a node forwards ELECTION(x) iff x > own id, so id x travels exactly as far as
@@ -88,9 +91,10 @@ final class ChangRoberts implements ElectionProtocol<ChangRobertsMessage> {
             // Rule 3.
             participant = false;
             done = true;
-            if (!e.leader().equals(self)) {
-                effects.send(successor, e);
+            if (e.leader().equals(self)) {
+                return; // our own ELECTED came back: absorb it; we knew since our id came back (CR-6)
             }
+            effects.send(successor, e);
             effects.leaderElected(e.leader());
         }
     }
@@ -107,14 +111,20 @@ final class ChangRoberts implements ElectionProtocol<ChangRobertsMessage> {
                 effects.send(successor, new Election(self));
             }
         } else {
-            effects.send(successor, new Elected(self)); // my id went all the way round
+            iAmTheLeader(); // my id went all the way round
         }
+    }
+
+    /** Rule 2, {@code x == me}: leader = me, known now (CR-6: at time n when all initiate); ELECTED tells the others. */
+    private void iAmTheLeader() {
+        effects.send(successor, new Elected(self));
+        effects.leaderElected(self);
     }
 
     /** Rule 2, variant {@code seed-max-seen}: compare with the largest id seen so far. */
     private void onElectionMaxSeen(NodeId x) {
         if (x.equals(self)) {
-            effects.send(successor, new Elected(self));
+            iAmTheLeader();
         } else if (!participant) {
             participant = true;
             best = x.compareTo(self) > 0 ? x : self;

@@ -33,7 +33,11 @@ import java.util.TreeMap;
  *
  * <p><b>Deviations.</b> Each forwarded message carries a hop number that its ACK names (SPEC.md
  * gives the ACK no content), so a late ACK cannot acknowledge another hop. A node remembers the
- * successors it found dead for the rest of the run (SPEC.md: "mark the successor crashed").
+ * successors it found dead for the rest of the run (SPEC.md: "mark the successor crashed"), drops
+ * them from the lists it forwards, and ends a circulation whose initiator it finds dead (issue 17):
+ * a COORDINATOR that would have to skip its dead initiator has been everywhere, and is not
+ * forwarded again (it used to circle for ever, since only its initiator stops it); an ELECTION whose
+ * initiator died turns into COORDINATOR at the first node already in its list, as usual.
  */
 final class Ring implements ElectionProtocol<RingMessage> {
 
@@ -82,9 +86,11 @@ final class Ring implements ElectionProtocol<RingMessage> {
         if (message instanceof Election e) {
             effects.send(from, new Ack(e.hop())); // rule 2
             if (e.list().contains(self)) {
-                // Back at the initiator: the list is complete.
-                effects.leaderElected(ElectionSupport.max(e.list()));
-                forward(new Coordinator(1, e.initiator(), e.list()));
+                // Back at the initiator (or, if the initiator died, at the first node of the list
+                // after it): the list is complete.
+                List<NodeId> members = withoutDead(e.list());
+                effects.leaderElected(ElectionSupport.max(members));
+                forward(new Coordinator(1, e.initiator(), members));
             } else {
                 List<NodeId> list = new ArrayList<>(e.list());
                 list.add(self);
@@ -116,7 +122,18 @@ final class Ring implements ElectionProtocol<RingMessage> {
         }
     }
 
-    /** Rule 5: sends {@code message} (with a fresh hop number) to the first member after me not known dead. */
+    /** {@code list} without the members this node found dead. */
+    private List<NodeId> withoutDead(List<NodeId> list) {
+        List<NodeId> alive = new ArrayList<>(list);
+        alive.removeAll(dead);
+        return alive;
+    }
+
+    /**
+     * Rule 5: sends {@code message} (with a fresh hop number) to the first member after me not known
+     * dead, the lists without the dead members. A COORDINATOR whose initiator is dead and would be
+     * skipped has gone round: it stops here.
+     */
     private void forward(RingMessage message) {
         NodeId target = self;
         for (int step = 1; step <= context.ring().size(); step++) {
@@ -125,11 +142,14 @@ final class Ring implements ElectionProtocol<RingMessage> {
                 target = candidate;
                 break;
             }
+            if (message instanceof Coordinator c && candidate.equals(c.initiator())) {
+                return; // its initiator is dead: every live node has seen it (issue 17)
+            }
         }
         long hop = ++nextHop;
         RingMessage stamped = message instanceof Election e
-                ? new Election(hop, e.initiator(), e.list())
-                : new Coordinator(hop, ((Coordinator) message).initiator(), ((Coordinator) message).list());
+                ? new Election(hop, e.initiator(), withoutDead(e.list()))
+                : new Coordinator(hop, ((Coordinator) message).initiator(), withoutDead(((Coordinator) message).list()));
         pending.put(hop, new Pending(stamped, target));
         effects.send(target, stamped);
         effects.setTimer(ACK_TIMER + hop, ackTimeout);

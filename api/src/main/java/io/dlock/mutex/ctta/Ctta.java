@@ -13,6 +13,7 @@ import io.dlock.mutex.ctta.CttaMessage.Hello;
 import io.dlock.mutex.ctta.CttaMessage.Report;
 import io.dlock.mutex.ctta.CttaMessage.Jdcg;
 import io.dlock.mutex.ctta.CttaMessage.Nack;
+import io.dlock.mutex.ctta.CttaMessage.Partition;
 import io.dlock.mutex.ctta.CttaMessage.Token;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
@@ -71,8 +72,32 @@ import java.util.Map;
  *       {@code HR} are re-indexed by the new ranks (joiners start at 0), ages restart at 0, the
  *       steward finds the token or regenerates it with {@code HR(j) = LR_j[j]} (minus 1 while j
  *       waits, CT-3), and waiting sites broadcast their request again with the same number (F9).</li>
- *   <li>Not implemented: the failure-mode modifications of the seed's §5 (the "failed" site and
- *       partition modes are injected by a harness the runtime does not have).</li>
+ *   <li>The failure-mode modifications of the seed's §5, for failures reported within a view (the
+ *       seed's failure detector, Minoura 1982, which tells a site that it failed or that one of its
+ *       links did; dlock's runtime has none and relies on views and the census above, so only a
+ *       harness drives these modes, through {@link #siteFailed()}, {@link #siteRepaired()},
+ *       {@link #failureReported}, {@link #repairReported}, {@link #linkFailed()} and
+ *       {@link #linkRepaired()}):
+ *       <ul>
+ *         <li>a <em>failed</em> site still receives and forwards messages but updates none of
+ *             {@code HR}, {@code CG}, {@code LR}: a TOKEN reaching it is forwarded unchanged
+ *             (SPEC DECISION: to the first site in ring order whose request its frozen LR shows
+ *             pending, else to its successor), a CRREQ changes nothing, a JDCG gets NACK
+ *             unconditionally (the seed's "UDCG"), and it neither enters nor regenerates; the other
+ *             sites, told of the failure, leave it out of PASS until its repair is reported (else
+ *             the token would bounce between it and a site that sees its request pending);</li>
+ *         <li>an end of a failed link that splits the sites sends PARTITION to every site; a site
+ *             in <em>partition mode</em> runs CTTA but no REGENERATE and answers every JDCG with
+ *             NACK, so neither side can make a second token;</li>
+ *         <li>re-requests: a requesting site that is failed or in partition mode re-sends its
+ *             CRREQ with the <em>same</em> number when its REGENERATE timer fires instead of
+ *             regenerating, and re-sends it when a repair is reported (a CRREQ may
+ *             have missed sites, and a repaired site's LR is behind: the site itself and every site
+ *             told of the repair re-send); rule 2 takes a repeated
+ *             number as a no-op, so an idle holder that had missed it passes the token on.</li>
+ *       </ul>
+ *       A site fails and recovers only outside its critical section (the seed's failed site has no
+ *       process that could use the CS).</li>
  * </ul>
  */
 final class Ctta implements MutexProtocol<CttaMessage> {
@@ -92,7 +117,10 @@ final class Ctta implements MutexProtocol<CttaMessage> {
      *  - A token is created (rule 11) only when every other site acknowledged g, i.e. raised its CG to
      *    g, and our own CG is still g: every older token is then discarded on arrival (TG < CG), and a
      *    concurrent candidate with a smaller age was refused by us (NACK) or has seen our larger age.
-     *  - The token leaves a site only by PASS, never while the site is in the CR.
+     *  - The token leaves a site only by PASS, never while the site is in the CR, with one exception:
+     *    the census of a healed partition may give the token to another site while we are in the CR
+     *    (censusDone sets token = null); onRelease then counts and passes nothing (as Suzuki-Kasami's
+     *    release does when its token is gone) and only records our request as served in hrOwn.
      */
 
     static final String REGEN_TIMER = "regen";
@@ -124,6 +152,12 @@ final class Ctta implements MutexProtocol<CttaMessage> {
 
     private Regen regen;
     private int failedAttempts;
+    /** Seed §5: this site is failed (it forwards, but updates nothing). */
+    private boolean failed;
+    /** Seed §5: a PARTITION was received (no REGENERATE, NACK to every JDCG). */
+    private boolean partitionMode;
+    /** Seed §5: ranks of the sites reported failed (PASS skips them until their repair is reported). */
+    private final java.util.Set<Integer> failedSites = new java.util.TreeSet<>();
     private final Map<NodeId, long[]> answered = new HashMap<>();
 
     private final TokenCensus<CttaMessage> census;
@@ -187,6 +221,9 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         if (requesting) {
             throw new IllegalStateException(self + " already has an outstanding request");
         }
+        if (failed) {
+            throw new IllegalStateException(self + " is failed (seed §5): it cannot request");
+        }
         // rule 1: number the request and broadcast it (even with the idle token here: F5)
         census.beforeEvent();
         requesting = true;
@@ -209,10 +246,16 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         }
         // rule 4: count the entry, then PASS
         census.beforeEvent();
-        tokenHr[me]++;
-        hrOwn = tokenHr[me];
         inCR = false;
         requesting = false;
+        if (tokenHr == null) {
+            // a census gave the token to another site during our CS (only after a partition heals):
+            // there is nothing to count on or pass; our request is served, as the census counted it
+            hrOwn = Math.max(hrOwn, lr[me]);
+            return;
+        }
+        tokenHr[me]++;
+        hrOwn = tokenHr[me];
         if (!census.active()) {
             pass();
         }
@@ -236,7 +279,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     private void pass() {
         for (int k = 1; k < n; k++) {
             int j = (me + k) % n;
-            if (lr[j] > tokenHr[j]) {
+            if (lr[j] > tokenHr[j] && !failedSites.contains(j)) {
                 tokenHop++;
                 List<Long> hr = new ArrayList<>(n);
                 for (long h : tokenHr) {
@@ -270,11 +313,115 @@ final class Ctta implements MutexProtocol<CttaMessage> {
             onAnswer(j, a.g(), false, a.hr(), a.fence());
         } else if (message instanceof Nack k) {
             onAnswer(j, k.g(), true, 0, 0);
+        } else if (message instanceof Partition) {
+            enterPartitionMode();
+        }
+    }
+
+    // ---- seed §5: failure modes, driven by the failure detector (a harness) ---------------------
+
+    /**
+     * §5: a token is at this failed site: send it on as it is (its hop aside, {@code hop} is the last)
+     * to the first site whose request the frozen LR shows pending, else to the successor.
+     */
+    private void forwardUnchanged(List<Long> hr, long tg, long fence, long hop) {
+        int target = (me + 1) % n;
+        for (int k = 1; k < n; k++) {
+            int j = (me + k) % n;
+            if (lr[j] > hr.get(j) && !failedSites.contains(j)) {
+                target = j;
+                break;
+            }
+        }
+        lastStampFence = fence;
+        lastStampHop = hop + 1;
+        effects.send(view.member(target), new Token(hr, tg, fence, hop + 1));
+    }
+
+    /**
+     * Seed §5: this site has failed. From now on it forwards tokens unchanged, updates no LR, CG or
+     * HR, answers every JDCG with NACK and regenerates nothing, until {@link #siteRepaired()}. An
+     * idle token held here is sent on at once. Not while in the critical section.
+     *
+     * @throws IllegalStateException in the critical section
+     */
+    void siteFailed() {
+        if (inCR) {
+            throw new IllegalStateException(self + " is in the critical section");
+        }
+        failed = true;
+        regen = null;
+        if (tokenHr != null) {
+            List<Long> hr = new ArrayList<>(n);
+            for (long h : tokenHr) {
+                hr.add(h);
+            }
+            tokenHr = null;
+            forwardUnchanged(hr, tokenTg, fences.highest(), tokenHop);
+        }
+    }
+
+    /** Seed §5: this site is repaired; a requesting site re-sends its CRREQ (same number). */
+    void siteRepaired() {
+        failed = false;
+        reRequestIfWaiting();
+    }
+
+    /**
+     * Seed §5: the failure detector reports that {@code site} failed: PASS skips it (a failed site
+     * would only forward the token) until its repair is reported.
+     */
+    void failureReported(NodeId site) {
+        int j = view.indexOf(site);
+        if (j >= 0 && j != me) {
+            failedSites.add(j);
+        }
+    }
+
+    /**
+     * Seed §5: the failure detector reports that {@code site} was repaired (its LR may be behind): PASS
+     * considers it again, and a requesting site re-sends its CRREQ with the same number; an idle
+     * holder passes the token if the repaired site waits.
+     */
+    void repairReported(NodeId site) {
+        failedSites.remove(view.indexOf(site));
+        reRequestIfWaiting();
+        if (tokenHr != null && !inCR && !census.active()) {
+            pass();
+        }
+    }
+
+    /**
+     * Seed §5: a link of this site failed and split the sites: tell every site (those still reachable
+     * get it) and enter partition mode.
+     */
+    void linkFailed() {
+        effects.broadcast(new Partition());
+        enterPartitionMode();
+    }
+
+    /** Seed §5: the link is repaired (the harness tells every site): REGENERATE is allowed again; re-request. */
+    void linkRepaired() {
+        partitionMode = false;
+        reRequestIfWaiting();
+    }
+
+    private void enterPartitionMode() {
+        partitionMode = true;
+        regen = null; // an attempt in progress can no longer succeed: every site NACKs
+    }
+
+    private void reRequestIfWaiting() {
+        if (requesting && !inCR && tokenHr == null && !census.active()) {
+            effects.broadcast(new CrReq(lr[me])); // the same number: a no-op where it had arrived
         }
     }
 
     /** Rule 2: record the request number (max: channels are not FIFO); an idle holder passes. */
     private void onCrReq(int j, long number) {
+        if (failed) {
+            return; // §5: a failed site updates no LR (and holds no token: it forwards tokens at once)
+        }
         if (number > lr[j]) {
             lr[j] = number;
         }
@@ -290,6 +437,10 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         }
         if (t.tg() < cg || t.hr().size() != n || tokenHr != null) {
             return; // stale: a newer token was regenerated (rule 3); or not of this view
+        }
+        if (failed) {
+            forwardUnchanged(t.hr(), t.tg(), t.fence(), t.hop()); // §5: it cannot update CG or HR, nor use it
+            return;
         }
         lastStampFence = t.fence();
         lastStampHop = t.hop();
@@ -315,6 +466,10 @@ final class Ctta implements MutexProtocol<CttaMessage> {
 
     /** Rule 8 (with the request number merged as a CRREQ). */
     private void onJdcg(NodeId from, int i, Jdcg d) {
+        if (failed || partitionMode) {
+            answer(from, d.g(), false); // §5: NACK unconditionally, and update nothing
+            return;
+        }
         if (d.n() > lr[i]) {
             lr[i] = d.n();
         }
@@ -391,6 +546,13 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         if (census.active() || !regenerate || !name.equals(REGEN_TIMER) || !requesting || tokenHr != null) {
             return;
         }
+        if (failed || partitionMode) {
+            // §5: no REGENERATE here; re-request instead (same number), in case a CRREQ was missed
+            regen = null;
+            effects.broadcast(new CrReq(lr[me]));
+            armRegenTimer();
+            return;
+        }
         // rule 6 (an attempt still missing answers is abandoned), rule 7
         if (regen != null) {
             regen = null;
@@ -411,6 +573,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
 
     @Override
     public void onView(View newView) {
+        failedSites.clear(); // §5 reports were by rank; the membership decides from now on
         // re-index LR and the token's HR by the new ranks; departed sites go, joiners start at 0
         long[] newLr = new long[newView.size()];
         long[] newHr = tokenHr == null ? null : new long[newView.size()];

@@ -12,6 +12,7 @@ import io.dlock.mutex.ctta.CttaMessage.Hello;
 import io.dlock.mutex.ctta.CttaMessage.Report;
 import io.dlock.mutex.ctta.CttaMessage.Jdcg;
 import io.dlock.mutex.ctta.CttaMessage.Nack;
+import io.dlock.mutex.ctta.CttaMessage.Partition;
 import io.dlock.mutex.ctta.CttaMessage.Token;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.spi.WireReader;
@@ -29,6 +30,7 @@ import java.util.List;
  *   3 Jdcg   g n
  *   4 Ack    g hr fence
  *   5 Nack   g
+ *   6 Partition (no field)
  *  60-63 census messages (see CensusCodec)
  * </pre>
  */
@@ -39,6 +41,7 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
     static final int JDCG = 3;
     static final int ACK = 4;
     static final int NACK = 5;
+    static final int PARTITION = 6;
 
     /** Largest HR array accepted from the wire. */
     static final int MAX_SITES = 1 << 16;
@@ -59,6 +62,8 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
             out.writeByte(ACK).writeVarLong(a.g()).writeVarLong(a.hr()).writeVarLong(a.fence());
         } else if (message instanceof Nack k) {
             out.writeByte(NACK).writeVarLong(k.g());
+        } else if (message instanceof Partition) {
+            out.writeByte(PARTITION);
         } else if (!CensusCodec.write(message, out)) {
             throw new IllegalArgumentException("not a ctta message: " + message);
         }
@@ -94,6 +99,8 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
         } else if (tag == NACK) {
             long g = in.readVarLong();
             message = build(name, () -> new Nack(g));
+        } else if (tag == PARTITION) {
+            message = new Partition();
         } else {
             message = CensusCodec.read(tag, in, name, Hello::new, CensusQuery::new, Report::new, Done::new);
             if (message == null) {

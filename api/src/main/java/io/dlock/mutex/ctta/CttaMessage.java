@@ -93,6 +93,13 @@ public sealed interface CttaMessage extends ProtocolMessage {
     }
 
     /**
+     * Seed §5: a link failure split the sites; the sender (an end of the failed link) tells every
+     * site it still reaches. The receiver enters partition mode: no REGENERATE, NACK to every JDCG.
+     */
+    record Partition() implements CttaMessage {
+    }
+
+    /**
      * Token census (not in the seed): a site created on first use greets the steward.
      *
      * @param epoch the epoch of the census wanted

@@ -41,8 +41,11 @@ import java.util.TreeSet;
  * member that restarts comes back as a new view member, and the census below rebuilds every vote.
  *
  * <p><b>Assumptions.</b> Reliable within an epoch; FIFO not required; replicas = the members of the
- * current view (the DHT's {@code coord[0..N-1]}); randomness only for the back-off, from a
- * {@link SplittableRandom} seeded with (option {@code seed}, node id) as SPEC.md 0.3 prescribes.
+ * current view (the DHT's {@code coord[0..N-1]}); randomness only for the back-off, from the
+ * {@linkplain ProtocolContext#random protocol context's random source}: forked from the run's seed in
+ * a simulation (so a run replays from its seed and two seeds draw different back-offs), seeded with
+ * (option {@code seed}, node id) where the driver gives no seed (the runtime), as SPEC.md 0.3
+ * prescribes.
  *
  * <p><b>Cost.</b> An entry that needs attempts {@code 1..k} costs {@code Σ_a (2(N-1) + g_a)}
  * messages, {@code g_a} the GRANTs from other members in attempt a (every GRANT is returned by one
@@ -52,6 +55,11 @@ import java.util.TreeSet;
  *
  * <p><b>Deviations from SPEC.md A2.</b>
  * <ul>
+ *   <li>Rule 9 is on by default (option {@code reply-timeout-ms}): an attempt that has not heard
+ *       from every replica after that long counts the missing replies as DENY and decides, so a
+ *       crashed replica that is still in the view (its crash not yet detected) does not block every
+ *       attempt; a late GRANT is returned at once like any vote for an attempt that is not
+ *       current.</li>
  *   <li>Every member is both a client and a replica coordinator; the client's own vote is local.</li>
  *   <li>A coordinator remembers the newest attempt it has seen per client and ignores older or
  *       duplicated REQUESTs; a client returns a GRANT for an attempt that is not current at once
@@ -84,12 +92,15 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
      *    which every coordinator voted for it.
      *  - Every vote given to a client is returned by one RELEASE: after a failed attempt (rule 4),
      *    after the CS (rule 6), or at once if it answers an attempt that is no longer current.
-     *  - The client waits for a reply from every member before deciding (SPEC DECISION), so the
-     *    replies of one attempt never mix with another's.
+     *  - The client waits for a reply from every member before deciding (SPEC DECISION), or until
+     *    the reply timeout (rule 9); replies carry the attempt number, so the replies of one attempt
+     *    never mix with another's, and a late GRANT is released at once.
      */
 
     /** Timer name of the back-off between attempts. */
     static final String BACKOFF = "backoff";
+    /** Timer name of the reply timeout of an attempt (SPEC.md A2 rule 9). */
+    static final String REPLY = "reply";
 
     private enum Phase { IDLE, TRYING, BACKOFF, HOLDING }
 
@@ -97,6 +108,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     private final MutexEffects<DecentralizedMessage> effects;
     private final int quorumOption;
     private final long backoffBase;
+    private final long replyTimeout;
     private final SplittableRandom random;
     private final EpochBarrier barrier;
     private final FencingCounter fences = new FencingCounter();
@@ -121,15 +133,19 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     /**
      * @param quorumOption votes needed, or 0 for a majority; clamped to {@code [N/2 + 1, N]} per view
      * @param backoffBase  base back-off B in timer units (ms in the runtime)
-     * @param seed         the global seed of the back-off PRNG
+     * @param replyTimeout how long an attempt waits for replies before counting the missing ones as
+     *                     DENY (rule 9), in timer units; 0 = wait for every reply
+     * @param seed         the seed of the back-off PRNG when the driver gives none (option {@code seed})
      */
-    Decentralized(ProtocolContext<DecentralizedMessage> context, int quorumOption, long backoffBase, long seed) {
+    Decentralized(ProtocolContext<DecentralizedMessage> context, int quorumOption, long backoffBase,
+                  long replyTimeout, long seed) {
         this.self = context.self();
         this.effects = context.effects();
         this.view = context.view();
         this.quorumOption = quorumOption;
         this.backoffBase = backoffBase;
-        this.random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + self.value());
+        this.replyTimeout = replyTimeout;
+        this.random = context.random(seed); // forked from the run's seed in a simulation
         this.barrier = new EpochBarrier(self, view, context.startsIdle());
         if (!context.startsIdle()) {
             fences.enterEpoch(view.epoch());
@@ -163,6 +179,9 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         granted.clear();
         phase = Phase.TRYING;
         effects.broadcast(new Request(attempt));
+        if (replyTimeout > 0 && view.size() > 1) {
+            effects.setTimer(REPLY, replyTimeout); // rule 9
+        }
         onReply(self, coordinatorVote(self, attempt), fences.highest());
     }
 
@@ -178,6 +197,14 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         }
         if (!replied.containsAll(view.members())) {
             return;
+        }
+        decide();
+    }
+
+    /** Rule 4's decision, with every reply in or (rule 9) the missing ones counted as DENY. */
+    private void decide() {
+        if (replyTimeout > 0) {
+            effects.cancelTimer(REPLY);
         }
         if (granted.size() >= votesNeeded(view)) {
             phase = Phase.HOLDING;
@@ -196,6 +223,8 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         announceIfDue();
         if (BACKOFF.equals(name) && phase == Phase.BACKOFF) {
             startAttempt(); // rule 5
+        } else if (REPLY.equals(name) && phase == Phase.TRYING) {
+            decide(); // rule 9: a replica that did not answer (crashed, still in the view) counts as DENY
         }
     }
 
@@ -264,7 +293,10 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         } else if (message instanceof Grant g) {
             if (phase == Phase.TRYING && g.attempt() == attempt) {
                 onReply(from, true, g.fence());
-            } else if (!(phase == Phase.HOLDING && g.attempt() == attempt)) {
+            } else if (phase == Phase.HOLDING && g.attempt() == attempt) {
+                fences.observe(g.fence());
+                voters.add(from); // a vote that came after the reply timeout decided: returned at exit
+            } else {
                 fences.observe(g.fence());
                 effects.send(from, new Release(g.attempt(), fences.highest())); // a vote we do not use
             }
@@ -295,6 +327,9 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         voters.clear(); // coordinators forget their votes; a holder gets every member's below
         if (phase == Phase.TRYING) {
             // the replies of this attempt may be lost: give up and retry after a back-off
+            if (replyTimeout > 0) {
+                effects.cancelTimer(REPLY);
+            }
             phase = Phase.BACKOFF;
             effects.setTimer(BACKOFF, random.nextLong(Math.max(1, backoffBase)) + 1);
         }

@@ -25,8 +25,13 @@ import java.util.Set;
  *   <li>{@value #BACKOFF_MS}: base back-off B (default 10): after the t-th failed attempt a client
  *       waits a uniform {@code 1 .. B·2^min(t,10)} timer units (milliseconds in the runtime, virtual
  *       units in the simulator).</li>
- *   <li>{@value #SEED}: global seed of the back-off PRNG (default 0); each node draws from a
- *       {@link java.util.SplittableRandom} seeded with (seed, node id), so runs are reproducible.</li>
+ *   <li>{@value #REPLY_TIMEOUT_MS}: SPEC.md A2 rule 9 (default {@value #DEFAULT_REPLY_TIMEOUT_MS}; 0 turns
+ *       it off): an attempt still missing replies after that many timer units counts them as DENY, so
+ *       a crashed replica that is still in the view does not block every attempt.</li>
+ *   <li>{@value #SEED}: seed of the back-off PRNG where the driver gives none (default 0): the
+ *       runtime's nodes draw from a {@link java.util.SplittableRandom} seeded with (seed, node id). The
+ *       simulator ignores it: each node's source is forked from the run's seed
+ *       ({@link io.dlock.protocol.ProtocolContext#random}).</li>
  * </ul>
  */
 public final class DecentralizedDefinition extends AbstractMutexProtocolDefinition<DecentralizedMessage> {
@@ -37,12 +42,16 @@ public final class DecentralizedDefinition extends AbstractMutexProtocolDefiniti
     public static final String QUORUM = "quorum";
     /** Option key: base back-off in timer units. */
     public static final String BACKOFF_MS = "backoff-ms";
-    /** Option key: global seed of the back-off PRNG. */
+    /** Option key: seed of the back-off PRNG where the driver gives none. */
     public static final String SEED = "seed";
+    /** Option key: reply timeout of an attempt (rule 9), 0 = off. */
+    public static final String REPLY_TIMEOUT_MS = "reply-timeout-ms";
+    /** Default of {@value #REPLY_TIMEOUT_MS}: far above any reply's round trip, far below a failure detector's delay. */
+    public static final long DEFAULT_REPLY_TIMEOUT_MS = 1000;
 
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public DecentralizedDefinition() {
-        super(NAME, ProtocolFamily.QUORUM, false, Set.of(QUORUM, BACKOFF_MS, SEED),
+        super(NAME, ProtocolFamily.QUORUM, false, Set.of(QUORUM, BACKOFF_MS, SEED, REPLY_TIMEOUT_MS),
                 new DecentralizedCodec(), "3(N-1); sum_a 2(N-1)+g_a");
     }
 
@@ -52,6 +61,7 @@ public final class DecentralizedDefinition extends AbstractMutexProtocolDefiniti
         quorum(options);
         options.getLong(BACKOFF_MS, 10, 1, 1L << 40);
         options.getLong(SEED, 0, Long.MIN_VALUE, Long.MAX_VALUE);
+        options.getLong(REPLY_TIMEOUT_MS, DEFAULT_REPLY_TIMEOUT_MS, 0, 1L << 40);
     }
 
     private static int quorum(ProtocolOptions options) {
@@ -76,6 +86,7 @@ public final class DecentralizedDefinition extends AbstractMutexProtocolDefiniti
         ProtocolOptions options = context.options();
         validateOptions(options);
         return new Decentralized(context, quorum(options), options.getLong(BACKOFF_MS, 10, 1, 1L << 40),
+                options.getLong(REPLY_TIMEOUT_MS, DEFAULT_REPLY_TIMEOUT_MS, 0, 1L << 40),
                 options.getLong(SEED, 0, Long.MIN_VALUE, Long.MAX_VALUE));
     }
 

@@ -25,9 +25,13 @@ import java.util.TreeMap;
  * 21(7):558-565, 1978; S. Ghosh, <i>Distributed Systems: An Algorithmic Approach</i>, ch. 7.
  *
  * <p><b>Assumptions.</b> Fully connected; reliable within an epoch; <b>FIFO channels required</b>: on
- * a reordering channel the ack of a later request can overtake the sender's own earlier request, and
- * both nodes enter (SPEC.md LAM-3; the definition declares {@code requiresFifo}). Node {@code i} of
- * the seed is the member of rank {@code i} in the current {@link View}.
+ * a reordering channel, with {@code immediate-ack}, the ack of a later request can overtake the
+ * sender's own earlier request, and both nodes enter (SPEC.md LAM-3); with the default deferred acks
+ * mutual exclusion survives reordering (see the argument in the implementation notes: every ACK and
+ * RELEASE names its request), but fencing tokens do not, since they travel on RELEASE and ACK: a node
+ * can enter before the previous holder's RELEASE reached it. The definition declares
+ * {@code requiresFifo} for both. Node {@code i} of the seed is the member of rank {@code i} in the
+ * current {@link View}.
  *
  * <p><b>Cost.</b> 3(N-1) messages per entry (N-1 REQUEST, N-1 ACK, N-1 RELEASE) with either ack rule;
  * synchronization delay T; delay before entry 2T. N = 1 enters at once with no message.
@@ -83,6 +87,22 @@ final class Lamport implements MutexProtocol<LamportMessage> {
      *    ack of j's request. Had i sent its request before that ack, FIFO delivered it to j first
      *    and it sat ahead of j's own in j's queue, so j could not enter; had i sent it after, i had
      *    witnessed j's timestamp and its request would be the later one. Either way: contradiction.
+     *  - ME1 without FIFO, deferred acks (the default; SPEC.md says violations were found without
+     *    FIFO, but in a model whose ACK and RELEASE did not name their request). Within an epoch,
+     *    suppose X enters at eX, then Y enters at eY > eX while X is still in the CS, with requests
+     *    rX, rY. (1) Y counted an ACK naming rY from X. X, in the CS from eX to past eY, defers every
+     *    ack, so it sent that ACK before eX, on receiving rY (or when flushing after an earlier CS):
+     *    rY was in X's queue from before eX, and only a RELEASE naming rY or later, or a newer
+     *    REQUEST of Y, removes it; Y sends either only after leaving its CS, after eY. So rY was in
+     *    X's queue at eX and X's entry rule gives rX < rY. (2) X counted an ACK naming rX from Y,
+     *    sent before eX, so Y had queued rX before eX (a REQUEST at or below releasedUpTo gets no
+     *    ack). At eY, Y's entry rule needs rX gone from its queue, which only X's RELEASE naming rX,
+     *    or a newer REQUEST of X, does; X sends either only after its CS, after eY. So rX, smaller
+     *    than rY, heads Y's queue at eY: contradiction. Nothing above uses the order of delivery,
+     *    only that an ACK and a RELEASE name their request (a stale ACK counts for nothing, a stale
+     *    RELEASE removes nothing newer) and that a node in the CS sends no ack. With immediate-ack
+     *    step (1) fails: X may ack rY inside its CS, before rY (or rX at Y) is queued, which is
+     *    LAM-3's violation. LamportFifoTest searches reordering runs for both variants.
      *  - A member j that joins while i is in the CS gets i's request from i's onView before any
      *    ack from i (FIFO). Until j acks that request, i defers its acks to j (even with
      *    immediate-ack); a request j stamped before learning of i reaches i before j's ack (FIFO),

@@ -46,12 +46,14 @@ import java.util.TreeSet;
  * <p><b>Assumptions.</b> Fully connected; reliable within an epoch; <b>FIFO channels required</b>
  * (declared by the definition: a RELEASE must not overtake the REQUEST it follows, nor a RELINQUISH a
  * LOCKED). Node {@code i} of the seed is the member of rank {@code i}; the request sets are those of
- * {@link Quorums} for the view's size (the projective plane for N = 7, the grid otherwise).
+ * {@link Quorums} for the view's size: by default built from the projective plane of order q, the
+ * smallest prime power with {@code q^2 + q + 1 >= N}, so {@code K <= q + 1} (Maekawa's own plane for
+ * N = 7); with option {@code quorum=grid}, rows and columns of a grid ({@code K} about {@code 2√N}).
  * Priorities are (Lamport timestamp, node id), smaller first.
  *
  * <p><b>Cost.</b> Without contention {@code 3(K-1)} messages per entry, K = |S_i| (K-1 REQUEST,
- * LOCKED, RELEASE; the node's own arbiter is handled locally): 6 for N = 7, 12 for N = 9, 18 for
- * N = 16. Under contention the deadlock-free version adds FAILED, INQUIRE, RELINQUISH and
+ * LOCKED, RELEASE; the node's own arbiter is handled locally): 6 for N = 7 (K = 3), 9 for N = 13
+ * (K = 4), 15 for N = 31 (K = 6); with grid quorums 12 for N = 9 and 18 for N = 16. Under contention the deadlock-free version adds FAILED, INQUIRE, RELINQUISH and
  * re-LOCKED messages, up to about 5(K-1) (Maekawa's 3√N to 5√N). Synchronization delay 2T
  * (RELEASE to an arbiter, LOCKED to the next).
  *
@@ -113,7 +115,12 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     private final NodeId self;
     private final MutexEffects<MaekawaMessage> effects;
     private final boolean deadlockFree;
+    private final Quorums.Kind quorumKind;
+    /** SPEC.md A10 rule 2c's displacement rule; false only in the test variant of the published rules (MK-5). */
+    private final boolean displacementRule;
     private View view;
+    /** The request sets of the current view, by rank. */
+    private Quorums quorums;
     private List<NodeId> quorum;
     private final EpochBarrier barrier;
 
@@ -146,23 +153,35 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     private record Local(MaekawaMessage message) {
     }
 
-    Maekawa(ProtocolContext<MaekawaMessage> context, boolean deadlockFree) {
+    Maekawa(ProtocolContext<MaekawaMessage> context, boolean deadlockFree, Quorums.Kind quorumKind) {
+        this(context, deadlockFree, quorumKind, true);
+    }
+
+    /**
+     * @param displacementRule false: Maekawa's published rules, which send FAILED only to the arriving
+     *                         request (SPEC.md MK-5: they deadlock on some FIFO schedules); test only
+     */
+    Maekawa(ProtocolContext<MaekawaMessage> context, boolean deadlockFree, Quorums.Kind quorumKind,
+            boolean displacementRule) {
+        this.displacementRule = displacementRule;
         this.self = context.self();
         this.effects = context.effects();
         this.deadlockFree = deadlockFree;
+        this.quorumKind = quorumKind;
         this.view = context.view();
-        this.quorum = quorumOf(view, self);
+        this.quorums = Quorums.forSize(view.size(), quorumKind);
+        this.quorum = quorumOf(self);
         this.barrier = new EpochBarrier(self, view, context.startsIdle());
         if (!context.startsIdle()) {
             fences.enterEpoch(view.epoch()); // the lock may have been used before we knew of it
         }
     }
 
-    /** The members of {@code node}'s request set in {@code v}, ascending. */
-    static List<NodeId> quorumOf(View v, NodeId node) {
+    /** The members of {@code node}'s request set in the current view, ascending. */
+    private List<NodeId> quorumOf(NodeId node) {
         List<NodeId> q = new ArrayList<>();
-        for (int rank : Quorums.forSize(v.size()).of(v.indexOf(node))) {
-            q.add(v.member(rank));
+        for (int rank : quorums.of(view.indexOf(node))) {
+            q.add(view.member(rank));
         }
         return List.copyOf(q);
     }
@@ -217,7 +236,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     @Override
     public void onView(View newView) {
         view = newView;
-        quorum = quorumOf(newView, self);
+        quorums = Quorums.forSize(newView.size(), quorumKind);
+        quorum = quorumOf(self);
         fences.enterEpoch(newView.epoch());
         barrier.startEpoch(newView);
         local.clear();
@@ -352,7 +372,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             notify(r);
         } else {
             // 2c, displacement rule: the previous head no longer is the head; tell it
-            if (head != null && !notified.contains(head.node())) {
+            if (displacementRule && head != null && !notified.contains(head.node())) {
                 notify(head);
             }
             if (lockedFor == null) {
@@ -466,7 +486,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             dropOlderRequestsOf(member, s.timestamp() + 1);
             return;
         }
-        if (!quorumOf(view, member).contains(self)) {
+        if (!quorumOf(member).contains(self)) {
             return; // we are not one of its arbiters in this view
         }
         RequestStamp r = new RequestStamp(s.timestamp(), member);
@@ -519,7 +539,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** MK-6: every queued request other than the head is notified; the head is notified or inquired about. */
     boolean arbiterInvariantHolds() {
-        if (!deadlockFree || !barrier.isComplete()) {
+        if (!deadlockFree || !displacementRule || !barrier.isComplete()) {
             return true;
         }
         boolean first = true;

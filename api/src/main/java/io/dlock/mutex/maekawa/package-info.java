@@ -1,8 +1,9 @@
 /**
  * Maekawa's √N quorum algorithm (SPEC.md A10, seed 004 §2.3; Maekawa 1985): a node enters when every
  * arbiter of its request set has locked itself for its request; request sets pairwise intersect
- * (the projective plane for N = 7, a row-or-column grid otherwise: K = 3, 5, 7, 9, 19 for
- * N = 4, 9, 16, 25, 100). The default is the deadlock-free version (FAILED, INQUIRE, RELINQUISH
+ * (by default built from the projective plane of order q, the smallest prime power with
+ * {@code q^2 + q + 1 >= N}: {@code K <= q + 1}, about √N; option {@code quorum=grid} gives the
+ * rows and columns of a grid instead, about {@code 2√N}). The default is the deadlock-free version (FAILED, INQUIRE, RELINQUISH
  * and SPEC.md's displacement rule); option {@code basic} runs seed 004's MA1-MA5, which can
  * deadlock. Needs FIFO channels. {@code 3(K-1)} messages per uncontended entry, up to about
  * {@code 5(K-1)} under load; synchronization delay 2T.

@@ -73,7 +73,9 @@ import java.util.TreeSet;
  *       node that had the right before, which that node sent after leaving (REPLY) or passing
  *       (INFORM), so the chain of messages carries the last holder's token.</li>
  *   <li>Start: effects are only allowed in handlers, so the initial check of the INFORM variant
- *       (rule 5) happens at each node's first event, not at creation.</li>
+ *       (rule 5) happens on {@link #onStart()}, which the simulator calls at time 0 (the initially
+ *       privileged node passes the right at once if it does not want it, so a workload that never
+ *       involves it is served), or else at each node's first event.</li>
  *   <li>View changes and start on first use: the {@link EpochBarrier}. Attributes depend on the
  *       ranks of the view, so every node announces its state; once all have, every node rebuilds
  *       the same X values: the privileged node is the announced holder if any, else the waiting
@@ -193,6 +195,12 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
                 check(); // rule 5
             }
         }
+    }
+
+    /** Rule 5: the run starts; the privileged node passes the right on if it does not want it. */
+    @Override
+    public void onStart() {
+        beginEvent();
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.dlock.mutex.tokenring.TokenRingMessage.CensusHello;
 import io.dlock.mutex.tokenring.TokenRingMessage.CensusQuery;
 import io.dlock.mutex.tokenring.TokenRingMessage.CensusReportMessage;
 import io.dlock.mutex.tokenring.TokenRingMessage.Token;
+import io.dlock.mutex.tokenring.TokenRingMessage.TokenAck;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
@@ -27,9 +28,12 @@ import io.dlock.spi.View;
  * <p><b>Assumptions.</b> The ring is the current {@link View}'s members in ascending id order (member
  * of rank {@code k} is {@code ring[k]}, its successor rank {@code k+1 mod N}); reliable within an epoch;
  * FIFO irrelevant (one token). In a simulation ({@link ProtocolContext#startsIdle()}) the token starts at
- * {@code ring[0]} (SPEC DECISION); otherwise the {@link TokenCensus} establishes it. The optional
- * TOKEN_ACK crash variant (rule 6, SPEC.md TR-5) is not implemented: crashes are handled by view
- * changes.
+ * {@code ring[0]} (SPEC DECISION); otherwise the {@link TokenCensus} establishes it. Crashes are
+ * handled by view changes; in addition, option {@code token-ack-ms} turns on the TOKEN_ACK crash
+ * variant (rule 6, SPEC.md TR-5): a sender that gets no TOKEN_ACK within the timeout skips its
+ * successor (and every member it skipped before in this epoch) and sends the token on, so a crashed
+ * member still in the view does not stop the ring. Its timing assumption: the timeout exceeds every
+ * round trip, or a slow successor gets a second token.
  *
  * <p><b>Cost.</b> 1 to infinity messages per entry (seed 000: "1から"): one TOKEN per hop, and the token
  * keeps circulating while nobody wants it (SPEC.md F30); exactly 1 per entry under full load (TR-2), N
@@ -41,9 +45,10 @@ import io.dlock.spi.View;
  *       that does not want the critical section keeps the token that long before passing it on, so an
  *       idle cluster does not spin a core; 0 is the SPEC's behaviour. A request made while the token
  *       pauses here enters at once. A holder leaving the critical section passes at once (rule 3).</li>
- *   <li>Rule 5 ({@code init()} at {@code ring[0]}) runs at {@code ring[0]}'s first event, since a
- *       protocol may not act in its constructor: in a simulation the circulation starts when
- *       {@code ring[0]} first requests (or receives a message).</li>
+ *   <li>Rule 5 ({@code init()} at {@code ring[0]}) runs on {@link #onStart()}, which the simulator
+ *       calls at time 0 (a protocol may not act in its constructor), so the circulation starts then
+ *       and a workload that never involves {@code ring[0]} is served; a driver that does not call
+ *       {@code onStart} gets rule 5 at {@code ring[0]}'s first event.</li>
  *   <li>The token carries its epoch and a hop count; a receiver accepts only a hop above the last it
  *       accepted, so a duplicated TOKEN is ignored. It also carries the fencing counter.</li>
  *   <li>A one-member ring keeps the token (there is no one to pass it to).</li>
@@ -75,10 +80,14 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
 
     /** The idle-pause timer's name. */
     static final String PASS_TIMER = "token-ring-pass";
+    /** The TOKEN_ACK timer's name (rule 6). */
+    static final String ACK_TIMER = "token-ring-ack";
 
     private final NodeId self;
     private final MutexEffects<TokenRingMessage> effects;
     private final long idlePauseMillis;
+    /** Rule 6's TOKEN_ACK timeout, 0 = off. */
+    private final long tokenAckMillis;
     private final FencingCounter fences = new FencingCounter();
     private final TokenCensus<TokenRingMessage> census;
 
@@ -89,11 +98,17 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
     private boolean inCS;
     private boolean pausing;
     private boolean genesisPending;
+    /** Rule 6: the last token sent and not yet acknowledged (its receiver and hop), or null. */
+    private NodeId unackedTo;
+    private long unackedHop;
+    /** Rule 6: members this node found silent in this epoch; its pass skips them. */
+    private final java.util.Set<NodeId> skipped = new java.util.TreeSet<>();
 
-    TokenRing(ProtocolContext<TokenRingMessage> context, long idlePauseMillis) {
+    TokenRing(ProtocolContext<TokenRingMessage> context, long idlePauseMillis, long tokenAckMillis) {
         this.self = context.self();
         this.effects = context.effects();
         this.idlePauseMillis = idlePauseMillis;
+        this.tokenAckMillis = tokenAckMillis;
         this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, new Port());
         if (context.startsIdle() && TokenCensus.stewardOf(context.view()).equals(self)) {
             holding = true; // SPEC DECISION: the token starts at ring[0]
@@ -116,6 +131,13 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
     }
 
     // ---- events -----------------------------------------------------------------------------
+
+    /** Rule 5 at ring[0] of a simulation: the run starts, the idle token leaves (after the idle pause). */
+    @Override
+    public void onStart() {
+        census.beforeEvent();
+        genesis();
+    }
 
     @Override
     public void onRequest() {
@@ -152,7 +174,15 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
         }
         genesis();
         if (message instanceof Token t) {
+            if (tokenAckMillis > 0 && t.epoch() == view().epoch()) {
+                effects.send(from, new TokenAck(t.epoch(), t.hop())); // rule 6, duplicates included
+            }
             onToken(t);
+        } else if (message instanceof TokenAck a) {
+            if (unackedTo != null && unackedTo.equals(from) && a.epoch() == view().epoch() && a.hop() == unackedHop) {
+                unackedTo = null;
+                effects.cancelTimer(ACK_TIMER);
+            }
         }
     }
 
@@ -195,12 +225,27 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
             if (holding && !inCS && !wantCS && !census.active()) {
                 pass();
             }
+        } else if (ACK_TIMER.equals(name) && unackedTo != null) {
+            NodeId silent = unackedTo;
+            unackedTo = null;
+            if (!holding && !census.active()) {
+                // rule 6: the successor is silent: take it for crashed, take the token back (as the
+                // only copy: the successor never acknowledged it) and send it on past the successor
+                skipped.add(silent);
+                holding = true;
+                arrived();
+            } // else the token is back here already: it went round, the successor is alive
         }
     }
 
     @Override
     public void onView(View newView) {
         stopPause();
+        if (unackedTo != null) {
+            unackedTo = null;
+            effects.cancelTimer(ACK_TIMER);
+        }
+        skipped.clear(); // the membership decides from now on
         census.onView(newView); // census active: the token stays where it is until DONE
     }
 
@@ -217,15 +262,31 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
         }
     }
 
-    /** Rule 4: send the token to the successor (a one-member ring keeps it). */
+    /**
+     * Rule 4: send the token to the successor (a one-member ring keeps it); with rule 6, to the next
+     * member not found silent, and wait for its TOKEN_ACK.
+     */
     private void pass() {
         View v = view();
-        if (v.size() == 1) {
-            return;
+        int me = v.indexOf(self);
+        NodeId successor = null;
+        for (int k = 1; k < v.size() && successor == null; k++) {
+            NodeId candidate = v.member((me + k) % v.size());
+            if (!skipped.contains(candidate)) {
+                successor = candidate;
+            }
         }
-        NodeId successor = v.member((v.indexOf(self) + 1) % v.size());
+        if (successor == null) {
+            return; // alone in the ring (or every other member silent): keep the token
+        }
         holding = false;
-        effects.send(successor, new Token(v.epoch(), tokenHop + 1, fences.highest()));
+        tokenHop++;
+        effects.send(successor, new Token(v.epoch(), tokenHop, fences.highest()));
+        if (tokenAckMillis > 0) {
+            unackedTo = successor;
+            unackedHop = tokenHop;
+            effects.setTimer(ACK_TIMER, tokenAckMillis);
+        }
     }
 
     // ---- census -----------------------------------------------------------------------------

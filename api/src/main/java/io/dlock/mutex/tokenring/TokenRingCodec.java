@@ -9,6 +9,7 @@ import io.dlock.mutex.tokenring.TokenRingMessage.CensusHello;
 import io.dlock.mutex.tokenring.TokenRingMessage.CensusQuery;
 import io.dlock.mutex.tokenring.TokenRingMessage.CensusReportMessage;
 import io.dlock.mutex.tokenring.TokenRingMessage.Token;
+import io.dlock.mutex.tokenring.TokenRingMessage.TokenAck;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
@@ -18,17 +19,21 @@ import io.dlock.spi.WireWriter;
  *
  * <pre>
  *   1 Token        epoch hop fence
+ *   2 TokenAck     epoch hop
  *   60-63 census messages (see CensusCodec)
  * </pre>
  */
 final class TokenRingCodec implements MessageCodec<TokenRingMessage> {
 
     static final int TOKEN = 1;
+    static final int TOKEN_ACK = 2;
 
     @Override
     public void encode(TokenRingMessage message, WireWriter out) {
         if (message instanceof Token t) {
             out.writeByte(TOKEN).writeVarLong(t.epoch()).writeVarLong(t.hop()).writeVarLong(t.fence());
+        } else if (message instanceof TokenAck a) {
+            out.writeByte(TOKEN_ACK).writeVarLong(a.epoch()).writeVarLong(a.hop());
         } else if (!CensusCodec.write(message, out)) {
             throw new IllegalArgumentException("not a token-ring message: " + message);
         }
@@ -44,6 +49,10 @@ final class TokenRingCodec implements MessageCodec<TokenRingMessage> {
             long hop = in.readVarLong();
             long fence = in.readVarLong();
             message = build(name, () -> new Token(epoch, hop, fence));
+        } else if (tag == TOKEN_ACK) {
+            long epoch = in.readVarLong();
+            long hop = in.readVarLong();
+            message = build(name, () -> new TokenAck(epoch, hop));
         } else {
             message = CensusCodec.read(tag, in, name, CensusHello::new, CensusQuery::new, CensusReportMessage::new,
                     CensusDone::new);

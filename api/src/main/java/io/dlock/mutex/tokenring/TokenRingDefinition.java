@@ -17,6 +17,13 @@ import java.util.Set;
  * {@value #DEFAULT_IDLE_PAUSE_MS}): how long a holder that does not want the critical section keeps
  * the token before passing it on, so that an idle cluster does not spin a core; 0 is the SPEC's
  * behaviour (pass at once). In the simulator the pause is in virtual time units.
+ *
+ * <p>Option {@value #TOKEN_ACK_MS} (milliseconds, 0 to 60000, default 0 = off): SPEC.md A5 rule 6,
+ * Tanenbaum's crash variant. The receiver of a TOKEN answers TOKEN_ACK; a sender with no ack after
+ * that long takes its successor for crashed and sends the token to the next member in ring order,
+ * so a crashed member still in the view (its failure not yet detected) does not stop the ring (TR-5).
+ * It must exceed the largest round trip: a successor that is only slow would receive a second token.
+ * Costs one TOKEN_ACK per hop.
  */
 public final class TokenRingDefinition extends AbstractMutexProtocolDefinition<TokenRingMessage> {
 
@@ -29,12 +36,15 @@ public final class TokenRingDefinition extends AbstractMutexProtocolDefinition<T
     /** Default of {@value #IDLE_PAUSE_MS}. */
     public static final long DEFAULT_IDLE_PAUSE_MS = 10;
 
+    /** Option key: TOKEN_ACK timeout in milliseconds, 0 = no TOKEN_ACK (rule 6). */
+    public static final String TOKEN_ACK_MS = "token-ack-ms";
+
     /** Largest {@value #IDLE_PAUSE_MS}. */
     public static final long MAX_IDLE_PAUSE_MS = 60_000;
 
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public TokenRingDefinition() {
-        super(NAME, ProtocolFamily.TOKEN, false, Set.of(IDLE_PAUSE_MS),
+        super(NAME, ProtocolFamily.TOKEN, false, Set.of(IDLE_PAUSE_MS, TOKEN_ACK_MS),
                 new TokenRingCodec(), "1 .. inf (1 under full load)");
     }
 
@@ -43,6 +53,11 @@ public final class TokenRingDefinition extends AbstractMutexProtocolDefinition<T
     public void validateOptions(ProtocolOptions options) {
         options.requireKeysIn(NAME, optionKeys());
         idlePause(options);
+        tokenAck(options);
+    }
+
+    private static long tokenAck(ProtocolOptions options) {
+        return options.getLong(TOKEN_ACK_MS, 0, 0, MAX_IDLE_PAUSE_MS);
     }
 
     private static long idlePause(ProtocolOptions options) {
@@ -54,11 +69,11 @@ public final class TokenRingDefinition extends AbstractMutexProtocolDefinition<T
         return false;
     }
 
-    /** @throws IllegalArgumentException if an option is unknown or {@value #IDLE_PAUSE_MS} is out of range */
+    /** @throws IllegalArgumentException if an option is unknown or out of range */
     @Override
     public MutexProtocol<TokenRingMessage> create(ProtocolContext<TokenRingMessage> context) {
-        context.options().requireKeysIn(NAME, optionKeys());
-        return new TokenRing(context, idlePause(context.options()));
+        validateOptions(context.options());
+        return new TokenRing(context, idlePause(context.options()), tokenAck(context.options()));
     }
 
     /**

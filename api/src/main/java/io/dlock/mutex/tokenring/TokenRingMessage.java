@@ -8,7 +8,7 @@ import io.dlock.mutex.common.CensusReport;
 import io.dlock.protocol.ProtocolMessage;
 
 /**
- * The messages of {@link TokenRing}: the seed's TOKEN, and the four census messages of
+ * The messages of {@link TokenRing}: the seed's TOKEN, the optional TOKEN_ACK, and the four census messages of
  * {@link io.dlock.mutex.common.TokenCensus}.
  */
 public sealed interface TokenRingMessage extends ProtocolMessage {
@@ -26,6 +26,20 @@ public sealed interface TokenRingMessage extends ProtocolMessage {
             requireAtLeast("epoch", epoch, 0);
             requireAtLeast("hop", hop, 1);
             requireAtLeast("fence", fence, 0);
+        }
+    }
+
+    /**
+     * Rule 6 (option {@code token-ack-ms}, SPEC.md TR-5): the receiver of a TOKEN confirms it to its
+     * sender, which otherwise skips the silent successor after the timeout.
+     *
+     * @param epoch the epoch of the token confirmed
+     * @param hop   the hop of the token confirmed, at least 1
+     */
+    record TokenAck(long epoch, long hop) implements TokenRingMessage {
+        public TokenAck {
+            requireAtLeast("epoch", epoch, 0);
+            requireAtLeast("hop", hop, 1);
         }
     }
 

@@ -12,13 +12,17 @@ import io.dlock.mutex.ctta.CttaMessage.CrReq;
 import io.dlock.mutex.ctta.CttaMessage.Jdcg;
 import io.dlock.mutex.ctta.CttaMessage.Nack;
 import io.dlock.mutex.ctta.CttaMessage.Token;
+import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.testing.Cluster;
+import io.dlock.mutex.testing.RecordingEffects;
 import io.dlock.mutex.testing.TimedRandomRun;
 import io.dlock.mutex.testing.VariantDefinition;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.NodeId;
+import io.dlock.spi.View;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -222,7 +226,43 @@ class CttaTest {
         }
     }
 
-    /** CT-8: the lost token reappears after the regeneration: its TG is below the receiver's CG, it is discarded. */
+    /**
+     * CT-8, refused by {@code TG < CG} alone (issue 17): the token on its way to site 1 is held back;
+     * site 3, also waiting, regenerates it (every site, site 1 included, acknowledged the new age g)
+     * and enters. The old token (TG = 0) then reaches site 1, which holds no token and never accepted
+     * one (so neither the "already have a token" guard nor the duplicate check can refuse it): only
+     * {@code TG = 0 < CG = g} does. Site 1 is served later by the regenerated token.
+     */
+    @Test
+    void staleTokenIsRefusedByItsAgeAlone() {
+        Cluster<CttaMessage> c = new Cluster<>(DEF, 4);
+        c.request(0);
+        c.request(1);
+        c.request(3);
+        c.deliverAll();
+        c.release(0); // PASS to site 1, the first after 0 whose LR exceeds HR
+        Cluster.Envelope<CttaMessage> late = c.peek(0, 1, Token.class);
+        c.drop(late);
+        c.fireTimer(3, Ctta.REGEN_TIMER);
+        c.deliverAll();
+        assertTrue(c.inCS(3));
+        long g = site(c, 1).cg();
+        assertTrue(g > ((Token) late.message()).tg(), "site 1 acknowledged the new age");
+        assertFalse(site(c, 1).hasToken());
+        c.deliver(c.duplicate(late));
+        assertFalse(c.inCS(1), "a token older than the site must not be used");
+        assertFalse(site(c, 1).hasToken());
+        assertEquals(1, tokens(c));
+        c.release(3);
+        c.deliverAll();
+        assertTrue(c.inCS(1), "site 1 is served by the regenerated token");
+        c.release(1);
+        c.deliverAll();
+        assertEquals(List.of(Cluster.id(0), Cluster.id(3), Cluster.id(1)), c.entries());
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** CT-8 at the regenerating site: the lost token reappears where the new one is, and is discarded. */
     @Test
     void staleTokenIsDiscarded() {
         Cluster<CttaMessage> c = new Cluster<>(DEF, 4);
@@ -247,6 +287,218 @@ class CttaTest {
         assertEquals(List.of(), c.violations());
     }
 
+    // ---- seed §5: failure modes (issue 17) -----------------------------------------------------
+
+    /** Runs a failure detector's report on site {@code k} (a harness event) and collects its effects. */
+    private static void on(Cluster<CttaMessage> c, long k, java.util.function.Consumer<Ctta> report) {
+        c.act(k, p -> report.accept((Ctta) p));
+    }
+
+    /** Site {@code k} fails, and the failure detector tells every other site. */
+    private static void fail(Cluster<CttaMessage> c, long k) {
+        on(c, k, Ctta::siteFailed);
+        for (NodeId other : c.members()) {
+            if (other.value() != k) {
+                on(c, other.value(), s -> s.failureReported(Cluster.id(k)));
+            }
+        }
+    }
+
+    /** Site {@code k} is repaired, and the failure detector tells every other site. */
+    private static void repair(Cluster<CttaMessage> c, long k) {
+        on(c, k, Ctta::siteRepaired);
+        for (NodeId other : c.members()) {
+            if (other.value() != k) {
+                on(c, other.value(), s -> s.repairReported(Cluster.id(k)));
+            }
+        }
+    }
+
+    /**
+     * Seed §5, site failure: sites 1 and 2 request, the idle holder PASSes the token to site 1, and
+     * site 1 fails while the token is on its way. Site 1 forwards it unchanged (it does not enter,
+     * HR(1) and CG(1) stay as they were) to site 2, whose request it had recorded; the others, told
+     * of the failure, do not pass to site 1. Repaired, site 1 re-sends its CRREQ with the same number
+     * and is served next.
+     */
+    @Test
+    void failedSiteForwardsTheTokenUnchanged() {
+        Cluster<CttaMessage> c = new Cluster<>(DEF, 4);
+        c.request(1);
+        c.request(2);
+        c.deliver(1, 2, CrReq.class); // site 1 records site 2's request ...
+        c.deliver(2, 1, CrReq.class);
+        c.deliver(1, 0, CrReq.class); // ... and site 0 passes to site 1
+        Cluster.Envelope<CttaMessage> token = c.peek(0, 1, Token.class);
+        c.drop(token);
+        fail(c, 1);
+        c.deliverAll();
+        c.deliver(c.duplicate(token));
+        assertFalse(c.inCS(1), "a failed site does not use the token");
+        assertEquals(0, site(c, 1).cg());
+        assertFalse(site(c, 1).hasToken(), "it forwarded it");
+        c.deliverAll();
+        assertTrue(c.inCS(2), "to site 2, whose request it had recorded");
+        assertEquals(0, site(c, 2).tokenHr()[1], "HR(1) unchanged");
+        c.release(2);
+        c.deliverAll();
+        assertTrue(site(c, 2).hasToken(), "nobody else waits but the failed site: the token stays");
+        repair(c, 1);
+        c.deliverAll();
+        assertTrue(c.inCS(1), "served once repaired");
+        c.release(1);
+        c.deliverAll();
+        assertEquals(List.of(Cluster.id(2), Cluster.id(1)), c.entries());
+        assertEquals(1, tokens(c));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /**
+     * Seed §5: a failed site answers every JDCG with NACK ("UDCG" in the seed) and updates no CG, so
+     * a REGENERATE run while it is failed makes no token; once it is repaired the next attempt
+     * regenerates the lost token.
+     */
+    @Test
+    void failedSiteRefusesEveryJdcg() {
+        Cluster<CttaMessage> c = new Cluster<>(DEF, 4);
+        loseTokenTo(c, 3);
+        fail(c, 2);
+        c.fireTimer(3, Ctta.REGEN_TIMER);
+        c.deliverAll();
+        assertEquals(1, c.messagesSent(Nack.class), "the failed site refused");
+        assertEquals(0, site(c, 2).cg(), "and did not take the candidate age");
+        assertEquals(0, tokens(c));
+        assertFalse(c.inCS(3));
+        repair(c, 2);
+        c.deliverAll();
+        c.fireTimer(3, Ctta.REGEN_TIMER);
+        c.deliverAll();
+        assertTrue(c.inCS(3), "regenerated once every site could acknowledge");
+        assertEquals(1, tokens(c));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /**
+     * Seed §5, partition: an end of a failed link sends PARTITION; every site then runs CTTA but no
+     * REGENERATE (its timer re-sends the CRREQ, same number, instead of a JDCG) and NACKs any JDCG,
+     * so no side of a split can make a second token. After the repair REGENERATE works again.
+     */
+    @Test
+    void partitionDisablesRegenerate() {
+        Cluster<CttaMessage> c = new Cluster<>(DEF, 4);
+        loseTokenTo(c, 3);
+        on(c, 1, Ctta::linkFailed);
+        c.deliverAll();
+        assertEquals(3, c.messagesSent(CttaMessage.Partition.class));
+        int before = c.messagesSent();
+        c.fireTimer(3, Ctta.REGEN_TIMER);
+        c.deliverAll();
+        assertEquals(0, c.messagesSent(Jdcg.class), "no REGENERATE in partition mode");
+        assertEquals(3, c.messagesSent() - before, "a re-request to each other site instead");
+        assertTrue(c.timers(3).containsKey(Ctta.REGEN_TIMER), "and the timer runs again");
+        assertEquals(0, tokens(c));
+        c.deliver(c.duplicate(new Cluster.Envelope<>(0, Cluster.id(0), Cluster.id(2), new Jdcg(9, 1))));
+        assertEquals(1, c.messagesSent(Nack.class), "a JDCG is refused in partition mode");
+        assertEquals(0, site(c, 2).cg());
+        for (long k = 0; k < 4; k++) {
+            on(c, k, Ctta::linkRepaired);
+        }
+        c.deliverAll();
+        c.fireTimer(3, Ctta.REGEN_TIMER);
+        c.deliverAll();
+        assertTrue(c.inCS(3), "REGENERATE again after the repair");
+        assertEquals(1, tokens(c));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /**
+     * Seed §5, re-request after a repair: the token is on its way to site 1 when site 1 fails; site
+     * 2's CRREQ reaches site 1 while it is failed, so site 1's LR never shows it. Site 1, repaired,
+     * gets the token, uses it and finds nobody to pass it to: the token stops while site 2 waits
+     * with nothing in flight. The reported repair makes site 2 re-send its CRREQ with the same
+     * number, and site 1 passes.
+     */
+    @Test
+    void reRequestRestartsATokenStoppedByAStaleLr() {
+        Cluster<CttaMessage> c = new Cluster<>(DEF, 4);
+        c.request(1);
+        c.deliver(1, 0, CrReq.class); // site 0 holds the idle token: PASS to site 1
+        Cluster.Envelope<CttaMessage> token = c.peek(0, 1, Token.class);
+        c.drop(token);
+        c.deliverAll();
+        on(c, 1, Ctta::siteFailed); // its failure is not yet reported: it is repaired at once
+        c.request(2);
+        c.deliverAll(); // site 1 does not record it
+        on(c, 1, Ctta::siteRepaired);
+        c.deliverAll();
+        c.deliver(c.duplicate(token)); // the token arrives after the repair
+        assertTrue(c.inCS(1));
+        c.release(1);
+        c.deliverAll();
+        assertTrue(site(c, 1).hasToken(), "nobody qualifies in site 1's stale LR: the token stops");
+        assertTrue(c.waiting(2) && c.inFlight().isEmpty());
+        for (long k : new long[] {0, 2, 3}) {
+            on(c, k, s -> s.repairReported(Cluster.id(1)));
+        }
+        c.deliverAll();
+        assertTrue(c.inCS(2), "the re-request moved the token");
+        c.release(2);
+        c.deliverAll();
+        assertEquals(1, tokens(c));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /**
+     * Seed §5 on random schedules: sites fail and are repaired (reported to the others) at random
+     * moments, outside their critical sections, while requests, deliveries and timers interleave:
+     * never two sites in the critical section, fences increasing; and once every site is repaired,
+     * every request is granted.
+     */
+    @Test
+    void randomSiteFailuresKeepOneHolder() {
+        for (int seed = 0; seed < 300; seed++) {
+            int n = 3 + seed % 3;
+            Cluster<CttaMessage> c = new Cluster<>(DEF, n);
+            Random random = new Random(seed);
+            java.util.Map<NodeId, Integer> budget = new java.util.TreeMap<>();
+            for (NodeId m : c.members()) {
+                budget.put(m, 3);
+            }
+            java.util.Set<Long> down = new java.util.TreeSet<>();
+            for (int step = 0; step < 20_000; step++) {
+                if (random.nextDouble() < 0.05) {
+                    long k = random.nextInt(n);
+                    if (down.remove(k)) {
+                        repair(c, k);
+                    } else if (!c.inCS(k) && down.isEmpty()) { // few simultaneous failures: one at a time
+                        down.add(k);
+                        fail(c, k);
+                    }
+                    continue;
+                }
+                java.util.Map<NodeId, Integer> allowed = new java.util.TreeMap<>(budget);
+                down.forEach(k -> allowed.put(Cluster.id(k), 0)); // a failed site does not request
+                if (!c.randomStep(random, allowed, false, 0)) {
+                    break;
+                }
+                allowed.forEach((m, left) -> {
+                    if (!down.contains(m.value())) {
+                        budget.put(m, left);
+                    }
+                });
+            }
+            for (long k : down) {
+                repair(c, k);
+            }
+            while (c.randomStep(random, budget, false, 0)) {
+                // every site repaired: run to the end
+            }
+            c.checkNobodyWaits();
+            assertEquals(List.of(), c.violations(), "seed " + seed);
+            assertEquals(3 * n, c.entries().size(), "seed " + seed);
+        }
+    }
+
     /** CT-10: a spurious REGENERATE while the token is idle at a site: it NACKs and re-ages the token; no second token. */
     @Test
     void spuriousRegenerateKeepsOneToken() {
@@ -268,8 +520,9 @@ class CttaTest {
 
     /**
      * CT-9: random schedules with token loss, duplicates of nothing, and aggressive (early) timeouts
-     * so that REGENERATEs run concurrently: never two sites in the CS with the {@code CG == g} check;
-     * without it, the checker finds ME1 violations.
+     * so that REGENERATEs run concurrently: never two sites in the CS with the {@code CG == g} check,
+     * and every request of every run granted ({@link TimedRandomRun#run} checks it); without the
+     * check, the checker finds ME1 violations.
      */
     @Test
     void concurrentRegeneratesNeedTheCompletionCheck() {
@@ -306,7 +559,8 @@ class CttaTest {
     void codecRoundTrips() {
         MessageCodec<CttaMessage> codec = DEF.codec();
         for (CttaMessage m : List.of(new CrReq(1), new CrReq(Long.MAX_VALUE), new Token(List.of(0L, 5L, 300L), 7, 9, 1),
-                new Token(List.of(), 0, 0, 1), new Jdcg(3, 2), new Ack(3, 4, 1L << 40), new Nack(8))) {
+                new Token(List.of(), 0, 0, 1), new Jdcg(3, 2), new Ack(3, 4, 1L << 40), new Nack(8),
+                new CttaMessage.Partition())) {
             assertEquals(m, codec.fromBytes(codec.toBytes(m)));
         }
         assertFalse(new CrReq(1).equals(new CrReq(2)));
@@ -315,6 +569,35 @@ class CttaTest {
     /** CTTA without F8's completion check (CT-9's counterexample); test only. */
     private static MutexProtocolDefinition<CttaMessage> unchecked() {
         return VariantDefinition.of(DEF, "ctta-unchecked", context -> new Ctta(context, true, 100, false));
+    }
+
+    /**
+     * Issue 17, the release guard Suzuki-Kasami has: a census that gives the token to another site
+     * while this one is in the critical section (only when a partition heals: the other site's token
+     * was confirmed by a census this site missed) leaves it without a token; leaving the critical
+     * section then sends nothing and does not touch a token it no longer has (before: a
+     * NullPointerException on {@code tokenHr[me]++}); its next request waits for the other token.
+     */
+    @Test
+    void releaseAfterTheCensusMovedTheTokenAwayPassesNothing() {
+        View v1 = View.ofRange(1, 2);
+        RecordingEffects<CttaMessage> fx = new RecordingEffects<>(NodeId.of(0), v1);
+        Ctta a = (Ctta) DEF.create(new ProtocolContext<>(NodeId.of(0), v1, fx, ProtocolOptions.NONE));
+        a.onRequest();
+        assertEquals(1, fx.drainGrants().size()); // site 1 of the seed starts with the token
+        View v3 = new View(3, List.of(NodeId.of(0), NodeId.of(1)));
+        fx.view(v3);
+        a.onView(v3); // we are the steward: QUERY to node 1
+        // node 1 holds a token confirmed by the census of epoch 2, which we missed (we were cut off)
+        a.onMessage(NodeId.of(1), new CttaMessage.Report(new CensusReport(3, true, false, 5L << 32, 5L << 32, 0, false, 2)));
+        assertFalse(a.hasToken(), a.toString());
+        fx.drainSent();
+        a.onRelease();
+        assertEquals(List.of(), fx.drainSent(), "no token to pass");
+        a.onRequest();
+        assertEquals(List.of(), fx.drainGrants(), "the next request waits for node 1's token");
+        List<RecordingEffects.Sent<CttaMessage>> sent = fx.drainSent();
+        assertEquals(List.of(new CrReq(2)), sent.stream().map(RecordingEffects.Sent::message).toList());
     }
 
     /** A view change while the token is in flight: the census finds no token, the steward regenerates one, and the waiter is granted. */

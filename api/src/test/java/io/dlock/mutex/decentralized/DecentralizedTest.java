@@ -167,4 +167,34 @@ class DecentralizedTest {
         assertEquals(5, all.votesNeeded(view));
         assertEquals(7, all.votesNeeded(View.ofRange(3, 7)));
     }
+
+    /**
+     * SPEC.md A2 rule 9 (issue 17): node 2 has not answered when node 0's reply timeout fires; node 0
+     * counts it as DENY, has 2 of 3 votes and enters. Node 2's GRANT then arrives late: node 0 keeps
+     * it with the others and returns it at exit, so node 1 gets node 2's vote afterwards (it is not
+     * stranded).
+     */
+    @Test
+    void replyTimeoutDecidesAndALateVoteIsReturned() {
+        Cluster<DecentralizedMessage> c = new Cluster<>(DEFINITION, 3);
+        c.request(0);
+        assertEquals(DecentralizedDefinition.DEFAULT_REPLY_TIMEOUT_MS, c.timers(0).get(Decentralized.REPLY));
+        Cluster.Envelope<DecentralizedMessage> slow = c.peek(0, 2, Request.class);
+        c.drop(slow);
+        c.deliverAll(); // node 1 grants
+        assertFalse(c.inCS(0), "waits for node 2");
+        c.fireTimer(0, Decentralized.REPLY);
+        assertTrue(c.inCS(0), "two of three votes once node 2 counts as DENY");
+        c.deliver(c.duplicate(slow)); // node 2 grants, late
+        c.deliverAll();
+        c.release(0);
+        c.deliverAll();
+        assertEquals(2, c.messagesSent(Release.class), "both votes returned, the late one included");
+        c.request(1);
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        c.release(1);
+        c.deliverAll();
+        assertEquals(List.of(), c.violations());
+    }
 }

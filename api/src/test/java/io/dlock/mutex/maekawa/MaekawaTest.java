@@ -99,7 +99,7 @@ class MaekawaTest {
     void squareGridSizes() {
         Map<Integer, Integer> expected = Map.of(4, 3, 9, 5, 16, 7, 25, 9, 100, 19);
         for (Map.Entry<Integer, Integer> e : expected.entrySet()) {
-            Quorums q = Quorums.forSize(e.getKey());
+            Quorums q = Quorums.grid(e.getKey());
             int[] membership = new int[e.getKey()];
             for (int i = 0; i < e.getKey(); i++) {
                 assertEquals(e.getValue(), q.of(i).size(), "N=" + e.getKey());
@@ -109,21 +109,121 @@ class MaekawaTest {
                 assertEquals(e.getValue(), count, "N=" + e.getKey());
             }
         }
-        assertEquals(List.of(4, 4, 3, 3, 3), java.util.Arrays.stream(Quorums.forSize(5).sizes()).boxed().toList());
+        assertEquals(List.of(4, 4, 3, 3, 3), java.util.Arrays.stream(Quorums.grid(5).sizes()).boxed().toList());
     }
 
-    /** MK-2: a single uncontended request costs exactly 3(K-1): 6 (N=7 plane), 12 (3x3 grid), 18 (4x4 grid), both versions. */
+    /**
+     * Issue 17: the default quorums come from the projective plane of order q (q the smallest prime
+     * power with q^2+q+1 >= N): for every N from 2 to 200 every two sets intersect, each node is in
+     * its own set, and K <= q+1; at N = q^2+q+1 (7, 13, 21, 31, 57, 73, 91, 133, 183) every set has
+     * exactly q+1 members, every node is in q+1 sets and two sets meet in exactly one node.
+     */
+    @Test
+    void planeQuorumsIntersectAndStayWithinQPlusOne() {
+        for (int n = 2; n <= 200; n++) {
+            int q = Quorums.planeOrder(n);
+            assertTrue((long) q * q + q + 1 >= n && FiniteField.isPrimePower(q), "N=" + n + " q=" + q);
+            for (int smaller = 2; smaller < q; smaller++) {
+                assertFalse(FiniteField.isPrimePower(smaller) && smaller * smaller + smaller + 1 >= n, "N=" + n + " q=" + q);
+            }
+            Quorums quorums = Quorums.forSize(n);
+            assertEquals(n, quorums.n());
+            boolean exactPlane = q * q + q + 1 == n;
+            int[] membership = new int[n];
+            for (int i = 0; i < n; i++) {
+                List<Integer> si = quorums.of(i);
+                assertTrue(si.contains(i), "N=" + n + ": " + i + " not in its own set " + si);
+                assertTrue(si.size() <= q + 1, "N=" + n + ": |S" + i + "|=" + si.size() + " > q+1=" + (q + 1));
+                si.forEach(v -> membership[v]++);
+                if (exactPlane) {
+                    assertEquals(q + 1, si.size(), "N=" + n);
+                }
+                boolean[] inSi = new boolean[n];
+                si.forEach(v -> inSi[v] = true);
+                for (int j = 0; j < n; j++) {
+                    long common = quorums.of(j).stream().filter(v -> inSi[v]).count();
+                    assertTrue(common > 0, "N=" + n + " S" + i + " and S" + j);
+                    if (exactPlane && i != j) {
+                        assertEquals(1, common, "N=" + n + " S" + i + " and S" + j);
+                    }
+                }
+            }
+            if (exactPlane) {
+                for (int count : membership) {
+                    assertEquals(q + 1, count, "N=" + n);
+                }
+            }
+        }
+    }
+
+    /** The largest plane quorum at the sizes of issue 17 (and 100), against the grid's: 3, 4, 4, 5, 6, 8, 12 instead of 3 (plane), 5, 7, 7, 11, 15, 19. */
+    @Test
+    void planeQuorumSizesAtIssueSizes() {
+        Map<Integer, Integer> maxK = Map.of(7, 3, 9, 4, 13, 4, 16, 5, 31, 6, 57, 8, 100, 12);
+        for (Map.Entry<Integer, Integer> e : maxK.entrySet()) {
+            int n = e.getKey();
+            assertEquals(e.getValue(), java.util.Arrays.stream(Quorums.forSize(n).sizes()).max().orElseThrow(), "N=" + n);
+        }
+        assertEquals(5, java.util.Arrays.stream(Quorums.grid(9).sizes()).max().orElseThrow());
+        assertEquals(19, java.util.Arrays.stream(Quorums.grid(100).sizes()).max().orElseThrow());
+    }
+
+    /** GF(q) for the prime powers the plane needs up to N = 200 (2..16): the field axioms hold on every element. */
+    @Test
+    void finiteFieldsAreFields() {
+        for (int q : new int[] {2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 25, 27}) {
+            FiniteField f = FiniteField.of(q);
+            for (int a = 0; a < q; a++) {
+                assertEquals(a, f.add(a, 0));
+                assertEquals(a, f.mul(a, 1));
+                assertEquals(0, f.add(a, f.neg(a)));
+                if (a != 0) {
+                    assertEquals(1, f.mul(a, f.inv(a)), "GF(" + q + ") " + a);
+                }
+                for (int b = 0; b < q; b++) {
+                    assertEquals(f.mul(a, b), f.mul(b, a));
+                    for (int c = 0; c < q; c += 3) {
+                        assertEquals(f.mul(a, f.add(b, c)), f.add(f.mul(a, b), f.mul(a, c)), "GF(" + q + ")");
+                        assertEquals(f.mul(a, f.mul(b, c)), f.mul(f.mul(a, b), c), "GF(" + q + ")");
+                    }
+                }
+            }
+        }
+        assertFalse(FiniteField.isPrimePower(6));
+        assertFalse(FiniteField.isPrimePower(12));
+        assertTrue(FiniteField.isPrimePower(16));
+    }
+
+    /** Option quorum: plane (default) or grid; anything else is refused with the allowed values. */
+    @Test
+    void quorumOptionChoosesTheConstruction() {
+        assertEquals(8.0, MaekawaDefinition.uncontended(9), 1e-9); // sizes 3, 4, 4, 4, 4, 4, 3, 4, 3
+        assertEquals(12.0, MaekawaDefinition.uncontended(9, ProtocolOptions.NONE.with(MaekawaDefinition.QUORUM, "grid")), 1e-9);
+        IllegalArgumentException bad = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> DEFINITION.validateOptions(ProtocolOptions.NONE.with(MaekawaDefinition.QUORUM, "torus")));
+        assertTrue(bad.getMessage().contains("plane, grid"), bad.getMessage());
+    }
+
+    /**
+     * MK-2: a single uncontended request costs exactly 3(K-1), both versions: 6 (N=7 plane), 9 (N=13,
+     * K=4), with grid quorums 12 (3x3 grid) and 18 (4x4 grid); at N=9 (plane of order 3, four points
+     * unused) 3(|S_i|-1) for each node's own set size.
+     */
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void uncontendedEntryCosts3KMinus1(boolean basic) {
-        Map<Integer, Integer> expected = Map.of(7, 6, 9, 12, 16, 18);
-        for (Map.Entry<Integer, Integer> e : expected.entrySet()) {
-            for (int node = 0; node < e.getKey(); node++) {
-                Cluster<MaekawaMessage> c = cluster(e.getKey(), basic);
+        Map<String, Integer> expected = Map.of("7 plane", 6, "9 plane", -1, "13 plane", 9, "9 grid", 12, "16 grid", 18);
+        for (Map.Entry<String, Integer> e : expected.entrySet()) {
+            int size = Integer.parseInt(e.getKey().split(" ")[0]);
+            String kind = e.getKey().split(" ")[1];
+            for (int node = 0; node < size; node++) {
+                Cluster<MaekawaMessage> c = new Cluster<>(DEFINITION, size, ProtocolOptions.NONE
+                        .with(MaekawaDefinition.BASIC, String.valueOf(basic)).with(MaekawaDefinition.QUORUM, kind));
                 c.request(node);
                 drain(c);
                 assertEquals(List.of(NodeId.of(node)), c.entries());
-                assertEquals(e.getValue(), c.messagesSent(), "N=" + e.getKey() + " node " + node);
+                int cost = e.getValue() >= 0 ? e.getValue() : 3 * (Quorums.forSize(size).of(node).size() - 1);
+                assertEquals(cost, c.messagesSent(), "N=" + e.getKey() + " node " + node);
                 assertEquals(List.of(), c.violations());
             }
         }
@@ -193,6 +293,41 @@ class MaekawaTest {
                 assertEquals(List.of(), c.violations(), "n=" + n + " seed=" + seed);
                 assertEquals(3 * n, c.entries().size());
             }
+        }
+    }
+
+    /**
+     * MK-5 (issue 17): Maekawa's published deadlock-free rules, without SPEC.md's displacement rule
+     * (test-only variant), deadlock on some random FIFO schedules, at the N = 7 plane and with 3x3
+     * grid quorums, and never violate ME1; the same schedules never deadlock with the rule
+     * ({@link #randomFifoSchedulesKeepTheArbiterInvariant}).
+     */
+    @Test
+    void publishedRulesWithoutTheDisplacementRuleDeadlock() {
+        for (String quorum : List.of(MaekawaDefinition.PLANE, MaekawaDefinition.GRID)) {
+            int n = quorum.equals(MaekawaDefinition.PLANE) ? 7 : 9;
+            ProtocolOptions options = ProtocolOptions.NONE.with(MaekawaDefinition.QUORUM, quorum);
+            Quorums.Kind kind = quorum.equals(MaekawaDefinition.PLANE) ? Quorums.Kind.PLANE : Quorums.Kind.GRID;
+            io.dlock.protocol.MutexProtocolDefinition<MaekawaMessage> published = io.dlock.mutex.testing.VariantDefinition.of(
+                    DEFINITION, "maekawa-published", context -> new Maekawa(context, true, kind, false));
+            int deadlocks = 0;
+            int runs = 1000;
+            for (long seed = 0; seed < runs; seed++) {
+                Cluster<MaekawaMessage> c = new Cluster<>(published, n, options);
+                Random random = new Random(seed);
+                Map<NodeId, Integer> budget = new TreeMap<>();
+                for (NodeId node : c.members()) {
+                    budget.put(node, 3);
+                }
+                while (c.randomStep(random, budget, true, 0)) {
+                    // until nothing can happen
+                }
+                assertTrue(c.violations().isEmpty(), "ME1 holds without the rule too: " + c.violations());
+                deadlocks += c.members().stream().anyMatch(node -> c.waiting(node.value())) ? 1 : 0;
+            }
+            System.out.println("maekawa published rules, " + quorum + " N=" + n + ": " + deadlocks + " of " + runs
+                    + " random FIFO runs deadlocked");
+            assertTrue(deadlocks > 0, "no deadlock without the displacement rule, " + quorum);
         }
     }
 

@@ -275,7 +275,9 @@ class NaimiTrehelTest {
 
     /**
      * Token loss: the TOKEN is dropped in flight; the requester's recovery regenerates exactly one
-     * token; the lost token, when it reappears, is discarded; every later request is granted.
+     * token; the lost token, when it reappears, is discarded (at the regenerating node, whose newer
+     * token's (fence, hop) already refuses it; {@link #staleTokenIsRefusedByItsGenerationAlone} reaches
+     * the generation rule); every later request is granted.
      */
     @Test
     void lostTokenIsRegeneratedAndTheStaleOneDiscarded() {
@@ -313,21 +315,62 @@ class NaimiTrehelTest {
         assertEquals(List.of(), c.violations());
     }
 
-    /** Random runs with token loss and aggressive timers: never two nodes in the CS, fences increase. */
+    /**
+     * Issue 17: a stale token refused by the generation rule alone. Node 3's token and node 1's
+     * REQUEST are both lost; both recover, node 1 (the smaller candidate) regenerates generation 1 and
+     * enters, and node 3 learns of it (CANDIDATE_ELECTED). The lost token then reaches node 3, which
+     * has never accepted a token (so the duplicate check on (fence, hop) lets it through): only
+     * {@code generation 0 < 1} refuses it. Node 3 is served later by the regenerated token.
+     */
+    @Test
+    void staleTokenIsRefusedByItsGenerationAlone() {
+        Cluster<NaimiTrehelMessage> c = new Cluster<>(DEF, 5);
+        c.request(0); // the root enters with the idle token
+        c.request(3);
+        c.deliverAll(); // NEXT(0) = 3
+        c.release(0);
+        Cluster.Envelope<NaimiTrehelMessage> lost = c.peek(0, 3, Token.class);
+        c.drop(lost);
+        c.request(1);
+        c.drop(c.peek(1, 0, Request.class)); // node 1's request is lost too: nobody records it
+        for (String phase : List.of(NaimiTrehel.TWAIT, NaimiTrehel.TELEC, NaimiTrehel.TELEC)) {
+            c.fireTimer(1, phase); // CONSULT, QUERY, ELECTION: nobody answers either
+            c.fireTimer(3, phase);
+            c.deliverAll();
+        }
+        assertEquals(Ft.CANDIDATE, nt(c, 1).ft());
+        assertEquals(Ft.OBSERVER, nt(c, 3).ft(), "the smaller candidate wins");
+        c.fireTimer(1, NaimiTrehel.TELEC); // rule 15: node 1 regenerates generation 1 and enters
+        assertTrue(c.inCS(1));
+        c.deliver(1, 3, CandidateElected.class); // node 3 learns of generation 1 and asks node 1 again
+        assertFalse(nt(c, 3).hasToken());
+        c.deliver(c.duplicate(lost)); // the token of generation 0 reaches node 3 at last
+        assertFalse(c.inCS(3), "a token of an older generation must not be used");
+        assertFalse(nt(c, 3).hasToken());
+        assertEquals(1, tokens(c));
+        c.deliverAll();
+        c.release(1);
+        c.deliverAll();
+        assertTrue(c.inCS(3), "node 3 is served by the regenerated token");
+        c.release(3);
+        assertEquals(List.of(id(0), id(1), id(3)), c.entries());
+        assertEquals(List.of(), c.violations());
+    }
+
+    /**
+     * Random runs with token loss (2% per step) and timers that fire when nothing else can happen:
+     * never two nodes in the CS, fences increase, and every request of every run is granted
+     * ({@link TimedRandomRun#run} checks it and records a request left waiting as ME3).
+     */
     @Test
     void randomTokenLossIsSafe() {
-        int completed = 0;
         for (int seed = 0; seed < 300; seed++) {
             int n = 2 + seed % 6;
             Cluster<NaimiTrehelMessage> c = new Cluster<>(DEF, n);
             boolean done = TimedRandomRun.run(c, new Random(seed), 3, 0.0, Token.class, 0.02, 200_000);
-            assertEquals(List.of(), c.violations().stream().filter(v -> !v.startsWith("ME3")).toList(),
-                    "seed " + seed);
-            if (done && c.violations().isEmpty()) {
-                completed++;
-            }
+            assertEquals(List.of(), c.violations(), "seed " + seed);
+            assertTrue(done, "seed " + seed + ": not every request granted: " + c.entries().size() + " of " + 3 * n);
         }
-        assertTrue(completed >= 290, "runs that granted every request: " + completed);
     }
 
     /** The wire format round-trips every message, census messages included. */

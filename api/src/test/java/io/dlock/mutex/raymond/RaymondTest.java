@@ -69,11 +69,18 @@ class RaymondTest {
         }
     }
 
-    /** RAY-3: on random schedules, at most one REQUEST in flight per directed edge, messages only between neighbours, at most 2D per entry. */
+    /**
+     * RAY-3: on random schedules, at most one REQUEST in flight per directed edge, messages only
+     * between neighbours, and at most 2D messages per entry, entry by entry: between two consecutive
+     * grants the PRIVILEGE moves along one tree path (at most D hops), and every REQUEST is answered by
+     * exactly one PRIVILEGE on the same edge (as many REQUESTs as PRIVILEGEs in the end), so each
+     * entry costs its PRIVILEGE hops and as many REQUESTs: at most 2D.
+     */
     @Test
     void oneRequestPerEdgeAndTwoDPerEntry() {
         for (int n : new int[] {2, 3, 7, 10, 16}) {
             View view = View.ofRange(1, n);
+            int diameter = RaymondDefinition.treeDiameter(n);
             for (long seed = 0; seed < 30; seed++) {
                 Cluster<RaymondMessage> c = new Cluster<>(RAYMOND, n);
                 Random random = new Random(seed);
@@ -81,7 +88,16 @@ class RaymondTest {
                 for (NodeId m : c.members()) {
                     budget.put(m, 4);
                 }
+                long privilegesAtLastGrant = 0;
+                int grants = 0;
                 while (c.randomStep(random, budget, false, 0)) {
+                    if (c.entries().size() > grants) {
+                        grants = c.entries().size();
+                        long privileges = c.messagesSent(Privilege.class);
+                        assertTrue(privileges - privilegesAtLastGrant <= diameter, "entry " + grants + " took "
+                                + (privileges - privilegesAtLastGrant) + " PRIVILEGE hops > D=" + diameter + ", n=" + n + " seed=" + seed);
+                        privilegesAtLastGrant = privileges;
+                    }
                     Set<String> edges = new HashSet<>();
                     for (Envelope<RaymondMessage> e : c.inFlight()) {
                         assertTrue(TreeShape.BINARY.adjacent(view, e.from(), e.to()), "not a tree edge: " + e);
@@ -93,7 +109,9 @@ class RaymondTest {
                 c.checkNobodyWaits();
                 assertEquals(List.of(), c.violations(), "n=" + n + " seed=" + seed);
                 assertEquals(4 * n, c.entries().size());
-                assertTrue(c.messagesSent() <= 2L * RaymondDefinition.treeDiameter(n) * c.entries().size());
+                assertEquals(c.messagesSent(Request.class), c.messagesSent(Privilege.class),
+                        "every REQUEST answered by one PRIVILEGE, n=" + n + " seed=" + seed);
+                assertEquals(c.messagesSent(), c.messagesSent(Request.class) + c.messagesSent(Privilege.class));
             }
         }
     }

@@ -38,6 +38,20 @@ class RaynalTest {
         return t;
     }
 
+    /** The one node i with {@code Π X_k = Q / A_i} (RN-1); fails if there is not exactly one. */
+    private static int privilegedNode(Cluster<RaynalMessage> c, int n, String where) {
+        PrimeRatio t = product(c);
+        int found = -1;
+        for (int i = 0; i < n; i++) {
+            if (t.isQOver(i, n)) {
+                assertEquals(-1, found, "two privileged nodes, T=" + t + "; " + where);
+                found = i;
+            }
+        }
+        assertTrue(found >= 0, "no privileged node, T=" + t + "; " + where);
+        return found;
+    }
+
     private static BigInteger big(long v) {
         return BigInteger.valueOf(v);
     }
@@ -152,7 +166,11 @@ class RaynalTest {
         }
     }
 
-    /** RN-1 and RN-6: random runs where only some nodes request: after every exit the product is Q / A_successor; all served. */
+    /**
+     * RN-1 and RN-6: random runs where only some nodes request. After every step exactly one node h
+     * has {@code Π X_k = Q / A_h}; the right only ever moves from h to its successor {@code h+1 mod N};
+     * right after node e leaves the critical section, h is e's successor. Every request is served.
+     */
     @Test
     void informInvariantAndNoDeadlock() {
         for (int n = 2; n <= 6; n++) {
@@ -164,14 +182,26 @@ class RaynalTest {
                     budget.put(node, node.value() % 2 == 0 ? 3 : 0); // odd nodes never request
                 }
                 int entries = c.entries().size();
-                while (c.randomStep(random, budget, false, 0.02)) {
-                    // RN-1: some node is privileged at every instant; right after an exit, its successor
-                    PrimeRatio t = product(c);
-                    int privileged = 0;
+                int holder = privilegedNode(c, n, "n=" + n + " seed=" + seed + " at start");
+                while (true) {
+                    boolean[] wasIn = new boolean[n];
                     for (int i = 0; i < n; i++) {
-                        privileged += t.isQOver(i, n) ? 1 : 0;
+                        wasIn[i] = c.inCS(i);
                     }
-                    assertEquals(1, privileged, "n=" + n + " seed=" + seed + " T=" + t);
+                    if (!c.randomStep(random, budget, false, 0.02)) {
+                        break;
+                    }
+                    String where = "n=" + n + " seed=" + seed + " step " + c.sent().size();
+                    int h = privilegedNode(c, n, where);
+                    if (h != holder) {
+                        assertEquals((holder + 1) % n, h, "the right moved from " + holder + " to " + h + ", not to its successor; " + where);
+                    }
+                    for (int e = 0; e < n; e++) {
+                        if (wasIn[e] && !c.inCS(e)) {
+                            assertEquals((e + 1) % n, h, "right after " + e + " left, its successor holds the right; " + where);
+                        }
+                    }
+                    holder = h;
                     entries = c.entries().size();
                 }
                 c.checkNobodyWaits();

@@ -337,6 +337,17 @@ public final class Cluster<M extends ProtocolMessage> {
         collect(n);
     }
 
+    /**
+     * Runs {@code action} on {@code node}'s protocol, for an event the driver has no method for (a
+     * failure detector's report to an algorithm that has such a mode), then collects what it sent and
+     * granted as after any other event.
+     */
+    public void act(long node, java.util.function.Consumer<MutexProtocol<M>> action) {
+        NodeId n = id(node);
+        action.accept(protocols.get(n));
+        collect(n);
+    }
+
     /** Records an ME3 violation if a request is still waiting (call when nothing is in flight). */
     public void checkNobodyWaits() {
         if (!waiting.isEmpty()) {
@@ -344,9 +355,9 @@ public final class Cluster<M extends ProtocolMessage> {
         }
     }
 
-    /** The current members' ids. */
+    /** The current members' ids, ascending (not {@code Set.copyOf}, whose order changes from JVM to JVM). */
     public Set<NodeId> members() {
-        return Set.copyOf(view.members());
+        return java.util.Collections.unmodifiableSet(new TreeSet<>(view.members()));
     }
 
     // ---- membership ----------------------------------------------------------------------------

@@ -21,10 +21,13 @@ public final class TimedRandomRun {
     }
 
     /**
-     * Runs until no request, release, delivery or timer is left, or {@code maxSteps}.
+     * Runs until no request, release, delivery or timer is left, or {@code maxSteps}. A request still
+     * waiting at the end is recorded in the cluster as an ME3 violation.
      *
      * @param lossType the message class that may be lost (e.g. the token), or null
-     * @return whether the run ended with nothing left to do (false: it hit {@code maxSteps})
+     * @return whether the run ended with nothing left to do and every request of every node granted
+     *         ({@code requestsPerNode} entries per member); false if it hit {@code maxSteps} or a
+     *         request was never granted
      */
     public static <M extends ProtocolMessage> boolean run(Cluster<M> cluster, Random random, int requestsPerNode,
                                                           double earlyTimerProbability, Class<?> lossType,
@@ -49,7 +52,11 @@ public final class TimedRandomRun {
                 continue;
             }
             if (!fireRandomTimer(cluster, random)) {
-                return true;
+                cluster.checkNobodyWaits();
+                long requested = (long) requestsPerNode * budget.size()
+                        - budget.values().stream().mapToLong(Integer::longValue).sum();
+                return budget.values().stream().allMatch(left -> left == 0)
+                        && cluster.entries().size() == requested;
             }
         }
         return false;
@@ -58,7 +65,7 @@ public final class TimedRandomRun {
     private static <M extends ProtocolMessage> boolean fireRandomTimer(Cluster<M> cluster, Random random) {
         List<long[]> running = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        for (NodeId n : cluster.members()) {
+        for (NodeId n : cluster.view().members()) { // ascending: Set.copyOf's order changes from JVM to JVM
             for (String name : new java.util.TreeSet<>(cluster.timers(n.value()).keySet())) {
                 running.add(new long[] {n.value()});
                 names.add(name);

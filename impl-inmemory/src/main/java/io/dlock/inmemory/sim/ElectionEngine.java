@@ -32,7 +32,9 @@ import java.util.TreeMap;
  *
  * <p>Checks: a node that learns two different leaders; a node told a leader that is not the highest
  * live id; a live node that learns none; a message delivered to a node after it learned the leader,
- * for algorithms that declare {@link ElectionProtocolDefinition#quietAfterLeader()}; a codec whose
+ * for algorithms that declare {@link ElectionProtocolDefinition#quietAfterLeader()} (the leader may
+ * receive back, once, the announcement it sent when it learned it won, as Chang-Roberts' ELECTED
+ * returns to the leader who knew at time n); a codec whose
  * round trip changes a message; an exception from a handler; a run cut by the event limit.
  *
  * @param <M> the algorithm's message type
@@ -48,10 +50,11 @@ final class ElectionEngine<M extends ProtocolMessage> {
     private final MessageCodec<M> codec;
     private final long[] channelTail;
     private final List<NodeId> ring;
-    private final List<NodeId> live;
+    private final List<NodeId> live; // mutable: a node crashing mid-run leaves it
     private final List<NodeId> starters;
-    private final Set<NodeId> crashed;
-    private final NodeId highestLive;
+    private final Set<NodeId> crashed; // mutable: a node crashing mid-run joins it
+    private NodeId highestLive;
+    private boolean crashedMidRun;
     private final List<Node> nodes = new ArrayList<>();
     private final Map<Class<?>, MessageTypeStats> stats = new LinkedHashMap<>();
     private final List<String> violations = new ArrayList<>();
@@ -66,11 +69,17 @@ final class ElectionEngine<M extends ProtocolMessage> {
     private final class Node implements ElectionEffects<M> {
         final int index;
         final NodeId id;
-        final boolean dead;
+        boolean dead;
         ElectionProtocol<M> protocol;
         final Map<String, Long> timers = new HashMap<>();
         long timerGenerations;
         NodeId learned;
+        long learnedAt = -1;
+        /** The last message this node sent, and the event during which it did. */
+        M lastSent;
+        long lastSentEvent = -1;
+        /** The message a leader sent in the event in which it learned that it won; may come back once. */
+        M announcement;
 
         Node(int index, NodeId id, boolean dead) {
             this.index = index;
@@ -80,6 +89,8 @@ final class ElectionEngine<M extends ProtocolMessage> {
 
         @Override
         public void send(NodeId to, M message) {
+            lastSent = message;
+            lastSentEvent = events;
             transmit(this, to, message);
         }
 
@@ -113,6 +124,12 @@ final class ElectionEngine<M extends ProtocolMessage> {
             if (!leader.equals(highestLive)) {
                 violation("node " + id + " learned leader " + leader + " but the highest live id is " + highestLive);
             }
+            if (learned == null) {
+                learnedAt = now;
+                if (leader.equals(id) && lastSentEvent == events) {
+                    announcement = lastSent;
+                }
+            }
             learned = leader;
         }
     }
@@ -131,7 +148,7 @@ final class ElectionEngine<M extends ProtocolMessage> {
 
         this.ring = config.ringOrder(ringRandom);
         View view = idsView();
-        this.crashed = config.crashLeader() ? Set.of(NodeId.of(n)) : Set.of();
+        this.crashed = new java.util.TreeSet<>(config.crashLeader() ? Set.of(NodeId.of(n)) : Set.of());
         List<NodeId> liveIds = new ArrayList<>();
         for (int i = 1; i <= n; i++) {
             if (!crashed.contains(NodeId.of(i))) {
@@ -161,6 +178,12 @@ final class ElectionEngine<M extends ProtocolMessage> {
             e.kind = Event.START;
             e.node = (int) s.value();
             queue.add(0, e);
+        }
+        if (config.crashStarterAt() >= 0) {
+            Event e = new Event();
+            e.kind = Event.CRASH;
+            e.node = (int) starters.get(0).value();
+            queue.add(config.crashStarterAt(), e);
         }
     }
 
@@ -193,26 +216,41 @@ final class ElectionEngine<M extends ProtocolMessage> {
             violation("run cut after " + events + " events (the election did not end)");
         }
         Map<NodeId, NodeId> learned = new TreeMap<>();
+        Map<NodeId, Long> learnedAt = new TreeMap<>();
         for (NodeId id : live) {
             Node node = nodes.get((int) id.value());
             if (node.learned == null) {
                 violation("live node " + id + " never learned the leader");
             } else {
                 learned.put(id, node.learned);
+                learnedAt.put(id, node.learnedAt);
             }
         }
         boolean agreed = learned.size() == live.size() && learned.values().stream().distinct().count() == 1;
         Map<String, Long> byType = new TreeMap<>();
         stats.values().forEach(s -> byType.put(s.name, s.count));
         return new ElectionResult(definition.name(), n, config.seed(), ring, starters, crashed,
-                agreed ? Optional.of(highestLive) : Optional.empty(), learned, messages, byType,
-                bytes, steps, definition.expectedMessages(new ElectionScenario(ring, Set.copyOf(starters), crashed)),
+                agreed ? Optional.of(highestLive) : Optional.empty(), learned, learnedAt, messages, byType,
+                bytes, steps, crashedMidRun ? java.util.OptionalLong.empty() // no formula covers a crash mid-run
+                        : definition.expectedMessages(new ElectionScenario(ring, Set.copyOf(starters), crashed)),
                 violations, config.toString());
     }
 
     @SuppressWarnings("unchecked")
     private void dispatch(Event event) {
         Node node = nodes.get(event.node);
+        if (event.kind == Event.CRASH) {
+            node.dead = true; // crashed mid-run: it handles nothing more
+            node.timers.clear();
+            crashed.add(node.id);
+            crashedMidRun = true;
+            live.remove(node.id);
+            highestLive = live.isEmpty() ? null : live.get(live.size() - 1);
+            return;
+        }
+        if (node.dead) {
+            return; // a start or a timer of a crashed node
+        }
         if (event.kind == Event.START) {
             node.protocol.onStart();
         } else if (event.kind == Event.DELIVER) {
@@ -220,7 +258,10 @@ final class ElectionEngine<M extends ProtocolMessage> {
                 return; // counted when sent (SPEC.md 0.1)
             }
             steps = now;
-            if (node.learned != null && definition.quietAfterLeader()) {
+            if (node.learned != null && definition.quietAfterLeader() && node.announcement != null
+                    && node.announcement.equals(event.message)) {
+                node.announcement = null; // the leader's own announcement, back after a round
+            } else if (node.learned != null && definition.quietAfterLeader()) {
                 violation("node " + node.id + " received " + event.message + " from " + event.from
                         + " after it learned the leader (t=" + now + ")");
             }

@@ -18,6 +18,9 @@ import java.util.Set;
  * @param crashed          the nodes crashed before the start
  * @param leader           the leader every live node agreed on, empty if they did not all learn one
  * @param learned          for each live node, the leader it learned (absent if none)
+ * @param learnedAt        for each live node that learned a leader, the virtual time it first did
+ *                         (with {@link DelayModel#unit()}, in message delays: SPEC.md CR-6's "leader
+ *                         knows at n")
  * @param messages         messages sent (all types; messages to crashed nodes included, a ring
  *                         algorithm's message to itself included, SPEC.md 0.2/0.4)
  * @param messagesByType   the same, per message record's simple name (sorted)
@@ -30,7 +33,7 @@ import java.util.Set;
  */
 public record ElectionResult(String algorithm, int nodes, long seed, List<NodeId> ring, List<NodeId> starters,
                              Set<NodeId> crashed, Optional<NodeId> leader, Map<NodeId, NodeId> learned,
-                             long messages, Map<String, Long> messagesByType, long bytes, long steps,
+                             Map<NodeId, Long> learnedAt, long messages, Map<String, Long> messagesByType, long bytes, long steps,
                              OptionalLong expectedMessages, List<String> violations, String replay) {
 
     public ElectionResult {
@@ -38,6 +41,7 @@ public record ElectionResult(String algorithm, int nodes, long seed, List<NodeId
         starters = List.copyOf(starters);
         crashed = Set.copyOf(crashed);
         learned = Map.copyOf(learned);
+        learnedAt = Map.copyOf(learnedAt);
         messagesByType = Map.copyOf(messagesByType);
         violations = List.copyOf(violations);
     }

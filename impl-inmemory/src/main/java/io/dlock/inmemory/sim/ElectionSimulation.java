@@ -66,6 +66,7 @@ public final class ElectionSimulation {
     private RingOrder ring = RingOrder.INCREASING;
     private Starters starters = Starters.ALL;
     private boolean crashLeader;
+    private long crashStarterAt = -1;
     private ProtocolOptions options = ProtocolOptions.NONE;
     private boolean encodeMessages = true;
     private boolean fifoGuard = true;
@@ -177,6 +178,28 @@ public final class ElectionSimulation {
     /** Whether node N is crashed. */
     public boolean crashLeader() {
         return crashLeader;
+    }
+
+    /**
+     * A copy in which the lowest initiator crashes at virtual time {@code time}, in the middle of the
+     * election (issue 17): it processes nothing more, messages to it are lost, and the run must end
+     * with every other live node knowing the highest live id. Only the algorithms that tolerate
+     * crashes during a run (bully, ring with list) are expected to survive it.
+     *
+     * @throws IllegalArgumentException if {@code time} is negative
+     */
+    public ElectionSimulation crashStarterAt(long time) {
+        if (time < 0) {
+            throw new IllegalArgumentException("virtual time must be >= 0, got " + time);
+        }
+        ElectionSimulation c = copy();
+        c.crashStarterAt = time;
+        return c;
+    }
+
+    /** When the lowest initiator crashes, or -1 if it does not. */
+    public long crashStarterAt() {
+        return crashStarterAt;
     }
 
     /** A copy whose protocols are created with {@code options}. */
@@ -307,6 +330,9 @@ public final class ElectionSimulation {
         if (crashLeader) {
             code.append(".crashLeader(true)");
         }
+        if (crashStarterAt >= 0) {
+            code.append(".crashStarterAt(").append(crashStarterAt).append("L)");
+        }
         if (!options.values().isEmpty()) {
             code.append(".options(ProtocolOptions.NONE");
             for (Map.Entry<String, String> e : new TreeMap<>(options.values()).entrySet()) {
@@ -334,6 +360,7 @@ public final class ElectionSimulation {
         c.ring = ring;
         c.starters = starters;
         c.crashLeader = crashLeader;
+        c.crashStarterAt = crashStarterAt;
         c.options = options;
         c.encodeMessages = encodeMessages;
         c.fifoGuard = fifoGuard;

@@ -24,8 +24,9 @@ import java.util.function.Consumer;
  * reached. Single-threaded and used once.
  *
  * <p>Randomness: the run's seed makes one root {@link SplittableRandom}, split in a fixed order into
- * one source for message delays, one for faults and one per node for the workload, so that a draw
- * in one subsystem never shifts the draws of another.
+ * one source for message delays, one for faults, one per node for the workload and one per node for
+ * the protocol's own draws (a back-off: {@link ProtocolContext#random}, through the options' random
+ * seed), so that a draw in one subsystem never shifts the draws of another.
  *
  * @param <M> the algorithm's message type
  */
@@ -46,6 +47,8 @@ final class Engine<M extends ProtocolMessage> {
     private final MessageCodec<M> codec;
     private final long[] channelTail;
     private final Checker checker;
+    /** Per node, the seed of its protocol's random source, forked from the run's seed. */
+    private final long[] protocolSeeds;
     /** Message classes seen so far and their counters (few per algorithm: a linear scan beats hashing). */
     private Class<?>[] typeKeys = new Class<?>[8];
     private MessageTypeStats[] typeStats = new MessageTypeStats[8];
@@ -70,6 +73,9 @@ final class Engine<M extends ProtocolMessage> {
     private Set<Integer> activeSplit;
     private int lastSender = -1;
     private long fencedOut;
+    /** Per node, the pause window {@code [pausedFrom, pausedUntil)} ({@link FaultPlan#pause}); null if the plan has none. */
+    private final long[] pausedFrom;
+    private final long[] pausedUntil;
 
     private Event[] pool = new Event[256];
     private int pooled;
@@ -109,6 +115,11 @@ final class Engine<M extends ProtocolMessage> {
         this.delayRandom = root.split();
         this.faultRandom = root.split();
         SplittableRandom workloadRoot = root.split();
+        SplittableRandom protocolRoot = root.split(); // split last: the earlier sources stay as they were
+        this.protocolSeeds = new long[n];
+        for (int i = 0; i < n; i++) {
+            protocolSeeds[i] = protocolRoot.split().nextLong();
+        }
 
         FaultPlan faults = config.faults();
         this.dropProbability = faults.dropProbability();
@@ -146,6 +157,8 @@ final class Engine<M extends ProtocolMessage> {
             lossUntil[w] = losses.get(w).until();
         }
         this.detectDelay = faults.detectDelay();
+        this.pausedFrom = faults.pauses().isEmpty() ? null : new long[n];
+        this.pausedUntil = faults.pauses().isEmpty() ? null : new long[n];
         this.networkFaults = dropProbability > 0 || duplicateProbability > 0 || links.length > 0
                 || partitionGroups.length > 0 || lossFrom.length > 0;
 
@@ -184,9 +197,15 @@ final class Engine<M extends ProtocolMessage> {
         }
         for (SimNode<M> node : nodes) {
             if (node.joined) {
-                node.gate = PrimaryGate.create(definition, new ProtocolContext<>(node.id, initial, node, config.options()),
+                node.gate = PrimaryGate.create(definition, new ProtocolContext<>(node.id, initial, node,
+                        config.options().withRandomSeed(protocolSeeds[node.index])),
                         true);
                 node.protocol = node.gate;
+            }
+        }
+        for (SimNode<M> node : nodes) {
+            if (node.joined) {
+                schedule(0, Event.START, node.index); // MutexProtocol.onStart, before anything else at time 0
             }
         }
         for (SimNode<M> node : nodes) {
@@ -246,6 +265,21 @@ final class Engine<M extends ProtocolMessage> {
                 action(loss.until(), this::installClusterViews);
             }
         }
+        for (FaultPlan.PauseAt pause : faults.pauses()) {
+            action(pause.at(), () -> {
+                int victim = playing(pause.role());
+                if (victim >= 0) {
+                    checker.onFault(now);
+                    faultsInjected++;
+                    pausedFrom[victim] = now;
+                    pausedUntil[victim] = now + pause.duration();
+                }
+            });
+        }
+        for (FaultPlan.AmnesiaAt amnesia : faults.amnesias()) {
+            int index = checkedIndex(amnesia.node(), "amnesia");
+            action(amnesia.at(), () -> forget(nodes.get(index)));
+        }
         for (FaultPlan.CrashAt crash : faults.crashes()) {
             schedule(crash.at(), Event.CRASH, checkedIndex(crash.node(), "crash"));
         }
@@ -283,9 +317,14 @@ final class Engine<M extends ProtocolMessage> {
             }
             Event event = queue.poll();
             now = event.time;
+            if (pausedFrom != null && deferIfPaused(event)) {
+                continue;
+            }
             current = event;
-            events++;
-            fold(event);
+            if (event.kind != Event.START) { // starts are not counted nor hashed: traces predate them
+                events++;
+                fold(event);
+            }
             if (log != null) {
                 log.accept("t=" + now + " " + describeCurrent());
             }
@@ -376,6 +415,13 @@ final class Engine<M extends ProtocolMessage> {
             case Event.CRASH:
                 crash(nodes.get(event.node));
                 return;
+            case Event.START:
+                node = nodes.get(event.node);
+                if (!node.crashed && !node.gate.frozen()) {
+                    // the gate has no start event of its own; at time 0 every view is primary
+                    node.gate.inner().onStart();
+                }
+                return;
             case Event.VIEW:
                 installViews(List.of(config.faults().views().get(event.node).members()));
                 return;
@@ -385,6 +431,44 @@ final class Engine<M extends ProtocolMessage> {
             default:
                 throw new IllegalStateException("unknown event kind " + event.kind);
         }
+    }
+
+    /**
+     * If {@code event} is for a node paused now ({@link FaultPlan#pause}), puts it back in the queue for
+     * after the pause: a message at the pause's end, a local event (timer, request, release) as much
+     * after the end as it was after the pause's start.
+     *
+     * @return whether the event was deferred
+     */
+    private boolean deferIfPaused(Event event) {
+        int kind = event.kind;
+        if (kind != Event.DELIVER && kind != Event.TIMER && kind != Event.REQUEST && kind != Event.RELEASE) {
+            return false;
+        }
+        int i = event.node;
+        if (now < pausedFrom[i] || now >= pausedUntil[i]) {
+            return false;
+        }
+        queue.add(kind == Event.DELIVER ? pausedUntil[i] : pausedUntil[i] + (now - pausedFrom[i]), event);
+        return true;
+    }
+
+    /**
+     * {@link FaultPlan#amnesia}: an idle, live, joined node gets a fresh protocol instance in its
+     * current view (created idle, as if the run had just started for it); its pending timers die
+     * with the old instance.
+     */
+    private void forget(SimNode<M> node) {
+        if (node.crashed || !node.joined || node.gate == null || node.gate.frozen()
+                || checker.holding(node.index) || checker.waiting(node.index)) {
+            return;
+        }
+        checker.onFault(now);
+        faultsInjected++;
+        node.timers.clear();
+        node.gate = PrimaryGate.create(definition, new ProtocolContext<>(node.id, node.view, node,
+                config.options().withRandomSeed(protocolSeeds[node.index]), true), true);
+        node.protocol = node.gate;
     }
 
     private void crash(SimNode<M> node) {
@@ -566,7 +650,8 @@ final class Engine<M extends ProtocolMessage> {
             boolean primary = verdicts.get(k);
             if (node.gate == null) {
                 node.gate = PrimaryGate.create(definition,
-                        new ProtocolContext<>(node.id, view, node, config.options(), false), primary);
+                        new ProtocolContext<>(node.id, view, node,
+                                config.options().withRandomSeed(protocolSeeds[node.index]), false), primary);
                 node.protocol = node.gate;
                 continue;
             }

@@ -36,6 +36,11 @@ import java.util.stream.Collectors;
  *       side then a merge view) and {@link #loseMessages} (loss followed by a view change). Every
  *       view goes through each node's {@link io.dlock.protocol.PrimaryComponent}: only primary views
  *       reach the protocol ({@link io.dlock.protocol.PrimaryGate}).</li>
+ *   <li>{@link #pause(Role, long, long)} freezes a node for a while, as a long garbage-collection
+ *       pause does (issue 17): it processes nothing, and the membership does not notice.</li>
+ *   <li>{@link #amnesia(NodeId, long)} restarts an idle node's protocol with no memory, as a node
+ *       that crashed and recovered before anyone noticed (the decentralized algorithm's
+ *       "coordinator reset", SPEC.md A2 rule 8, DEC-4).</li>
  * </ul>
  * A dropped message is counted as sent. A duplicate is not counted as a protocol message: it is the
  * network's doing, reported in {@link SimulationResult#duplicated()}.
@@ -108,6 +113,14 @@ public final class FaultPlan {
     record LossWindow(long from, long until, boolean viewAfter) {
     }
 
+    /** {@code node} restarts with no memory at {@code at}. */
+    record AmnesiaAt(NodeId node, long at) {
+    }
+
+    /** The node playing {@code role} at {@code at} is paused for {@code duration}. */
+    record PauseAt(Role role, long at, long duration) {
+    }
+
     private static final FaultPlan NONE = new FaultPlan(0, 0, List.of(), List.of(), List.of(), List.of());
 
     private double dropProbability;
@@ -120,6 +133,8 @@ public final class FaultPlan {
     private List<JoinAt> joins = List.of();
     private List<Split> splits = List.of();
     private List<LossWindow> losses = List.of();
+    private List<PauseAt> pauses = List.of();
+    private List<AmnesiaAt> amnesias = List.of();
     private long detectDelay = -1;
 
     private FaultPlan(double dropProbability, double duplicateProbability, List<LinkRule> links,
@@ -138,6 +153,8 @@ public final class FaultPlan {
         c.joins = joins;
         c.splits = splits;
         c.losses = losses;
+        c.pauses = pauses;
+        c.amnesias = amnesias;
         c.detectDelay = detectDelay;
         return c;
     }
@@ -157,7 +174,7 @@ public final class FaultPlan {
     public boolean isEmpty() {
         return dropProbability == 0 && duplicateProbability == 0 && links.isEmpty() && crashes.isEmpty()
                 && partitions.isEmpty() && views.isEmpty() && roleCrashes.isEmpty() && joins.isEmpty()
-                && splits.isEmpty() && losses.isEmpty() && detectDelay < 0;
+                && splits.isEmpty() && losses.isEmpty() && pauses.isEmpty() && amnesias.isEmpty() && detectDelay < 0;
     }
 
     /**
@@ -291,6 +308,47 @@ public final class FaultPlan {
     }
 
     /**
+     * Pauses, at {@code atTime}, the node that plays {@code role} then (see {@link Role}), for
+     * {@code duration}: a process frozen by a long garbage-collection pause, or a VM that was
+     * suspended. While paused the node processes nothing; the messages it receives are delivered when
+     * the pause ends, in the order they arrived; its own local events (timers, its next request, the
+     * end of its critical section) that fall in the pause happen as much later as the pause still had
+     * to run when they were due, i.e. its clock stood still. Nobody is told: no view changes. If no node
+     * plays the role at {@code atTime}, nothing happens.
+     *
+     * @throws IllegalArgumentException if {@code atTime} is negative or {@code duration} is not positive
+     */
+    public FaultPlan pause(Role role, long atTime, long duration) {
+        Objects.requireNonNull(role, "role");
+        checkTime(atTime);
+        if (duration <= 0) {
+            throw new IllegalArgumentException("pause duration must be > 0, got " + duration);
+        }
+        FaultPlan c = copy();
+        c.pauses = plus(pauses, new PauseAt(role, atTime, duration));
+        return c;
+    }
+
+    /**
+     * At {@code atTime}, {@code node} restarts at once with a fresh protocol instance and no memory
+     * of what it had said or promised (votes, queues, tokens): a crash and recovery too fast for the
+     * membership to notice, in the same view. The decentralized algorithm's "coordinator amnesia"
+     * (SPEC.md A2 rule 8): a replica forgets the vote it gave, so a second client can collect a
+     * majority (DEC-4). Only an idle node restarts (nothing requested, nothing held: a node's own
+     * application request would otherwise vanish with it); if the node is busy at {@code atTime},
+     * nothing happens.
+     *
+     * @throws IllegalArgumentException if {@code atTime} is negative
+     */
+    public FaultPlan amnesia(NodeId node, long atTime) {
+        Objects.requireNonNull(node, "node");
+        checkTime(atTime);
+        FaultPlan c = copy();
+        c.amnesias = plus(amnesias, new AmnesiaAt(node, atTime));
+        return c;
+    }
+
+    /**
      * Turns on the membership service's failure detection: {@code delay} after each crash, the live
      * members install a view without the crashed node (messages the crashed node had in flight are
      * lost with it). Without it a crash changes no view.
@@ -409,6 +467,14 @@ public final class FaultPlan {
         return losses;
     }
 
+    List<PauseAt> pauses() {
+        return pauses;
+    }
+
+    List<AmnesiaAt> amnesias() {
+        return amnesias;
+    }
+
     /** The failure detection delay, or -1 if crashes install no view. */
     long detectDelay() {
         return detectDelay;
@@ -491,6 +557,13 @@ public final class FaultPlan {
         for (LossWindow l : losses) {
             code.append(".loseMessages(").append(l.from()).append("L, ").append(l.until()).append("L, ")
                     .append(l.viewAfter()).append(')');
+        }
+        for (AmnesiaAt a : amnesias) {
+            code.append(".amnesia(").append(nodeCode(a.node())).append(", ").append(a.at()).append("L)");
+        }
+        for (PauseAt p : pauses) {
+            code.append(".pause(FaultPlan.Role.").append(p.role()).append(", ").append(p.at()).append("L, ")
+                    .append(p.duration()).append("L)");
         }
         return code.toString();
     }

@@ -23,8 +23,15 @@ public final class Workload {
     private final long thinkMax;
     private final long holdMin;
     private final long holdMax;
+    /** Node indices that make no request at all, ascending. */
+    private final int[] idle;
 
     private Workload(long entries, boolean perNode, long thinkMin, long thinkMax, long holdMin, long holdMax) {
+        this(entries, perNode, thinkMin, thinkMax, holdMin, holdMax, new int[0]);
+    }
+
+    private Workload(long entries, boolean perNode, long thinkMin, long thinkMax, long holdMin, long holdMax,
+                     int[] idle) {
         if (entries < 0) {
             throw new IllegalArgumentException("number of entries must be >= 0, got " + entries);
         }
@@ -36,6 +43,7 @@ public final class Workload {
         this.thinkMax = thinkMax;
         this.holdMin = holdMin;
         this.holdMax = holdMax;
+        this.idle = idle;
     }
 
     /**
@@ -69,7 +77,7 @@ public final class Workload {
      * @throws IllegalArgumentException unless {@code 0 <= min <= max}
      */
     public Workload think(long min, long max) {
-        return new Workload(entries, perNode, min, max, holdMin, holdMax);
+        return new Workload(entries, perNode, min, max, holdMin, holdMax, idle);
     }
 
     /**
@@ -78,11 +86,36 @@ public final class Workload {
      * @throws IllegalArgumentException unless {@code 0 <= min <= max}
      */
     public Workload hold(long min, long max) {
-        return new Workload(entries, perNode, thinkMin, thinkMax, min, max);
+        return new Workload(entries, perNode, thinkMin, thinkMax, min, max, idle);
+    }
+
+    /**
+     * A copy in which the nodes of index {@code nodes} make no request at all (the others keep their
+     * share), e.g. {@code excluding(0)}: a workload that never involves the node an algorithm starts
+     * at (the token ring's first holder, Raynal's first privileged node).
+     *
+     * @throws IllegalArgumentException if an index is negative
+     */
+    public Workload excluding(int... nodes) {
+        java.util.TreeSet<Integer> set = new java.util.TreeSet<>();
+        for (int i : idle) {
+            set.add(i);
+        }
+        for (int i : nodes) {
+            if (i < 0) {
+                throw new IllegalArgumentException("node index must be >= 0, got " + i);
+            }
+            set.add(i);
+        }
+        return new Workload(entries, perNode, thinkMin, thinkMax, holdMin, holdMax,
+                set.stream().mapToInt(Integer::intValue).toArray());
     }
 
     /** Number of requests node {@code index} of {@code n} makes. */
     public long entriesFor(int index, int n) {
+        if (java.util.Arrays.binarySearch(idle, index) >= 0) {
+            return 0;
+        }
         if (perNode) {
             return entries;
         }
@@ -91,7 +124,11 @@ public final class Workload {
 
     /** Number of requests all {@code n} nodes make together. */
     public long totalEntries(int n) {
-        return perNode ? entries * n : entries;
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            total += entriesFor(i, n);
+        }
+        return total;
     }
 
     long drawThink(SplittableRandom random) {
@@ -106,7 +143,9 @@ public final class Workload {
     @Override
     public String toString() {
         return (perNode ? "Workload.perNode(" + entries + ")" : "Workload.total(" + entries + "L)")
-                + ".think(" + thinkMin + ", " + thinkMax + ").hold(" + holdMin + ", " + holdMax + ")";
+                + ".think(" + thinkMin + ", " + thinkMax + ").hold(" + holdMin + ", " + holdMax + ")"
+                + (idle.length == 0 ? "" : ".excluding(" + java.util.Arrays.stream(idle).mapToObj(Integer::toString)
+                        .collect(java.util.stream.Collectors.joining(", ")) + ")");
     }
 
     private static void checkRange(String what, long min, long max) {

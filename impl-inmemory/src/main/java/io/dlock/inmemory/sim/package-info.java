@@ -2,7 +2,8 @@
  * Deterministic simulation of the mutual-exclusion algorithms: N nodes, one lock, virtual time,
  * one seed per run, seeded faults, and a checker that watches every event. An election mode,
  * {@link io.dlock.inmemory.sim.ElectionSimulation}, runs one leader election on the same event queue,
- * delay models and seeded sources (ring order, initiators, crashed previous leader) and checks that
+ * delay models and seeded sources (ring order, initiators, crashed previous leader, an initiator
+ * crashed mid-election) and checks that
  * every live node learns the same leader, the highest live id; its
  * {@link io.dlock.inmemory.sim.ElectionResult} has the message counts per type, the election time
  * and SPEC.md's exact count for the setting.
@@ -25,7 +26,10 @@
  * One {@link io.dlock.inmemory.sim.EventQueue} holds every pending event (message deliveries,
  * timers, workload requests and releases, crashes, view changes), ordered by (virtual time, sequence
  * number); the sequence number is assigned when the event is scheduled, so events of the same
- * instant run in scheduling order. Each event runs one protocol handler to completion; whatever the
+ * instant run in scheduling order. At time 0, before anything else, every node's protocol gets
+ * {@link io.dlock.protocol.MutexProtocol#onStart()} (a token ring's token, Raynal's right start to move
+ * whether or not their first holder ever asks); these start events are neither counted nor part of
+ * the trace hash. Each event runs one protocol handler to completion; whatever the
  * handler does through its {@link io.dlock.protocol.MutexEffects} becomes new events (a send is a
  * delivery at now + delay, a self-message a delivery at now, a grant a release at now + hold time),
  * never a nested call into a protocol. No thread and no wall clock are involved.
@@ -40,9 +44,11 @@
  *
  * <h2>Randomness</h2>
  * The seed makes one root {@link java.util.SplittableRandom}, split in a fixed order into a source
- * for message delays, one for faults, and one per node for its workload. One extra draw in one
- * subsystem (say, a duplicate's delay) therefore changes nothing in the others; a model with a
- * single value (unit delay, zero think time) draws nothing at all.
+ * for message delays, one for faults, one per node for its workload, and one per node for the
+ * protocol's own draws (handed over as the options' random seed,
+ * {@link io.dlock.protocol.ProtocolContext#random}: the decentralized algorithm's back-off). One extra
+ * draw in one subsystem (say, a duplicate's delay) therefore changes nothing in the others; a model
+ * with a single value (unit delay, zero think time) draws nothing at all.
  *
  * <h2>Checker</h2>
  * After every event the checker knows who holds the lock and verifies ME1 (at most one holder at

@@ -14,6 +14,30 @@ class FaultInjectionTest {
     private static final Simulation TOY = Simulation.of(new ToyCentralizedDefinition()).nodes(5);
 
     /** Duplicated messages (5%) lose nothing and break nothing for a duplicate-tolerant algorithm. */
+    /**
+     * A paused holder (issue 17) stays in the critical section for the whole pause: nobody else is
+     * granted in the meantime (the toy algorithm has no recovery), the run ends after the pause, every
+     * request is still granted, and the replay line rebuilds the pause.
+     */
+    @Test
+    void pausedHolderHoldsThroughThePause() {
+        FaultPlan plan = FaultPlan.none().pause(FaultPlan.Role.HOLDER, 15, 5_000);
+        assertEquals("FaultPlan.none().pause(FaultPlan.Role.HOLDER, 15L, 5000L)", plan.toString());
+        Simulation busy = TOY.delay(DelayModel.uniform(1, 3)).workload(Workload.perNode(3).think(0, 5).hold(10, 20));
+        SeedSweep sweep = Simulations.runSeeds(busy.faults(plan), 0, 50, r -> {
+            if (!r.ok() || r.ungranted() != 0) {
+                return "not ok or ungranted";
+            }
+            if (r.faultsInjected() == 1 && r.endTime() < 5_000) {
+                return "the pause did not delay the run: ended at " + r.endTime();
+            }
+            return null;
+        });
+        assertTrue(sweep.passed(), sweep::describeFailure);
+        assertTrue(sweep.results().stream().filter(r -> r.faultsInjected() == 1).count() > 10,
+                "the pause found a holder in too few seeds");
+    }
+
     @Test
     void duplicatesAreDeliveredTwice() {
         SeedSweep sweep = Simulations.runSeeds(TOY.faults(FaultPlan.none().duplicate(0.05)), 0, 100,

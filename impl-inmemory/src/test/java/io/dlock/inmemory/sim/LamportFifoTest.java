@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
  * acknowledges. With {@code immediate-ack} (Lamport's original) the search finds ME1 violations: an
  * ACK overtakes its sender's own earlier REQUEST and both nodes enter. With the seed's deferred acks
  * (the default) a node in the critical section never acks, and a search of 360,000 runs (N = 2..6,
- * delays up to 100, holds up to 200) found no ME1 violation; what does break is the fencing token,
+ * delays up to 100, holds up to 200) found no ME1 violation, as the argument in {@code Lamport}'s
+ * implementation notes shows there is none (request-named ACK and RELEASE plus deferral make
+ * mutual exclusion independent of delivery order); what does break is the fencing token,
  * which travels on RELEASE and ACK: a node that enters before the holder's REQUEST reached it has
  * not seen the previous token, and issues the same one again.
  */

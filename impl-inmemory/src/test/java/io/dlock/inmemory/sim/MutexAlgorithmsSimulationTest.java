@@ -170,6 +170,28 @@ class MutexAlgorithmsSimulationTest {
         assertEquals(SEEDS, sweep.seedsRun());
     }
 
+    /**
+     * Issue 17: a workload that never involves node 0 (the token ring's first holder, Raynal's first
+     * privileged node, the first root or token site of the others) is served: every request granted,
+     * safely, 100 seeds, N = 2..8, node 0 left out, and nodes 0 and 1 left out. The token ring and
+     * Raynal used to start moving only at node 0's first event, so nobody was ever served.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(MutexAlgorithm.class)
+    void workloadWithoutNodeZeroIsServed(MutexAlgorithm algorithm) {
+        for (int n : new int[] {2, 3, 5, 8}) {
+            for (int[] idle : n > 2 ? new int[][] {{0}, {0, 1}} : new int[][] {{0}}) {
+                Workload w = Workload.perNode(3).think(0, 20).hold(0, 5).excluding(idle);
+                long expected = w.totalEntries(n);
+                SeedSweep sweep = Simulations.runSeeds(simulation(algorithm, n).workload(w), 1, 100,
+                        RunCheck.OK.and(r -> r.ungranted() == 0 && r.entries() == expected && !r.truncated() ? null
+                                : "not every request granted: " + r.entries() + " of " + expected));
+                assertTrue(sweep.passed(), sweep::describeFailure);
+                assertEquals(3L * (n - idle.length), expected);
+            }
+        }
+    }
+
     /** Duplicated messages (1% and 5%) cause no safety or fence violation and every request is still granted. */
     @ParameterizedTest(name = "{0}")
     @EnumSource(MutexAlgorithm.class)

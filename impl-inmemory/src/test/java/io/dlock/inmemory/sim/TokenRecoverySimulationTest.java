@@ -15,6 +15,7 @@ import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -105,6 +106,91 @@ class TokenRecoverySimulationTest {
                     .delayMessages(NodeId.of(0), null, NaimiTrehelMessage.Token.class, 50_000));
             SeedSweep sweep = Simulations.runSeeds(sim, 1, SEEDS, recovered(n, "CandidateElected", n - 1));
             assertTrue(sweep.passed(), sweep::describeFailure);
+        }
+    }
+
+    /**
+     * Issue 17: a holder paused (a long GC pause) for longer than Twait + 3 Telec while it is in the
+     * critical section, with every node requesting before, during and after: the others regenerate
+     * the token (rules 7-15) and enter while the paused node still holds, the one overlap the seed
+     * admits; once the paused node leaves that critical section it drops its token of the older
+     * generation, and no two nodes ever hold at once again. Before the fix it kept that token idle
+     * (CANDIDATE_ELECTED arrived while it was in the CS) and entered again with it, while the
+     * regenerated token served the others.
+     */
+    @Test
+    void naimiTrehel_whenHolderIsPausedPastTheRecovery_thenAtMostOneOverlap() {
+        long twait = 200;
+        long telec = 30; // above twice the largest delay (10)
+        long pause = twait + 3 * telec + 200;
+        for (int n : new int[] {3, 5, 8}) {
+            for (long seed = 1; seed <= 60; seed++) {
+                OverlapWatch watch = null;
+                SimulationResult r = null;
+                for (long at = 40; at < 140; at++) { // the first instant at which someone holds
+                    Simulation sim = Simulation.of(new NaimiTrehelDefinition()).nodes(n).seed(seed)
+                            .delay(DelayModel.uniform(1, 10)).encodeMessages(true)
+                            .options(io.dlock.protocol.ProtocolOptions.NONE.with("twait", String.valueOf(twait))
+                                    .with("telec", String.valueOf(telec)))
+                            .workload(Workload.perNode(8).think(0, 30).hold(2, 8))
+                            .faults(FaultPlan.none().pause(FaultPlan.Role.HOLDER, at, pause));
+                    watch = new OverlapWatch(n);
+                    r = sim.run(watch);
+                    if (r.faultsInjected() > 0) {
+                        break;
+                    }
+                }
+                String where = "N=" + n + " seed " + seed + ": " + r.describeFailure();
+                assertTrue(r.faultsInjected() > 0, "no holder to pause " + where);
+                assertTrue(r.messages("CandidateElected") > 0, "the pause did not make the others regenerate " + where);
+                assertEquals(0, r.ungranted(), "ungranted " + where);
+                assertEquals(8L * n, r.entries(), where);
+                assertTrue(watch.overlaps >= 1, "the pause caused no overlap at all: not the scenario " + where);
+                assertEquals(List.of(), watch.overlapsOutsideThePausedHold, where);
+                assertEquals(0, r.fenceViolations() + r.grantViolations() + r.codecErrors(), where);
+                assertTrue(r.error() == null && !r.truncated(), where);
+            }
+        }
+    }
+
+    /**
+     * Grants made while another node holds. The paused node is the one that holds when the first
+     * overlap starts; every overlap must fall within that one critical section of it.
+     */
+    private static final class OverlapWatch implements SimulationListener {
+        private final boolean[] holding;
+        private int pausedHold = -1;
+        private int overlaps;
+        private final List<String> overlapsOutsideThePausedHold = new java.util.ArrayList<>();
+
+        OverlapWatch(int n) {
+            holding = new boolean[n];
+        }
+
+        @Override
+        public void granted(long time, NodeId node, long fence, boolean counted) {
+            int i = (int) node.value();
+            for (int other = 0; other < holding.length; other++) {
+                if (holding[other] && other != i) {
+                    overlaps++;
+                    if (pausedHold < 0) {
+                        pausedHold = other; // the first overlap: the paused holder is the one already in
+                    }
+                    if (other != pausedHold) {
+                        overlapsOutsideThePausedHold.add("t=" + time + " n" + i + " granted while n" + other + " holds");
+                    }
+                }
+            }
+            holding[i] = true;
+        }
+
+        @Override
+        public void released(long time, NodeId node) {
+            int i = (int) node.value();
+            holding[i] = false;
+            if (i == pausedHold) {
+                pausedHold = Integer.MAX_VALUE; // its paused CS is over: no overlap may follow
+            }
         }
     }
 

@@ -145,6 +145,11 @@ final class RealNetCluster implements AutoCloseable {
         }
     }
 
+    /** Sends a command line to node {@code node}. */
+    void send(int node, String command) {
+        inputs[node - 1].println(command);
+    }
+
     /** Sends {@code SIGSTOP} or {@code SIGCONT} to node {@code node}. */
     void signal(int node, String signal) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(processes[node - 1].pid())).start();

@@ -31,9 +31,12 @@ import java.util.concurrent.TimeUnit;
  * ACQ time token                           (the lock was granted)
  * W time token value                       (the store accepted the write)
  * STALE time token                         (the store refused it: a newer token was accepted)
+ * PAUSING time token                       (after "pause-holding": it holds the lock and stops itself)
  * STOPPED time                             (after "exit": the service was closed cleanly)
  * </pre>
- * Input: {@code exit} stops the loop and closes the service (a clean leave).
+ * Input: {@code exit} stops the loop and closes the service (a clean leave); {@code pause-holding} makes the
+ * node send itself {@code SIGSTOP} right after its next grant, before it touches the store, so that it is
+ * paused holding the lock but no file lock (the test resumes it with {@code SIGCONT}).
  *
  * <p>Arguments: {@code id bindAddr initialHosts cluster algorithm clusterSize store holdMs thinkMs stack port}
  * ({@code clusterSize} 0 leaves {@code dlock.cluster.size} unset).
@@ -43,6 +46,8 @@ public final class RealNetNode {
     private static final PrintStream OUT = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     /** Set by "exit": the work loop ends after its current round (not interrupted: an interrupt closes the store's channel). */
     private static volatile boolean stopping;
+    /** Set by "pause-holding": after its next grant, the node stops itself (SIGSTOP) while it holds the lock. */
+    private static volatile boolean pauseHolding;
 
     private RealNetNode() {
     }
@@ -90,7 +95,9 @@ public final class RealNetNode {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
         while ((line = in.readLine()) != null && !line.equals("exit")) {
-            // only "exit" is a command
+            if (line.equals("pause-holding")) {
+                pauseHolding = true;
+            }
         }
         stopping = true;
         work.join(5_000);
@@ -108,6 +115,11 @@ public final class RealNetNode {
                 try {
                     long token = lock.fencingToken();
                     print("ACQ " + System.currentTimeMillis() + " " + token);
+                    if (pauseHolding) {
+                        pauseHolding = false;
+                        print("PAUSING " + System.currentTimeMillis() + " " + token);
+                        stopSelf(); // returns once the test sends SIGCONT
+                    }
                     long read = store.last().map(e -> value(e.value())).orElse(0L);
                     if (holdMs > 0) {
                         Thread.sleep(holdMs);
@@ -130,6 +142,15 @@ public final class RealNetNode {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             print("ERROR " + System.currentTimeMillis() + " " + e);
+        }
+    }
+
+    /** Sends SIGSTOP to this JVM (outside the store, so no file lock is held while stopped). */
+    private static void stopSelf() throws InterruptedException {
+        try {
+            new ProcessBuilder("kill", "-STOP", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+        } catch (java.io.IOException e) {
+            print("ERROR " + System.currentTimeMillis() + " cannot stop itself: " + e);
         }
     }
 

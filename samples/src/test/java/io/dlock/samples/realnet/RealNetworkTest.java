@@ -153,26 +153,39 @@ class RealNetworkTest {
         }
     }
 
-    /** Node 3 is paused ({@code SIGSTOP}) for 20 s: the others go on; once resumed it is fenced out, then locks again. */
+    /**
+     * Node 3 pauses itself ({@code SIGSTOP}) right after a grant, holding the lock, for 20 s: the others go on
+     * after failure detection; once resumed, its late write is refused by the fenced store, and it locks
+     * again.
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("algorithms")
     @EnabledIfSystemProperty(named = "dlock.test.realnet-long", matches = "true")
-    void when_aNodeIsPausedAndResumed_then_theOthersGoOn_and_itLocksAgain(MutexAlgorithm algorithm) throws Exception {
+    void when_aHolderIsPausedAndResumed_then_theOthersGoOn_itsLateWriteIsRefused_and_itLocksAgain(
+            MutexAlgorithm algorithm) throws Exception {
         try (VirtualHosts hosts = hostsOrSkip(3);
              RealNetCluster cluster = new RealNetCluster(hosts, 3, setup(algorithm), dir)) {
             cluster.startAll();
             awaitStartedAndWriting(cluster, 3, 0);
-            long pausedAt = System.currentTimeMillis();
-            cluster.signal(CUT_NODE, "STOP");
+            cluster.send(CUT_NODE, "pause-holding");
+            Event paused = cluster.await(e -> e.node() == CUT_NODE && e.kind().equals("PAUSING"), START_TIMEOUT);
+            assertNotNull(paused, "n" + CUT_NODE + " was not granted the lock to pause with it\n" + cluster.logs());
             Thread.sleep(20_000);
             long resumedAt = System.currentTimeMillis();
             cluster.signal(CUT_NODE, "CONT");
+            long pausedToken = paused.arg(0);
+            Event late = cluster.await(e -> e.node() == CUT_NODE && e.time() >= resumedAt
+                    && (e.kind().equals("W") || e.kind().equals("STALE")) && e.arg(0) == pausedToken, HEAL_TIMEOUT);
             Event back = cluster.await(e -> e.node() == CUT_NODE && e.kind().equals("W") && e.time() >= resumedAt,
                     HEAL_TIMEOUT);
-            SplitFigures f = SplitFigures.of(cluster.events(), MAJORITY, CUT_NODE, pausedAt, resumedAt);
-            System.out.println("REALNET " + algorithm.configName() + " paused 20 s: " + f);
-            assertTrue(f.cutToMajorityGrant() >= 0, "the others granted nothing during the pause; " + f + "\n" + cluster.logs());
-            assertNotNull(back, "the resumed node wrote nothing within " + HEAL_TIMEOUT.toSeconds() + " s; " + f);
+            SplitFigures f = SplitFigures.of(cluster.events(), MAJORITY, CUT_NODE, paused.time(), resumedAt);
+            System.out.println("REALNET " + algorithm.configName() + " holder paused 20 s: " + f + "; its late write: "
+                    + (late == null ? "none" : late.kind()));
+            String context = f + "\n" + cluster.logs();
+            assertTrue(f.cutToMajorityGrant() >= 0, "the others granted nothing during the pause; " + context);
+            assertNotNull(late, "the resumed holder never tried its late write; " + context);
+            assertEquals("STALE", late.kind(), "the paused holder's late write was accepted; " + context);
+            assertNotNull(back, "the resumed node wrote nothing within " + HEAL_TIMEOUT.toSeconds() + " s; " + context);
             checkSafety(cluster, algorithm.configName() + " pause");
         }
     }
