@@ -23,16 +23,19 @@ import org.openjdk.jmh.annotations.Threads;
 @Threads(4)
 public class ContendedFourThreadsBenchmark {
 
+    /** The lock under test, by its {@link LockUnderTest} name. */
     @Param({"FilterLock", "BakeryLock", "ReentrantLock", "ReentrantLock-fair", "synchronized"})
     public String lock;
 
     private LockUnderTest underTest;
 
+    /** A fresh lock (and counter) for every iteration. */
     @Setup(Level.Iteration)
     public void setUp() {
         underTest = LockUnderTest.create(lock, 4);
     }
 
+    /** @return the counter, so that the increment is not dead code */
     @Benchmark
     public int lockIncrementUnlock() {
         return underTest.incrementUnderLock();

@@ -22,16 +22,19 @@ import org.openjdk.jmh.annotations.Threads;
 @Threads(1)
 public class UncontendedBenchmark {
 
+    /** The lock under test, by its {@link LockUnderTest} name. */
     @Param({"PetersonLock", "FilterLock", "BakeryLock", "ReentrantLock", "ReentrantLock-fair", "synchronized"})
     public String lock;
 
     private LockUnderTest underTest;
 
+    /** A fresh lock (and counter) for every iteration. */
     @Setup(Level.Iteration)
     public void setUp() {
         underTest = LockUnderTest.create(lock, 2);
     }
 
+    /** @return the counter, so that the increment is not dead code */
     @Benchmark
     public int lockIncrementUnlock() {
         return underTest.incrementUnderLock();
