@@ -42,6 +42,11 @@ final class NodeCommand implements Callable<Integer> {
             description = "mutual-exclusion algorithm (default ${DEFAULT-VALUE}); `dlock compare` lists them all")
     String algorithm;
 
+    @Option(names = "--cluster-size", paramLabel = "N",
+            description = "how many nodes the cluster has (dlock.cluster.size): grants need more than N/2 of them, and"
+                    + " the node starts only once that many have joined (default: not set)")
+    Integer clusterSize;
+
     @Option(names = "--node-id", description = "this node's id (default: derived from its JGroups address)")
     Long nodeId;
 
@@ -88,6 +93,7 @@ final class NodeCommand implements Callable<Integer> {
             if (nodeId != null) {
                 b.nodeId(nodeId);
             }
+            setIf(b, DlockConfig.CLUSTER_SIZE, clusterSize == null ? null : clusterSize.toString());
             setIf(b, DlockConfig.JGROUPS_BIND_ADDR, bindAddr);
             setIf(b, DlockConfig.JGROUPS_PORT, port == null ? null : port.toString());
             setIf(b, DlockConfig.JGROUPS_INITIAL_HOSTS, initialHosts);
