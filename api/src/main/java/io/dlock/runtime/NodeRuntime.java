@@ -11,12 +11,15 @@ import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolFamily;
 import io.dlock.protocol.PrimaryComponent;
 import io.dlock.protocol.ProtocolMessage;
+import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.MalformedMessageException;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.Transport;
+import io.dlock.spi.TransportException;
 import io.dlock.spi.TransportFactory;
 import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +69,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
     /** The majority rule; guarded by itself (views come from the transport's thread, one at a time). */
     private final PrimaryComponent primaryComponent;
     /** The configured mutex options over the algorithm's {@link MutexProtocolDefinition#runtimeDefaults()}. */
-    private final io.dlock.protocol.ProtocolOptions mutexOptions;
+    private final ProtocolOptions mutexOptions;
     /** Whether {@link #view} is primary ({@link PrimaryComponent}); written with it under primaryComponent. */
     private volatile boolean primary;
     /** The last leader of {@link #COORDINATOR_GROUP}, or null (no election runs for the mutex). */
@@ -153,7 +156,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
      * view is primary), else until enough members have joined. Fails the start, leaving the cluster,
      * with the last view seen and why it is not primary.
      */
-    private void awaitPrimaryView(java.time.Duration timeout) {
+    private void awaitPrimaryView(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         String why;
         View last;
@@ -172,7 +175,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
             last = view;
         }
         close();
-        throw new io.dlock.spi.TransportException("node " + transport.self() + " is not in a primary view of cluster '"
+        throw new TransportException("node " + transport.self() + " is not in a primary view of cluster '"
                 + config.cluster() + "': waited " + timeout.toMillis() + " ms after joining (on JGroups, the rest of"
                 + " dlock.jgroups.join-timeout-ms): last view " + last.epoch() + " " + last.members() + " has " + why
                 + (Thread.currentThread().isInterrupted() ? " (interrupted)" : "")

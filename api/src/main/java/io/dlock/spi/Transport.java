@@ -1,5 +1,7 @@
 package io.dlock.spi;
 
+import java.time.Duration;
+
 /**
  * Moves opaque byte arrays between the members of one cluster and reports membership views. The
  * only thing that differs between dlock's in-memory network and JGroups.
@@ -32,8 +34,8 @@ public interface Transport extends AutoCloseable {
      * with a message that names the last view seen. JGroups: what is left of
      * {@code dlock.jgroups.join-timeout-ms} after the join. The default is 15 seconds.
      */
-    default java.time.Duration primaryViewTimeout() {
-        return java.time.Duration.ofSeconds(15);
+    default Duration primaryViewTimeout() {
+        return Duration.ofSeconds(15);
     }
 
     /** This node's id; valid after {@link #start}. */

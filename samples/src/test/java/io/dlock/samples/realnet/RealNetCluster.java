@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.StringJoiner;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
@@ -45,7 +46,7 @@ final class RealNetCluster implements AutoCloseable {
     }
 
     /** Loopback clusters take turns over these first ports, so that one never binds where the last one just closed. */
-    private static final java.util.concurrent.atomic.AtomicInteger NEXT_BASE = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger NEXT_BASE = new AtomicInteger();
 
     private final VirtualHosts hosts;
     private final int port;
