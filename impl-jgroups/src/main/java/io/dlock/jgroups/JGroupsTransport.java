@@ -53,8 +53,9 @@ import org.slf4j.LoggerFactory;
  * and the shipped stacks set {@code tcp_nodelay}. The benchmark in the tests measures both.
  *
  * <h2>Threads</h2>
- * {@link #send} never throws; it may block briefly in JGroups flow control or while a TCP
- * connection is being opened ({@code sock_conn_timeout}). The receiver is called on JGroups' threads:
+ * {@link #send} never throws; it may block briefly in JGroups flow control. It does not wait for a TCP
+ * connection to be opened: the shipped stacks give each destination its own sender thread, so a member that
+ * cannot be reached delays only the messages to itself. The receiver is called on JGroups' threads:
  * messages of one sender one at a time and in order, views one at a time in epoch order.
  */
 public final class JGroupsTransport implements Transport {
