@@ -42,6 +42,16 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
     }
 
     /**
+     * Whether every request is granted in bounded time while the others keep contending (true for most).
+     * False for an algorithm whose seed promises mutual exclusion but not starvation freedom, such as the
+     * decentralized majority vote with random back-off: one node may win every round for a long time.
+     * Tests that require each node to get the lock under sustained contention consult it.
+     */
+    default boolean starvationFree() {
+        return true;
+    }
+
+    /**
      * Whether the algorithm falls silent when no node wants the lock (true for most). False for an
      * algorithm whose messages never stop, such as a token or a right that circulates forever (SPEC.md
      * F30): drivers then end a run when its workload is done instead of when no message is left, and

@@ -135,4 +135,10 @@ public final class DecentralizedDefinition extends AbstractMutexProtocolDefiniti
         }
         return r;
     }
+
+    /** Not starvation-free: under contention one node may win every vote for a long time (back-off is random). */
+    @Override
+    public boolean starvationFree() {
+        return false;
+    }
 }
