@@ -4,6 +4,7 @@ import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,7 +19,7 @@ import java.util.TreeSet;
 public final class Permissions {
 
     private final NodeId self;
-    private final Set<NodeId> answered = new TreeSet<>();
+    private final Set<NodeId> answered = new HashSet<>(); // O(1) add and lookup; sorted where order shows
 
     /** @param self the node that asks; it never needs its own permission */
     public Permissions(NodeId self) {
@@ -51,6 +52,9 @@ public final class Permissions {
 
     /** Whether every member of {@code view} other than this node has answered. */
     public boolean isCompleteFor(View view) {
+        if (answered.size() < view.size() - 1) {
+            return false; // too few answers whatever the view holds: O(1) for all replies but the last
+        }
         for (NodeId member : view.members()) {
             if (!member.equals(self) && !answered.contains(member)) {
                 return false;
@@ -82,6 +86,6 @@ public final class Permissions {
 
     @Override
     public String toString() {
-        return "Permissions" + answered;
+        return "Permissions" + new TreeSet<>(answered);
     }
 }
