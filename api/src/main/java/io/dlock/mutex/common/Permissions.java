@@ -4,6 +4,7 @@ import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,7 +19,9 @@ import java.util.TreeSet;
 public final class Permissions {
 
     private final NodeId self;
-    private final Set<NodeId> answered = new TreeSet<>();
+    private final Set<NodeId> answered = new HashSet<>(); // O(1) add and lookup; sorted where order shows
+    /** A view {@link #isCompleteFor} said yes to since the last removal: answers only grew, still yes. */
+    private View knownComplete;
 
     /** @param self the node that asks; it never needs its own permission */
     public Permissions(NodeId self) {
@@ -28,6 +31,7 @@ public final class Permissions {
     /** Forgets every answer (a new request starts). */
     public void clear() {
         answered.clear();
+        knownComplete = null;
     }
 
     /**
@@ -51,11 +55,18 @@ public final class Permissions {
 
     /** Whether every member of {@code view} other than this node has answered. */
     public boolean isCompleteFor(View view) {
+        if (view == knownComplete) {
+            return true; // Lamport asks again on every RELEASE while its request is not yet first
+        }
+        if (answered.size() < view.size() - 1) {
+            return false; // too few answers whatever the view holds: O(1) for all replies but the last
+        }
         for (NodeId member : view.members()) {
             if (!member.equals(self) && !answered.contains(member)) {
                 return false;
             }
         }
+        knownComplete = view;
         return true;
     }
 
@@ -73,6 +84,7 @@ public final class Permissions {
     /** Drops the answers of nodes that are not members of {@code view} (they left). */
     public void retainMembersOf(View view) {
         answered.removeIf(member -> !view.contains(member));
+        knownComplete = null;
     }
 
     /** The members that have answered, ascending (a snapshot). */
@@ -82,6 +94,6 @@ public final class Permissions {
 
     @Override
     public String toString() {
-        return "Permissions" + answered;
+        return "Permissions" + new TreeSet<>(answered);
     }
 }

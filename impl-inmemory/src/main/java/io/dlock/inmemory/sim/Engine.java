@@ -186,7 +186,7 @@ final class Engine<M extends ProtocolMessage> {
         epoch = initial.epoch();
         nodes = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            SimNode<M> node = new SimNode<>(this, i, ids[i], workloadRoot.split());
+            SimNode<M> node = new SimNode<>(this, i, ids[i], workloadRoot.split(), n);
             node.remaining = workload.entriesFor(i, n);
             node.joined = !joiners.contains(i);
             if (node.joined) {
@@ -356,7 +356,7 @@ final class Engine<M extends ProtocolMessage> {
                     dropped++; // a crashed node's messages in flight are lost with it
                     return;
                 }
-                if (event.epoch != node.epoch || !node.view.contains(ids[event.from])) {
+                if (event.epoch != node.epoch || !node.inView[event.from]) {
                     staleDropped++; // another epoch, or the same epoch number on the other side of a split
                     return;
                 }

@@ -35,6 +35,10 @@ final class Event {
     String timer;
     /** Network message id for a {@link SimulationListener} (0 for a self-message). */
     long messageId;
+    /** Insertion sequence number, set by {@link EventQueue#add}: the tie-break among events of one time. */
+    long seq;
+    /** The next event of the same time in an {@link EventQueue} bucket, or null. */
+    Event next;
 
     void clear() {
         message = null;

@@ -36,6 +36,8 @@ final class SimNode<M extends ProtocolMessage> implements MutexEffects<M> {
     long epoch;
     /** Indices of the other members of {@link #view}, ascending: the broadcast targets. */
     int[] others;
+    /** {@code inView[i]}: node {@code i} is a member of {@link #view} (O(1) where {@code View.contains} searches). */
+    boolean[] inView;
     boolean crashed;
     /** Whether this node's workload is over (all entries released, or crashed). */
     boolean finished = true;
@@ -47,11 +49,12 @@ final class SimNode<M extends ProtocolMessage> implements MutexEffects<M> {
     final Map<String, Long> timers = new HashMap<>(4);
     long timerGenerations;
 
-    SimNode(Engine<M> engine, int index, NodeId id, SplittableRandom workloadRandom) {
+    SimNode(Engine<M> engine, int index, NodeId id, SplittableRandom workloadRandom, int n) {
         this.engine = engine;
         this.index = index;
         this.id = id;
         this.workloadRandom = workloadRandom;
+        this.inView = new boolean[n];
     }
 
     void install(View newView) {
@@ -59,12 +62,18 @@ final class SimNode<M extends ProtocolMessage> implements MutexEffects<M> {
         epoch = newView.epoch();
         int[] targets = new int[newView.size() - (newView.contains(id) ? 1 : 0)];
         int k = 0;
+        boolean[] members = new boolean[inView.length];
         for (NodeId member : newView.members()) {
+            long m = member.value();
+            if (m >= 0 && m < members.length) {
+                members[(int) m] = true;
+            }
             if (!member.equals(id)) {
                 targets[k++] = (int) member.value();
             }
         }
         others = targets;
+        inView = members;
     }
 
     @Override

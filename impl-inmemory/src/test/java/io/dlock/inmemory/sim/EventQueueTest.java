@@ -58,4 +58,44 @@ class EventQueueTest {
             assertEquals(reference.size(), queue.size());
         }
     }
+
+    /**
+     * Times beyond the bucket ring's window (they wait in the overflow heap) and times at or just after
+     * now (the ring) interleave in exactly (time, insertion) order, also after the window has moved.
+     */
+    @Test
+    void ringAndOverflowAgreeWithAStableSort() {
+        SplittableRandom random = new SplittableRandom(11);
+        EventQueue queue = new EventQueue();
+        List<long[]> reference = new ArrayList<>();
+        long seq = 0;
+        long now = 0;
+        for (int round = 0; round < 20_000; round++) {
+            if (random.nextInt(3) > 0 || queue.isEmpty()) {
+                Event e = new Event();
+                int spread = random.nextInt(4) == 0 ? 3 * EventQueue.WINDOW : 12;
+                long time = now + random.nextInt(spread);
+                e.generation = seq;
+                queue.add(time, e);
+                reference.add(new long[] {time, seq++});
+            } else {
+                reference.sort(Comparator.<long[]>comparingLong(x -> x[0]).thenComparingLong(x -> x[1]));
+                long[] expected = reference.remove(0);
+                assertEquals(expected[0], queue.peekTime());
+                Event e = queue.poll();
+                assertEquals(expected[0], e.time);
+                assertEquals(expected[1], e.generation);
+                now = e.time;
+            }
+            assertEquals(reference.size(), queue.size());
+        }
+        while (!reference.isEmpty()) {
+            reference.sort(Comparator.<long[]>comparingLong(x -> x[0]).thenComparingLong(x -> x[1]));
+            long[] expected = reference.remove(0);
+            Event e = queue.poll();
+            assertEquals(expected[0], e.time);
+            assertEquals(expected[1], e.generation);
+        }
+        assertTrue(queue.isEmpty());
+    }
 }
