@@ -71,9 +71,21 @@ import java.util.concurrent.locks.Lock;
  * the last primary view may grant ({@link io.dlock.protocol.PrimaryComponent}). On a minority side
  * (or on both halves of an even split) nothing is granted: {@code tryLock(timeout)} times out and
  * {@code lock()} waits until the partition heals. A thread that held the lock when its node fell
- * into the minority keeps it locally (it cannot be interrupted) but is fenced out: the majority side
- * may grant the lock again, with a higher fencing token, and the late holder's {@code unlock()}
- * merely ends its local hold. After the heal the node rejoins and locks again as any other member.
+ * into the minority is fenced out: the majority side may grant the lock again, with a higher fencing
+ * token. After the heal the node rejoins and locks again as any other member.
+ *
+ * <h2>Ownership loss</h2>
+ * When the node of a thread that holds the lock falls out of the primary component (the view it
+ * installs is not primary: a partition, or its exclusion after a long pause), the hold is
+ * <em>lost</em>, whether or not the majority side has granted the lock yet (this node cannot know).
+ * From then on, for that thread, {@link #isHeldByCurrentThread()} is false, {@link #getHoldCount()}
+ * is 0, and {@link #fencingToken()} and {@link #unlock()} throw {@link LockOwnershipLostException}
+ * (an {@link IllegalMonitorStateException}); {@code unlock()} still counts the hold down and ends it
+ * with the last one, so that other local threads can lock again, and {@code lock()} by that thread
+ * throws the same exception until then (it must unlock first). An {@link OwnershipListener} added
+ * with {@link #addOwnershipListener} is told at once, on a library thread, so a holder can stop its
+ * work. A grant that had reached the node but no thread yet is dropped the same way, and the waiting
+ * threads ask again when the node is back in a primary view.
  */
 public interface DistributedLock extends Lock {
 
@@ -85,6 +97,8 @@ public interface DistributedLock extends Lock {
      * this lock anywhere in the cluster.
      *
      * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     * @throws LockOwnershipLostException   if the calling thread held the lock and lost it (a subclass of
+     *                                      {@code IllegalMonitorStateException})
      */
     long fencingToken();
 
@@ -96,6 +110,17 @@ public interface DistributedLock extends Lock {
 
     /** Message and entry counters of this lock on this node. */
     LockMetrics metrics();
+
+    /**
+     * Adds a listener that is told when a hold of this lock by a thread of this node is lost (see
+     * "Ownership loss" above). Adding the same listener twice has no further effect.
+     *
+     * @throws NullPointerException if {@code listener} is null
+     */
+    void addOwnershipListener(OwnershipListener listener);
+
+    /** Removes a listener; it is not called for losses that happen after this method returns. */
+    void removeOwnershipListener(OwnershipListener listener);
 
     /**
      * Not supported.

@@ -1,5 +1,6 @@
 package io.dlock.runtime;
 
+import io.dlock.LockOwnershipLostException;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -33,6 +34,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code dlock.mutex}); with H = 0 the tokens are the protocol's. Scaled tokens that would overflow
  * (protocol tokens above {@code Long.MAX_VALUE / (H+1)}, i.e. epochs beyond about 2^31 / (H+1))
  * saturate, like {@code FencingCounter}'s epoch floor.
+ *
+ * <h2>Ownership loss</h2>
+ * {@link #loseOwnership()} (the node fell out of the primary component with the grant) turns the
+ * holder's hold into a <em>lost</em> hold: the thread no longer owns the lock, its
+ * {@link #fencingToken()}, {@link #release()} and {@link #acquire} throw
+ * {@link LockOwnershipLostException}, and its releases count the lost hold down; the last one ends it
+ * (phase back to IDLE, the release goes to the protocol, which swallows it as fenced out). While a
+ * lost hold lasts, no other local thread takes the lock: the distributed grant is not back yet.
  */
 final class LocalLockState {
 
@@ -53,6 +62,7 @@ final class LocalLockState {
     private final ArrayDeque<Thread> waiters = new ArrayDeque<>();
     private final Runnable issueRequest;
     private final Runnable issueRelease;
+    private final String lockName;
     /** H: hand-offs allowed per distributed grant. */
     private final int maxHandoffs;
 
@@ -66,13 +76,21 @@ final class LocalLockState {
     /** Hand-offs made under the current distributed grant. */
     private int handoffs;
     private long totalHandoffs;
+    /** The thread whose hold was lost and has not released it fully yet; null if none. */
+    private Thread lostOwner;
+    private int lostHolds;
+    private long lostFence;
+
+    /** A hold that {@link #loseOwnership()} took away: the thread and its token. */
+    record LostHold(Thread holder, long fencingToken) {
+    }
 
     /**
      * @param issueRequest queues a distributed request on the lock's event loop; never blocks
      * @param issueRelease queues a distributed release on the lock's event loop; never blocks
      */
     LocalLockState(Runnable issueRequest, Runnable issueRelease) {
-        this(issueRequest, issueRelease, 0);
+        this("lock", issueRequest, issueRelease, 0);
     }
 
     /**
@@ -81,11 +99,22 @@ final class LocalLockState {
      * @param maxHandoffs  H, local hand-offs allowed per distributed grant (0 = none)
      */
     LocalLockState(Runnable issueRequest, Runnable issueRelease, int maxHandoffs) {
+        this("lock", issueRequest, issueRelease, maxHandoffs);
+    }
+
+    /**
+     * @param lockName     the lock's name, for error messages
+     * @param issueRequest queues a distributed request on the lock's event loop; never blocks
+     * @param issueRelease queues a distributed release on the lock's event loop; never blocks
+     * @param maxHandoffs  H, local hand-offs allowed per distributed grant (0 = none)
+     */
+    LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, int maxHandoffs) {
         if (maxHandoffs < 0) {
             throw new IllegalArgumentException("maxHandoffs must be >= 0, got " + maxHandoffs);
         }
         this.issueRequest = issueRequest;
         this.issueRelease = issueRelease;
+        this.lockName = lockName;
         this.maxHandoffs = maxHandoffs;
     }
 
@@ -106,6 +135,9 @@ final class LocalLockState {
                 }
                 holds++;
                 return true;
+            }
+            if (lostOwner == me) {
+                throw lost("cannot lock it again before it unlocks the lost hold");
             }
             requireOpen();
             if (interruptible && Thread.interrupted()) {
@@ -186,6 +218,17 @@ final class LocalLockState {
         mutex.lock();
         try {
             Thread me = Thread.currentThread();
+            if (lostOwner == me) {
+                if (--lostHolds == 0) {
+                    lostOwner = null;
+                    phase = Phase.IDLE;
+                    if (closedReason == null) {
+                        issueRelease.run();
+                    }
+                    changed.signalAll();
+                }
+                throw lost("its unlock ended the local hold, but another node may have held the lock meanwhile");
+            }
             if (owner != me) {
                 throw new IllegalMonitorStateException("thread " + me.getName() + " does not hold this lock"
                         + (owner == null ? "" : "; it is held by thread " + owner.getName()));
@@ -225,6 +268,40 @@ final class LocalLockState {
         }
     }
 
+    /**
+     * The node fell out of the primary component while the protocol had granted this node's request:
+     * the grant may be superseded on the majority side. A hold becomes a lost hold (see the class
+     * comment); a grant no thread has taken yet is dropped, its release issued (the protocol swallows
+     * it) and the waiters ask again. Called on the event loop.
+     *
+     * @return the hold that was lost, or null if no thread held the lock
+     */
+    LostHold loseOwnership() {
+        mutex.lock();
+        try {
+            if (closedReason != null) {
+                return null;
+            }
+            if (phase == Phase.HELD && owner != null) {
+                LostHold lost = new LostHold(owner, heldFence);
+                lostOwner = owner;
+                lostHolds = holds;
+                lostFence = heldFence;
+                owner = null;
+                holds = 0;
+                return lost;
+            }
+            if (phase == Phase.GRANTED) {
+                phase = Phase.IDLE;
+                issueRelease.run();
+                changed.signalAll();
+            }
+            return null;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
     /** Called on the event loop when the protocol grants the outstanding request. */
     void onGranted(long fencingToken) {
         mutex.lock();
@@ -255,6 +332,8 @@ final class LocalLockState {
             closedReason = reason;
             owner = null;
             holds = 0;
+            lostOwner = null;
+            lostHolds = 0;
             phase = Phase.IDLE;
             changed.signalAll();
         } finally {
@@ -284,6 +363,9 @@ final class LocalLockState {
     long fencingToken() {
         mutex.lock();
         try {
+            if (lostOwner == Thread.currentThread()) {
+                throw lost("its fencing token " + lostFence + " may be superseded");
+            }
             if (owner != Thread.currentThread()) {
                 throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
                         + " does not hold this lock, so it has no fencing token");
@@ -338,6 +420,13 @@ final class LocalLockState {
         if (closedReason == null) {
             issueRelease.run();
         }
+    }
+
+    /** The exception for the lost owner; called with {@link #mutex} held. */
+    private LockOwnershipLostException lost(String consequence) {
+        return new LockOwnershipLostException(lockName, lostFence, "thread " + Thread.currentThread().getName()
+                + " lost its hold of lock '" + lockName + "' (fencing token " + lostFence
+                + ") when its node fell out of the primary component; " + consequence);
     }
 
     private void requireOpen() {

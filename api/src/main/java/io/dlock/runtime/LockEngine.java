@@ -1,6 +1,7 @@
 package io.dlock.runtime;
 
 import io.dlock.LockMetrics;
+import io.dlock.OwnershipLoss;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
@@ -59,6 +60,7 @@ final class LockEngine<M extends ProtocolMessage> {
     private final ScheduledExecutorService timers;
     private final LocalLockState local;
     private final RuntimeLock facade;
+    private final OwnershipListeners ownershipListeners;
     private final Map<String, PendingTimer> runningTimers = new HashMap<>();
     private final List<Early> early = new ArrayList<>();
 
@@ -85,7 +87,7 @@ final class LockEngine<M extends ProtocolMessage> {
     }
 
     LockEngine(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
-               View initialView, boolean primary, Executor pool, ScheduledExecutorService timers,
+               View initialView, boolean primary, Executor pool, ScheduledExecutorService timers, Executor events,
                long tryTimeoutNanos, int localHandoff) {
         this.name = name;
         this.definition = definition;
@@ -94,8 +96,9 @@ final class LockEngine<M extends ProtocolMessage> {
         this.self = transport.self();
         this.loop = new SerialExecutor(pool);
         this.timers = timers;
-        this.local = new LocalLockState(() -> loop.execute(this::request), () -> loop.execute(this::release),
+        this.local = new LocalLockState(name, () -> loop.execute(this::request), () -> loop.execute(this::release),
                 localHandoff);
+        this.ownershipListeners = new OwnershipListeners(events);
         this.facade = new RuntimeLock(name, local, this, tryTimeoutNanos);
         this.view = initialView;
         this.protocol = PrimaryGate.create(definition,
@@ -104,6 +107,10 @@ final class LockEngine<M extends ProtocolMessage> {
 
     RuntimeLock facade() {
         return facade;
+    }
+
+    OwnershipListeners ownershipListeners() {
+        return ownershipListeners;
     }
 
     String name() {
@@ -173,7 +180,15 @@ final class LockEngine<M extends ProtocolMessage> {
         if (!primary) {
             local.endHandoffs(); // a grant cut off from the majority must not pass to more local holders
         }
+        long fencedOutBefore = protocol.fencedOut();
         protocol.onView(newView, primary);
+        if (protocol.fencedOut() != fencedOutBefore) {
+            // the gate fenced out this node's grant: the majority side may grant the lock again
+            LocalLockState.LostHold lost = local.loseOwnership();
+            if (lost != null) {
+                ownershipListeners.tell(new OwnershipLoss(name, lost.fencingToken(), lost.holder(), newView.epoch()));
+            }
+        }
         Iterator<Early> it = early.iterator();
         List<Early> due = new ArrayList<>();
         while (it.hasNext()) {

@@ -426,7 +426,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) config.mutex().definition();
         ViewState state = viewState();
         LockEngine<M> engine = new LockEngine<>(name, definition, mutexOptions, transport, state.view(),
-                state.primary(), pool, timers, config.tryTimeout().toNanos(), config.localHandoff());
+                state.primary(), pool, timers, notifier, config.tryTimeout().toNanos(), config.localHandoff());
         EpochLeader c = coordinator;
         if (c != null) {
             engine.leaderElected(c.leader(), c.epoch());

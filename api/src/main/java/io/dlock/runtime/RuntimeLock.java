@@ -2,6 +2,7 @@ package io.dlock.runtime;
 
 import io.dlock.DistributedLock;
 import io.dlock.LockMetrics;
+import io.dlock.OwnershipListener;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 
@@ -82,6 +83,16 @@ final class RuntimeLock implements DistributedLock {
     @Override
     public LockMetrics metrics() {
         return engine.metrics();
+    }
+
+    @Override
+    public void addOwnershipListener(OwnershipListener listener) {
+        engine.ownershipListeners().add(listener);
+    }
+
+    @Override
+    public void removeOwnershipListener(OwnershipListener listener) {
+        engine.ownershipListeners().remove(listener);
     }
 
     @Override

@@ -3,12 +3,14 @@ package io.dlock.inmemory;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.ElectionAlgorithm;
 import io.dlock.LeaderElection;
+import io.dlock.LockOwnershipLostException;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
 import io.dlock.spi.NodeId;
@@ -66,7 +68,8 @@ class PartitionTest {
             long majorityFence = locks.get(0).fencingToken();
             assertTrue(majorityFence > before, "majority fence " + majorityFence + " not above " + before);
             locks.get(0).unlock();
-            locks.get(4).unlock(); // the fenced-out holder leaves its critical section late
+            // the fenced-out holder leaves its critical section late, and is told its hold was lost
+            assertThrows(LockOwnershipLostException.class, () -> locks.get(4).unlock());
 
             InMemoryNetwork.shared().heal(name);
             awaitViewSizes(cluster, 5, 5);

@@ -43,7 +43,11 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Views and order</h2>
  * The dlock view's epoch is the JGroups view id's number (which increases from view to view); its
- * members are sorted by id ({@link View} does that). JGroups delivers the messages of one sender in
+ * members are sorted by id ({@link View} does that). A member that stays in the group sees every view,
+ * so the ids it sees are consecutive; a member that sees an id jump (it was paused past failure detection,
+ * and the others excluded it and now merge it back) is given a view of itself alone first, with the epoch
+ * in between: not primary, so a lock it held is fenced out and its holder told before it rejoins.
+ * JGroups delivers the messages of one sender in
  * order (NAKACK2/UNICAST3), and dlock sends no out-of-band messages, so {@link #fifo()} is true and
  * Lamport's algorithm may run here.
  *
@@ -364,6 +368,16 @@ public final class JGroupsTransport implements Transport {
             }
             View next = new View(epoch, ids);
             addresses = Map.copyOf(map);
+            if (current != null && epoch > current.epoch() + 1) {
+                // This node missed at least one view: the others went on without it (it was paused past
+                // failure detection, or cut off without seeing a view of its own) and now merge it back.
+                // What they did meanwhile this node cannot know, so it first goes through a view of its own
+                // alone: not primary, so a grant it still had is fenced out (and its holder told) before it
+                // rejoins as a new member in the merge view.
+                LOG.info("{}: view {} follows {}: this node missed the views in between; it was cut off", self,
+                        epoch, current.epoch());
+                receiver.onView(new View(current.epoch() + 1, List.of(self)));
+            }
             view = next;
             receiver.onView(next);
             for (Object[] early : beforeFirstView) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dlock.MutexAlgorithm;
 import io.dlock.protocol.ProtocolFamily;
@@ -227,6 +228,73 @@ class MultiProcessTest {
                 assertEquals(INCREMENTS, incsOf[n], "survivor " + n + " did not complete its increments");
             }
         }
+    }
+
+    /**
+     * A holder whose process is paused (SIGSTOP) past failure detection loses the lock and is told: the two
+     * others exclude it and one of them is granted with a higher fencing token; when the paused process runs
+     * again (SIGCONT) it finds itself outside the primary component, its ownership listener is told of the
+     * lost hold (with its token), and its unlock throws {@code LockOwnershipLostException}. The survivors
+     * finish their increments and the file holds exactly the increments done (the paused holder never
+     * writes: it exits instead of going on).
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = MutexAlgorithm.class, names = {"CENTRALIZED", "RICART_AGRAWALA", "SUZUKI_KASAMI"})
+    void pausedHolder_isToldItLostTheLock(MutexAlgorithm algorithm) throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/bin/kill")) || Files.isExecutable(Path.of("/usr/bin/kill")),
+                "no kill command to pause a process with SIGSTOP");
+        Path file = Files.writeString(dir.resolve("counter.txt"), "0");
+        startAll(algorithm, file, true);
+        int paused = 0;
+        long pausedToken = -1;
+        long lostToken = -1;
+        long unlockedToken = -1;
+        long laterToken = -1;
+        int incs = 0;
+        int done = 0;
+        while (lostToken < 0 || unlockedToken < 0 || done < NODES - 1) {
+            Line l = next();
+            if (l.text.startsWith("HOLD ")) {
+                long token = Long.parseLong(l.text.split(" ")[2]);
+                if (paused == 0 && incs >= WARMUP) {
+                    paused = l.node;
+                    pausedToken = token;
+                    signal(paused, "STOP"); // it holds the lock and waits for "go": freeze it there
+                    continue;
+                }
+                if (paused != 0 && laterToken < 0) {
+                    laterToken = token;
+                    assertTrue(token > pausedToken, "granted with " + token + " while the paused holder had " + pausedToken);
+                    signal(paused, "CONT");
+                }
+                go(l.node);
+            } else if (l.text.startsWith("LOST ")) {
+                assertEquals(paused, l.node, "only the paused holder loses its hold");
+                lostToken = Long.parseLong(l.text.substring("LOST ".length()));
+                inputs.get(paused - 1).println("exit"); // end the lost hold instead of writing
+            } else if (l.text.startsWith("UNLOCKED-LOST ")) {
+                assertEquals(paused, l.node);
+                unlockedToken = Long.parseLong(l.text.substring("UNLOCKED-LOST ".length()));
+            } else if (l.text.equals("IDLE")) {
+                go(l.node);
+            } else if (l.text.startsWith("INC ")) {
+                incs++;
+            } else if (l.text.equals("DONE")) {
+                done++;
+            } else if (l.text.equals("TIMEOUT") || l.text.startsWith("ERROR")) {
+                fail("node " + l.node + ": " + l.text + " (paused node " + paused + ")");
+            }
+        }
+        exitAll();
+        assertEquals(pausedToken, lostToken, "the listener names the token of the lost hold");
+        assertEquals(pausedToken, unlockedToken, "the exception names the token of the lost hold");
+        assertEquals(incs, Long.parseLong(Files.readString(file).trim()), "the file lost or repeated an increment");
+    }
+
+    private void signal(int node, String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(processes.get(node - 1).pid()))
+                .redirectErrorStream(true).start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal + " of node " + node + " failed");
     }
 
     /**

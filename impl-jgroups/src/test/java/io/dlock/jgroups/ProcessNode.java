@@ -2,6 +2,7 @@ package io.dlock.jgroups;
 
 import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
+import io.dlock.LockOwnershipLostException;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
 import io.dlock.protocol.ProtocolFamily;
@@ -27,8 +28,9 @@ import java.util.concurrent.TimeUnit;
  * The child JVM of {@link MultiProcessTest}: one dlock node on the default TCP stack that increments a
  * counter held in a file under the lock (read, sleep a little, write). Talks to the test on stdin/stdout.
  *
- * <p>Output: {@code READY} once the view has the expected size; {@code HOLD v} when it holds the lock and
- * has read v; {@code INC v+1} after writing; {@code IDLE} after releasing (controlled mode); {@code DONE}
+ * <p>Output: {@code READY} once the view has the expected size; {@code HOLD v t} when it holds the lock with
+ * fencing token t and has read v; {@code LOST t} when its ownership listener hears that the hold with token t
+ * was lost; {@code UNLOCKED-LOST t} when its unlock threw {@link LockOwnershipLostException}; {@code INC v+1} after writing; {@code IDLE} after releasing (controlled mode); {@code DONE}
  * at the end; {@code TIMEOUT} if the lock was not granted within two minutes (then it exits).
  *
  * <p>Input: {@code go} lets the main thread go on (after {@code READY}; in controlled mode also after
@@ -70,6 +72,7 @@ public final class ProcessNode {
         JGroupsTransport transport = JGroupsTransportFactory.create(config, true);
         try (LockService service = LockService.start(config, transport)) {
             DistributedLock lock = service.lock("file-counter");
+            lock.addOwnershipListener(loss -> out.println("LOST " + loss.fencingToken()));
             BlockingQueue<String> commands = new LinkedBlockingQueue<>();
             Thread reader = new Thread(() -> readCommands(in, out, commands, service, transport, lock), "commands");
             reader.setDaemon(true);
@@ -88,7 +91,7 @@ public final class ProcessNode {
                 }
                 try {
                     long value = Long.parseLong(Files.readString(file).trim());
-                    out.println("HOLD " + value);
+                    out.println("HOLD " + value + " " + lock.fencingToken());
                     if (controlled && !"go".equals(commands.take())) {
                         return;
                     }
@@ -96,7 +99,11 @@ public final class ProcessNode {
                     Files.writeString(file, Long.toString(value + 1));
                     out.println("INC " + (value + 1));
                 } finally {
-                    lock.unlock();
+                    try {
+                        lock.unlock();
+                    } catch (LockOwnershipLostException e) {
+                        out.println("UNLOCKED-LOST " + e.fencingToken());
+                    }
                 }
                 if (controlled && i + 1 < increments) {
                     out.println("IDLE");
