@@ -48,7 +48,29 @@ import java.util.concurrent.locks.Lock;
  * longer than that.
  *
  * <h2>Conditions</h2>
- * {@link #newCondition()} is not supported and throws {@link UnsupportedOperationException}.
+ * {@link #newCondition()} gives a distributed {@link Condition}: {@code await} releases the lock (every hold
+ * of the calling thread) and waits for a signal from any node of the cluster, then reacquires the lock,
+ * with a new fencing token and the same hold count, before it returns; also when it times out
+ * ({@code await(time, unit)} returns false) or is interrupted ({@link InterruptedException}, thrown with the
+ * lock held). {@code signal} wakes one waiter anywhere in the cluster (the one that waited longest),
+ * {@code signalAll} every waiter. {@code await}, {@code signal} and {@code signalAll} throw
+ * {@link IllegalMonitorStateException} when the calling thread does not hold the lock.
+ * <ul>
+ *   <li><b>Names.</b> A condition is known across nodes by its name: {@link #newCondition(String)} names it;
+ *       {@code newCondition()} names the k-th condition made from this lock object on this node
+ *       {@code "condition-k"}, so code that creates its conditions in the same order on every node (as
+ *       bounded buffers do in their constructor) gets the same conditions everywhere.</li>
+ *   <li><b>How a signal travels.</b> One node keeps each condition's waiters: the lowest member of the
+ *       current view. A waiter is queued there before it releases the lock, so a signal from a later
+ *       holder cannot miss it; a signal sends one message to the keeper, which sends one to each woken
+ *       waiter's node ({@link io.dlock.condition.ConditionProtocol} gives the rules and the costs).</li>
+ *   <li><b>Spurious wake-ups.</b> As the {@code Condition} contract allows, a waiter may wake without a
+ *       signal: on every view change (a member joins, leaves or crashes) every waiter wakes, so no waiter
+ *       is lost with a keeper or member that left and no signal is lost on the way. Wait in a loop that
+ *       checks the predicate, as always with conditions.</li>
+ *   <li>A signal to a waiter that gave up (timed out, interrupted) at the same moment goes on to the next
+ *       waiter; a signal with no waiter is not kept.</li>
+ * </ul>
  *
  * <h2>Non-owner unlock</h2>
  * {@link #unlock()} by a thread that does not hold the lock throws
@@ -123,11 +145,17 @@ public interface DistributedLock extends Lock {
     void removeOwnershipListener(OwnershipListener listener);
 
     /**
-     * Not supported.
-     *
-     * @throws UnsupportedOperationException always: a distributed condition would need its own
-     *                                       protocol, which dlock does not provide
+     * A new distributed condition of this lock, named {@code "condition-k"} for the k-th condition made from
+     * this lock object on this node (see "Conditions" above).
      */
     @Override
     Condition newCondition();
+
+    /**
+     * The distributed condition {@code name} of this lock: every node that asks for the same name gets the
+     * same condition (see "Conditions" above).
+     *
+     * @throws IllegalArgumentException if {@code name} is null, empty or longer than 200 characters
+     */
+    Condition newCondition(String name);
 }

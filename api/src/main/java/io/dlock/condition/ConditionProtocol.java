@@ -78,8 +78,12 @@ public final class ConditionProtocol {
          * Local {@code waiter} is woken: its thread reacquires the lock and returns from await. Also
          * called for a waiter not yet registered (a view changed first): its thread has not released
          * the lock and returns at once.
+         *
+         * @return false if the waiter's thread has already given up (its timeout or interrupt won the
+         *         race with this wake-up): the protocol then passes the signal on, as if the waiter had
+         *         declined it
          */
-        void wake(long waiter);
+        boolean wake(long waiter);
     }
 
     /** A waiter in the keeper's queue. */
@@ -206,7 +210,7 @@ public final class ConditionProtocol {
         queue.clear();
         install(newView);
         for (long waiter : woken) {
-            effects.wake(waiter);
+            effects.wake(waiter); // one that already gave up declines: no signal to pass on, the queue is gone
         }
     }
 
@@ -236,9 +240,10 @@ public final class ConditionProtocol {
 
     /** Wakes a local waiter; one that already gave up declines, and the keeper passes the signal on. */
     private void wakeLocal(long waiter) {
-        if (waiting.remove(waiter)) {
-            effects.wake(waiter);
-        } else if (keeper.equals(self)) {
+        if (waiting.remove(waiter) && effects.wake(waiter)) {
+            return;
+        }
+        if (keeper.equals(self)) {
             signal(false);
         } else {
             effects.send(keeper, new Declined(waiter));

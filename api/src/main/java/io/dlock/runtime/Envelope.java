@@ -10,7 +10,7 @@ import io.dlock.spi.WireWriter;
  * algorithm's configuration name (a node of another algorithm recognises a foreign message and
  * drops it), the lock or group name, and the sender's epoch. The algorithm's own bytes follow.
  *
- * @param kind      {@link #KIND_MUTEX}, {@link #KIND_ELECTION} or {@link #KIND_MEMBERSHIP}
+ * @param kind      {@link #KIND_MUTEX}, {@link #KIND_ELECTION}, {@link #KIND_MEMBERSHIP} or {@link #KIND_CONDITION}
  * @param algorithm the sender's algorithm configuration name
  * @param name      the lock name or election group
  * @param epoch     the epoch of the sender's view when it sent the message
@@ -27,6 +27,11 @@ public record Envelope(int kind, String algorithm, String name, long epoch) {
     public static final int KIND_ELECTION = 2;
     /** Kind of a membership message of the runtime itself (the clean-leave handshake, {@link CleanLeave}). */
     public static final int KIND_MEMBERSHIP = 3;
+    /**
+     * Kind of a message of a lock's condition ({@link io.dlock.condition.ConditionProtocol}); the algorithm
+     * and name are the lock's, the payload starts with the condition's name.
+     */
+    public static final int KIND_CONDITION = 4;
 
     /** Writes this header; the payload is appended to {@code out} afterwards. */
     public void writeTo(WireWriter out) {
@@ -51,9 +56,9 @@ public record Envelope(int kind, String algorithm, String name, long epoch) {
                     + VERSION);
         }
         int kind = in.readByte();
-        if (kind != KIND_MUTEX && kind != KIND_ELECTION && kind != KIND_MEMBERSHIP) {
-            throw new MalformedMessageException("unknown message kind " + kind + "; allowed: " + KIND_MUTEX + ", "
-                    + KIND_ELECTION + ", " + KIND_MEMBERSHIP);
+        if (kind < KIND_MUTEX || kind > KIND_CONDITION) {
+            throw new MalformedMessageException("unknown message kind " + kind + "; allowed: " + KIND_MUTEX + " to "
+                    + KIND_CONDITION);
         }
         return new Envelope(kind, in.readString(), in.readString(), in.readVarLong());
     }

@@ -234,21 +234,93 @@ final class LocalLockState {
                         + (owner == null ? "" : "; it is held by thread " + owner.getName()));
             }
             if (--holds == 0) {
-                owner = null;
-                if (closedReason == null && handoffs < maxHandoffs && !waiters.isEmpty()) {
-                    // local hand-off: the head waiter becomes the next holder of the same grant
-                    handoffs++;
-                    totalHandoffs++;
-                    grantedFence = heldFence == Long.MAX_VALUE ? heldFence : heldFence + 1;
-                    phase = Phase.GRANTED;
-                } else {
-                    phase = Phase.IDLE;
-                    if (closedReason == null) {
-                        issueRelease.run();
-                    }
-                }
-                changed.signalAll();
+                endHold();
             }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The last hold ended: hands the grant to the next local waiter, or releases it. Called with the mutex held. */
+    private void endHold() {
+        owner = null;
+        if (closedReason == null && handoffs < maxHandoffs && !waiters.isEmpty()) {
+            // local hand-off: the head waiter becomes the next holder of the same grant
+            handoffs++;
+            totalHandoffs++;
+            grantedFence = heldFence == Long.MAX_VALUE ? heldFence : heldFence + 1;
+            phase = Phase.GRANTED;
+        } else {
+            phase = Phase.IDLE;
+            if (closedReason == null) {
+                issueRelease.run();
+            }
+        }
+        changed.signalAll();
+    }
+
+    /**
+     * For a condition's await, signal or signalAll: the calling thread must hold the lock.
+     *
+     * @throws LockOwnershipLostException   if the calling thread's hold was lost
+     * @throws IllegalMonitorStateException if it does not hold the lock
+     */
+    void requireHeldForCondition(String operation) {
+        mutex.lock();
+        try {
+            Thread me = Thread.currentThread();
+            if (lostOwner == me) {
+                throw lost("it cannot " + operation + " on a condition of it");
+            }
+            if (owner != me) {
+                throw new IllegalMonitorStateException("thread " + me.getName() + " does not hold lock '" + lockName
+                        + "', so it cannot " + operation + " on a condition of it");
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * For a condition's await: releases every hold of the calling thread at once, as the last
+     * {@link #release()} would, and returns how many there were.
+     *
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     */
+    int releaseForWait() {
+        mutex.lock();
+        try {
+            if (owner != Thread.currentThread()) {
+                throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
+                        + " does not hold lock '" + lockName + "'");
+            }
+            int released = holds;
+            holds = 0;
+            endHold();
+            return released;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * After a condition's wait: acquires the lock again, uninterruptibly (an interrupt stays set), and
+     * restores the hold count {@code holdsBefore} of {@link #releaseForWait()}.
+     */
+    void reacquireAfterWait(int holdsBefore) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            acquire(false, -1);
+        } catch (InterruptedException e) {
+            throw new AssertionError("an uninterruptible acquire was interrupted", e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        mutex.lock();
+        try {
+            holds = holdsBefore;
         } finally {
             mutex.unlock();
         }

@@ -2,6 +2,9 @@ package io.dlock.runtime;
 
 import io.dlock.LockMetrics;
 import io.dlock.OwnershipLoss;
+import io.dlock.condition.ConditionCodec;
+import io.dlock.condition.ConditionMessage;
+import io.dlock.condition.ConditionProtocol;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
@@ -25,7 +28,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +68,10 @@ final class LockEngine<M extends ProtocolMessage> {
     private final OwnershipListeners ownershipListeners;
     private final Map<String, PendingTimer> runningTimers = new HashMap<>();
     private final List<Early> early = new ArrayList<>();
+    private static final ConditionCodec CONDITION_CODEC = new ConditionCodec();
+    /** The waiters of this lock's conditions on this node, by waiter number; the event loop wakes them. */
+    private final Map<Long, ConditionWaiter> conditionWaiters = new ConcurrentHashMap<>();
+    private final AtomicLong lastWaiter = new AtomicLong();
 
     private final LongAdder entries = new LongAdder();
     private final LongAdder messagesSent = new LongAdder();
@@ -76,14 +85,16 @@ final class LockEngine<M extends ProtocolMessage> {
     private boolean stopped;
     private View view;
     private PrimaryGate<M> protocol;
+    /** The protocol of each condition of this lock used on this node, created on first use. */
+    private final Map<String, ConditionProtocol> conditions = new HashMap<>();
 
     /** A timer set by the protocol; its identity tells a fired timer from a superseded one. */
     private static final class PendingTimer {
         private ScheduledFuture<?> future;
     }
 
-    /** A message that arrived before this node installed its epoch's view. */
-    private record Early(NodeId from, long epoch, byte[] bytes, int offset) {
+    /** A message that arrived before this node installed its epoch's view; {@code condition}: of a condition. */
+    private record Early(NodeId from, long epoch, byte[] bytes, int offset, boolean condition) {
     }
 
     LockEngine(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
@@ -119,7 +130,56 @@ final class LockEngine<M extends ProtocolMessage> {
 
     /** Queues a message received from the transport; {@code in} is positioned at the algorithm's payload. */
     void deliver(NodeId from, long epoch, byte[] bytes, int offset) {
-        loop.execute(() -> receive(from, epoch, bytes, offset));
+        loop.execute(() -> receive(from, epoch, bytes, offset, false));
+    }
+
+    /** Queues a message of one of this lock's conditions; {@code offset} is at the condition's name. */
+    void deliverCondition(NodeId from, long epoch, byte[] bytes, int offset) {
+        loop.execute(() -> receive(from, epoch, bytes, offset, true));
+    }
+
+    // ---- conditions (called by RuntimeCondition's threads) ----
+
+    /** Registers a new waiter of condition {@code condition} and queues its await on the event loop. */
+    ConditionWaiter conditionAwait(String condition) {
+        ConditionWaiter waiter = new ConditionWaiter(lastWaiter.incrementAndGet());
+        conditionWaiters.put(waiter.id(), waiter);
+        loop.execute(() -> {
+            if (stopped) {
+                wakeWaiter(waiter.id());
+            } else {
+                condition(condition).onAwait(waiter.id());
+            }
+        });
+        return waiter;
+    }
+
+    /** The waiter's thread stopped waiting without a wake-up (timeout, interrupt). */
+    void conditionGiveUp(String condition, ConditionWaiter waiter) {
+        conditionWaiters.remove(waiter.id());
+        loop.execute(() -> {
+            if (!stopped) {
+                condition(condition).onGiveUp(waiter.id());
+            }
+        });
+    }
+
+    /** A holder signals condition {@code condition}: one waiter anywhere, or all. */
+    void conditionSignal(String condition, boolean all) {
+        loop.execute(() -> {
+            if (!stopped) {
+                condition(condition).onSignal(all);
+            }
+        });
+    }
+
+    private ConditionProtocol condition(String condition) {
+        return conditions.computeIfAbsent(condition, c -> new ConditionProtocol(self, view, new ConditionEffects(c)));
+    }
+
+    private boolean wakeWaiter(long id) {
+        ConditionWaiter waiter = conditionWaiters.remove(id);
+        return waiter != null && waiter.wake();
     }
 
     /**
@@ -144,6 +204,7 @@ final class LockEngine<M extends ProtocolMessage> {
         local.close(reason);
         loop.execute(() -> {
             stopped = true;
+            conditionWaiters.keySet().forEach(this::wakeWaiter); // they wake, and fail to reacquire: closed
             runningTimers.values().forEach(t -> t.future.cancel(false));
             runningTimers.clear();
         });
@@ -189,6 +250,9 @@ final class LockEngine<M extends ProtocolMessage> {
                 ownershipListeners.tell(new OwnershipLoss(name, lost.fencingToken(), lost.holder(), newView.epoch()));
             }
         }
+        for (ConditionProtocol condition : conditions.values()) {
+            condition.onView(newView); // wakes every waiter: none is lost with a keeper or a member that left
+        }
         Iterator<Early> it = early.iterator();
         List<Early> due = new ArrayList<>();
         while (it.hasNext()) {
@@ -199,11 +263,11 @@ final class LockEngine<M extends ProtocolMessage> {
             }
         }
         for (Early e : due) {
-            receive(e.from, e.epoch, e.bytes, e.offset);
+            receive(e.from, e.epoch, e.bytes, e.offset, e.condition);
         }
     }
 
-    private void receive(NodeId from, long epoch, byte[] bytes, int offset) {
+    private void receive(NodeId from, long epoch, byte[] bytes, int offset, boolean condition) {
         if (stopped) {
             return;
         }
@@ -215,8 +279,12 @@ final class LockEngine<M extends ProtocolMessage> {
             if (early.size() >= MAX_EARLY_MESSAGES) {
                 stale.increment();
             } else {
-                early.add(new Early(from, epoch, bytes, offset));
+                early.add(new Early(from, epoch, bytes, offset, condition));
             }
+            return;
+        }
+        if (condition) {
+            receiveCondition(from, bytes, offset);
             return;
         }
         M message;
@@ -230,6 +298,22 @@ final class LockEngine<M extends ProtocolMessage> {
         }
         messagesReceived.increment();
         protocol.onMessage(from, message);
+    }
+
+    private void receiveCondition(NodeId from, byte[] bytes, int offset) {
+        String condition;
+        ConditionMessage message;
+        try {
+            WireReader in = new WireReader(bytes, offset, bytes.length - offset);
+            condition = in.readString();
+            message = CONDITION_CODEC.decode(in);
+            in.expectEnd();
+        } catch (MalformedMessageException e) {
+            malformed(from, e);
+            return;
+        }
+        messagesReceived.increment();
+        condition(condition).onMessage(from, message);
     }
 
     void malformed(NodeId from, RuntimeException e) {
@@ -255,6 +339,41 @@ final class LockEngine<M extends ProtocolMessage> {
                 protocol.onTimer(timer);
             }
         });
+    }
+
+    /** A condition protocol's effects; called only from the event loop. */
+    private final class ConditionEffects implements ConditionProtocol.Effects {
+
+        private final String condition;
+
+        ConditionEffects(String condition) {
+            this.condition = condition;
+        }
+
+        @Override
+        public void send(NodeId to, ConditionMessage message) {
+            WireWriter out = new WireWriter(48);
+            new Envelope(Envelope.KIND_CONDITION, definition.name(), name, view.epoch()).writeTo(out);
+            out.writeString(condition);
+            CONDITION_CODEC.encode(message, out);
+            byte[] bytes = out.toByteArray();
+            messagesSent.increment();
+            bytesSent.add(bytes.length);
+            transport.send(to, bytes);
+        }
+
+        @Override
+        public void registered(long waiter) {
+            ConditionWaiter w = conditionWaiters.get(waiter);
+            if (w != null) {
+                w.registered();
+            }
+        }
+
+        @Override
+        public boolean wake(long waiter) {
+            return wakeWaiter(waiter);
+        }
     }
 
     /** The protocol's effects; called only from the event loop, while the protocol handles an event. */

@@ -341,7 +341,12 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
             foreign(from, "bad lock name of length " + envelope.name().length());
             return;
         }
-        engine(envelope.name()).deliver(from, envelope.epoch(), payload, in.position());
+        LockEngine<?> engine = engine(envelope.name());
+        if (envelope.kind() == Envelope.KIND_CONDITION) {
+            engine.deliverCondition(from, envelope.epoch(), payload, in.position());
+        } else {
+            engine.deliver(from, envelope.epoch(), payload, in.position());
+        }
     }
 
     @Override

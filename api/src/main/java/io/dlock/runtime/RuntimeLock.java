@@ -4,6 +4,7 @@ import io.dlock.DistributedLock;
 import io.dlock.LockMetrics;
 import io.dlock.OwnershipListener;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 
 /**
@@ -17,6 +18,9 @@ final class RuntimeLock implements DistributedLock {
     private final LocalLockState local;
     private final LockEngine<?> engine;
     private final long tryTimeoutNanos;
+    private final AtomicInteger conditionsCreated = new AtomicInteger();
+    /** Longest condition name (it travels in every condition message). */
+    private static final int MAX_CONDITION_NAME = 200;
 
     RuntimeLock(String name, LocalLockState local, LockEngine<?> engine, long tryTimeoutNanos) {
         this.name = name;
@@ -61,8 +65,16 @@ final class RuntimeLock implements DistributedLock {
 
     @Override
     public Condition newCondition() {
-        throw new UnsupportedOperationException("DistributedLock '" + name
-                + "' does not support conditions: a distributed condition needs its own protocol");
+        return newCondition("condition-" + conditionsCreated.incrementAndGet());
+    }
+
+    @Override
+    public Condition newCondition(String conditionName) {
+        if (conditionName == null || conditionName.isEmpty() || conditionName.length() > MAX_CONDITION_NAME) {
+            throw new IllegalArgumentException("condition name must be 1 to " + MAX_CONDITION_NAME + " characters, got "
+                    + (conditionName == null ? "null" : "'" + conditionName + "'"));
+        }
+        return new RuntimeCondition(conditionName, engine, local);
     }
 
     @Override

@@ -34,6 +34,8 @@ class ConditionProtocolTest {
         final List<InFlight> inFlight = new ArrayList<>();
         final List<String> registered = new ArrayList<>();
         final List<String> woken = new ArrayList<>();
+        /** Waiters whose thread gave up just before the wake-up reached it: the runtime refuses the wake. */
+        final Set<String> refusing = new HashSet<>();
         long messages;
 
         Net(int n) {
@@ -58,8 +60,12 @@ class ConditionProtocolTest {
                     }
 
                     @Override
-                    public void wake(long waiter) {
+                    public boolean wake(long waiter) {
+                        if (refusing.remove(self.value() + ":" + waiter)) {
+                            return false;
+                        }
                         woken.add(self.value() + ":" + waiter);
+                        return true;
                     }
                 }));
             }
@@ -158,6 +164,21 @@ class ConditionProtocolTest {
         net.deliverAll(null);
         assertEquals(List.of("2:1"), net.woken, "the signal went on to the next waiter");
         assertTrue(net.inFlight.isEmpty());
+    }
+
+    @Test
+    void aWakeTheRuntimeRefusesGoesToTheNextWaiter() {
+        Net net = new Net(3);
+        net.node(1).onAwait(1);
+        net.deliverAll(null);
+        net.node(0).onAwait(1);
+        net.refusing.add("1:1"); // its thread timed out a moment before the WAKE arrives
+        net.node(2).onSignal(false);
+        net.deliverAll(null);
+        assertEquals(List.of("0:1"), net.woken);
+        net.node(1).onGiveUp(1); // the runtime's give-up, after the refused wake: nothing more
+        net.deliverAll(null);
+        assertEquals(0, net.node(0).queued());
     }
 
     @Test
