@@ -200,14 +200,14 @@ class DistributedLockContractTest {
         }
     }
 
-    /** fencingToken() without holding the lock throws IllegalMonitorStateException; newCondition() is unsupported. */
+    /** fencingToken() without holding the lock throws IllegalMonitorStateException; a condition refuses a thread without the lock. */
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
     void fencingTokenAndCondition(MutexAlgorithm algorithm) {
         try (InMemoryCluster cluster = new InMemoryCluster(2, algorithm)) {
             DistributedLock a = cluster.node(0).lock("f");
             assertThrows(IllegalMonitorStateException.class, a::fencingToken);
-            assertThrows(UnsupportedOperationException.class, a::newCondition);
+            assertThrows(IllegalMonitorStateException.class, () -> a.newCondition().signal()); // conditions: DistributedConditionTest
             assertTrue(a.tryLock());
             assertTrue(a.fencingToken() > 0);
             a.unlock();
