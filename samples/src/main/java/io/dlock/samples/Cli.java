@@ -14,7 +14,7 @@ import picocli.CommandLine.ParameterException;
  *   <li>An option has the type it means, converted by picocli: an enum or a {@link ChoiceConverter} for a fixed
  *       set of names ({@link OutputFormat}, {@link MessageDelay}), {@link NodeCounts} for sets of N,
  *       {@link MutexVariantConverter} for mutual-exclusion algorithms. Options several commands share are mixins:
- *       {@link FormatOption}, {@link SeedOption}, {@link EntriesOption}, {@link MutexAlgorithmsOption},
+ *       {@link FormatOption}, {@link SeedOption}, {@link MutexAlgorithmsOption}, {@link MutexRunOptions},
  *       {@link SweepNodesOption}.</li>
  *   <li>A value that converts but is out of range is refused first thing in {@code call()}, with
  *       {@link #checkWithin}, {@link #checkAtLeast} or {@link #invalid}: a {@link ParameterException}, like picocli's own.</li>

@@ -39,13 +39,7 @@ final class CompareCommand implements Callable<Integer> {
     int nodes;
 
     @Mixin
-    EntriesOption entries;
-
-    @Mixin
-    SeedOption seed;
-
-    @Mixin
-    MutexAlgorithmsOption algorithms;
+    MutexRunOptions runs;
 
     @Mixin
     FormatOption format;
@@ -58,10 +52,10 @@ final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Cli.checkWithin(spec, "--nodes", nodes, 1, 1024);
-        long total = entries.checked();
+        long entries = runs.entries();
         List<Row> rows = new ArrayList<>();
-        for (MutexVariant variant : algorithms.chosen()) {
-            rows.add(measure(variant, total));
+        for (MutexVariant variant : runs.chosen()) {
+            rows.add(measure(variant, entries, runs.seed()));
         }
         PrintWriter out = spec.commandLine().getOut();
         out.print(format.json() ? json(rows) : table(rows));
@@ -71,12 +65,12 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     /** Runs one algorithm (or variant: the algorithm with some options fixed) twice on the simulator. */
-    private Row measure(MutexVariant variant, long entries) {
+    private Row measure(MutexVariant variant, long entries, long seed) {
         MutexProtocolDefinition<?> definition = variant.algorithm().definition();
         boolean perpetual = !definition.quiescentWhenIdle(); // its messages never stop: end with the workload
-        SimulationResult random = Simulation.of(definition).nodes(nodes).seed(seed.seed).stopWhenWorkloadDone(perpetual)
+        SimulationResult random = Simulation.of(definition).nodes(nodes).seed(seed).stopWhenWorkloadDone(perpetual)
                 .options(variant.options()).workload(Workload.total(entries)).encodeMessages(true).run();
-        SimulationResult saturated = Simulation.of(definition).nodes(nodes).seed(seed.seed).delay(DelayModel.unit())
+        SimulationResult saturated = Simulation.of(definition).nodes(nodes).seed(seed).delay(DelayModel.unit())
                 .options(variant.options()).stopWhenWorkloadDone(perpetual)
                 .workload(Workload.perNode(1).think(0, 0).hold(0, 0)).run();
         long violations = random.safetyViolations() + random.fenceViolations() + random.grantViolations()

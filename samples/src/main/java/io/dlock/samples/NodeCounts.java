@@ -81,11 +81,6 @@ record NodeCounts(String spec, List<Integer> counts) {
         return n;
     }
 
-    /** The largest count. */
-    int largest() {
-        return counts.get(counts.size() - 1);
-    }
-
     @Override
     public String toString() {
         return spec;

@@ -31,21 +31,15 @@ final class SweepCommand implements Callable<Integer> {
     SweepNodesOption nodes;
 
     @Mixin
-    MutexAlgorithmsOption algorithms;
-
-    @Mixin
-    EntriesOption entries;
-
-    @Mixin
-    SeedOption seed;
+    MutexRunOptions runs;
 
     @Mixin
     FormatOption format;
 
     @Override
     public Integer call() {
-        long e = entries.checked();
-        List<Sweep.MutexPoint> points = run(algorithms.chosen(), nodes.nodes.counts(), e, seed.seed, !format.json());
+        long entries = runs.entries();
+        List<Sweep.MutexPoint> points = run(runs.chosen(), nodes.nodes.counts(), entries, runs.seed(), !format.json());
         PrintWriter out = spec.commandLine().getOut();
         out.print(format.json() ? json(points) : text(points));
         out.flush();

@@ -11,12 +11,17 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class NodeCommandTest {
 
+    /** One node alone in a fresh cluster on the in-JVM loopback stack, taking lock L {@code count} times. */
+    private static Run node(String algorithm, int id, int count) {
+        return Run.dlock("node", "--cluster", "node-test-" + UUID.randomUUID(), "--lock", "L", "--algorithm", algorithm,
+                "--stack", "loopback", "--node-id", Integer.toString(id), "--count", Integer.toString(count),
+                "--hold-ms", "1", "--pause-ms", "1");
+    }
+
     /** A node on the in-JVM loopback stack takes the lock twice, prints each hold with its leader, and exits 0. */
     @Test
     void node_takesTheLockAndExits() {
-        Run r = Run.dlock("node", "--cluster", "node-test-" + UUID.randomUUID(), "--lock", "L", "--algorithm",
-                "ricart-agrawala", "--stack", "loopback", "--node-id", "4", "--count", "2", "--hold-ms", "1",
-                "--pause-ms", "1");
+        Run r = node("ricart-agrawala", 4, 2);
         assertEquals(0, r.code(), r::toString);
         assertTrue(r.out().contains("n4 HOLDS 'L' (entry 2"), r::toString);
         assertTrue(r.out().contains("leader n4"), r::toString);
@@ -34,9 +39,7 @@ class NodeCommandTest {
     /** A variant is a valid algorithm for a node, as for {@code dlock.mutex}. */
     @Test
     void node_variant() {
-        Run r = Run.dlock("node", "--cluster", "node-test-" + UUID.randomUUID(), "--lock", "L", "--algorithm",
-                "maekawa-basic", "--stack", "loopback", "--node-id", "2", "--count", "1", "--hold-ms", "1",
-                "--pause-ms", "1");
+        Run r = node("maekawa-basic", 2, 1);
         assertEquals(0, r.code(), r::toString);
         assertTrue(r.out().contains("(maekawa, stack loopback)"), r::toString);
         assertTrue(r.out().contains("n2 HOLDS 'L' (entry 1"), r::toString);
