@@ -1,14 +1,10 @@
 package io.dlock.samples;
 
 import io.dlock.MutexVariant;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code dlock bench}: measures every mutual-exclusion algorithm on a real network, in one JVM:
@@ -44,10 +40,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure uncontended latency, contended throughput, messages per entry and fairness of each "
                 + "algorithm on JGroups (loopback TCP) and the in-memory network, against the JGroups floor and the baselines.")
-final class BenchCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
+final class BenchCommand extends DlockCommand {
 
     @Mixin
     BenchOptions options;
@@ -84,10 +77,8 @@ final class BenchCommand implements Callable<Integer> {
             rows.addAll(new BenchBaselines(options, ports).run());
         }
         double took = (System.nanoTime() - start) / 1e9;
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(options.format.json() ? BenchReport.json(rows)
+        print(options.format.json() ? BenchReport.json(rows)
                 : BenchReport.text(rows, options.warmup, options.seconds, took));
-        out.flush();
         return rows.stream().anyMatch(r -> r.failures() > 0) ? 1 : 0;
     }
 }

@@ -6,16 +6,12 @@ import io.dlock.inmemory.sim.Simulation;
 import io.dlock.inmemory.sim.SimulationResult;
 import io.dlock.inmemory.sim.Workload;
 import io.dlock.protocol.MutexProtocolDefinition;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code dlock compare}: runs each mutual-exclusion algorithm on the deterministic simulator and
@@ -30,10 +26,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run each algorithm on the simulator and compare messages per entry, synchronization delay and safety.")
-final class CompareCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
+final class CompareCommand extends DlockCommand {
 
     @Option(names = "--nodes", paramLabel = "N", defaultValue = "5", description = "number of nodes N (1-1024, default ${DEFAULT-VALUE})")
     int nodes;
@@ -57,9 +50,7 @@ final class CompareCommand implements Callable<Integer> {
         for (MutexVariant variant : runs.chosen()) {
             rows.add(measure(variant, entries, runs.seed()));
         }
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(format.json() ? json(rows) : table(rows));
-        out.flush();
+        print(format.json() ? json(rows) : table(rows));
         boolean clean = rows.stream().allMatch(r -> r.safetyViolations == 0 && r.ungranted == 0);
         return clean ? 0 : 1;
     }

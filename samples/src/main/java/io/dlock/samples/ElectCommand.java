@@ -6,18 +6,14 @@ import io.dlock.inmemory.sim.ElectionSimulation;
 import io.dlock.inmemory.sim.ElectionSimulation.RingOrder;
 import io.dlock.inmemory.sim.ElectionSimulation.Starters;
 import io.dlock.protocol.ElectionProtocolDefinition;
-import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /**
@@ -29,10 +25,7 @@ import picocli.CommandLine.TypeConversionException;
  */
 @Command(name = "elect", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run one leader election on the simulator and compare its messages with SPEC.md's formula.")
-final class ElectCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
+final class ElectCommand extends DlockCommand {
 
     @Option(names = "--nodes", paramLabel = "N", defaultValue = "5", description = "number of nodes n (1-4096, default ${DEFAULT-VALUE})")
     int nodes;
@@ -71,9 +64,7 @@ final class ElectCommand implements Callable<Integer> {
         ElectionProtocolDefinition<?> definition = algorithm.definition().orElseThrow();
         ElectionResult r = ElectionSimulation.of(definition).nodes(nodes).ring(ring).starters(starters)
                 .crashLeader(crashLeader).delay(delay.model()).seed(seed.seed).run();
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(format.json() ? json(r, definition) : table(r, definition));
-        out.flush();
+        print(format.json() ? json(r, definition) : table(r, definition));
         return r.ok() ? 0 : 1;
     }
 

@@ -10,13 +10,10 @@ import io.dlock.spi.TransportException;
 import java.io.PrintWriter;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code dlock node}: starts one JGroups node that takes a lock in a loop and prints when it holds it,
@@ -26,12 +23,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "node", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Start a JGroups node that takes a lock in a loop and prints when it holds it and who leads.")
-final class NodeCommand implements Callable<Integer> {
+final class NodeCommand extends DlockCommand {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--cluster", defaultValue = "dlock-demo", description = "cluster name (default ${DEFAULT-VALUE})")
     String cluster;
@@ -82,7 +76,7 @@ final class NodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         if (System.getProperty("org.slf4j.simpleLogger.log.org.jgroups") == null) {
             // JGroups' INFO lines (addresses, ports) would drown the demo's output; -D... overrides this
             System.setProperty("org.slf4j.simpleLogger.log.org.jgroups", "warn");

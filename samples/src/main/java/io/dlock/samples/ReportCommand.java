@@ -12,7 +12,6 @@ import java.awt.Color;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +25,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -37,9 +35,7 @@ import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code dlock report}: runs the sweep of every mutual-exclusion algorithm and the elections on the
@@ -52,7 +48,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the sweep and the elections on the simulator and write one self-contained HTML report "
                 + "(charts embedded, no network needed to view it)."})
-final class ReportCommand implements Callable<Integer> {
+final class ReportCommand extends DlockCommand {
 
     /** The chart groups of the mutual-exclusion algorithms, by their definitions' family. */
     enum ChartGroup {
@@ -94,9 +90,6 @@ final class ReportCommand implements Callable<Integer> {
     private static final org.knowm.xchart.style.markers.Marker[] MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.DIAMOND,
         SeriesMarkers.SQUARE, SeriesMarkers.TRIANGLE_UP, SeriesMarkers.CROSS, SeriesMarkers.TRIANGLE_DOWN,
         SeriesMarkers.PLUS};
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--out", defaultValue = "report.html", paramLabel = "FILE",
             description = "the HTML file to write (default ${DEFAULT-VALUE})")
@@ -149,13 +142,11 @@ final class ReportCommand implements Callable<Integer> {
         }
         Files.writeString(out, html, StandardCharsets.UTF_8);
         boolean ok = points.stream().allMatch(Sweep.MutexPoint::ok) && electionPoints.stream().allMatch(Sweep.ElectionPoint::ok);
-        PrintWriter terminal = spec.commandLine().getOut();
-        terminal.print(terminalSummary(chosen, ns, points, elections, electionNs, electionPoints));
-        terminal.printf(Locale.ROOT, "wrote %s (open it in a browser: charts per family, per ring, and the summary "
-                        + "tables): %d mutual-exclusion runs, %d elections%s%n",
-                out, points.size(), electionPoints.size(),
-                ok ? "; checker ok in every run" : "; THE CHECKER FOUND VIOLATIONS (see the tables)");
-        terminal.flush();
+        print(terminalSummary(chosen, ns, points, elections, electionNs, electionPoints)
+                + String.format(Locale.ROOT, "wrote %s (open it in a browser: charts per family, per ring, and the "
+                                + "summary tables): %d mutual-exclusion runs, %d elections%s%n",
+                        out, points.size(), electionPoints.size(),
+                        ok ? "; checker ok in every run" : "; THE CHECKER FOUND VIOLATIONS (see the tables)"));
         return ok ? 0 : 1;
     }
 

@@ -1,15 +1,11 @@
 package io.dlock.samples;
 
 import io.dlock.MutexVariant;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code dlock sweep}: each chosen mutual-exclusion algorithm on the simulator for a range of N,
@@ -22,10 +18,7 @@ import picocli.CommandLine.Spec;
                 "Every run: random delays 1-10, channels reordered unless the algorithm needs FIFO, every node makes "
                         + "the same number of requests. Every algorithm for 2..256 takes about 16 s on 2 cores; N is capped "
                         + "at 256 (at 512 the N^2-message algorithms take minutes). --format json never shows a progress bar."})
-final class SweepCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
+final class SweepCommand extends DlockCommand {
 
     @Mixin
     SweepNodesOption nodes;
@@ -40,9 +33,7 @@ final class SweepCommand implements Callable<Integer> {
     public Integer call() {
         long entries = runs.entries();
         List<Sweep.MutexPoint> points = run(runs.chosen(), nodes.nodes.counts(), entries, runs.seed(), !format.json());
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(format.json() ? json(points) : text(points));
-        out.flush();
+        print(format.json() ? json(points) : text(points));
         return points.stream().allMatch(Sweep.MutexPoint::ok) ? 0 : 1;
     }
 

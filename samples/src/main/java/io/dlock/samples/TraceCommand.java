@@ -8,18 +8,14 @@ import io.dlock.inmemory.sim.Workload;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.NodeId;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code dlock trace}: every event of one simulated run, one line each, in the order the simulator
@@ -32,13 +28,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "trace", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Print every event of one simulated run: who sent what to whom and when, and who held the lock.",
                 "--mermaid prints the same run as a Mermaid sequence diagram (paste it into any Mermaid viewer)."})
-final class TraceCommand implements Callable<Integer> {
+final class TraceCommand extends DlockCommand {
 
     /** Largest N worth reading as a trace. */
     static final int MAX_NODES = 64;
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--algorithm", paramLabel = "NAME", defaultValue = "ricart-agrawala",
             converter = MutexVariantConverter.class,
@@ -68,9 +61,7 @@ final class TraceCommand implements Callable<Integer> {
         Cli.checkAtLeast(spec, "--entries", entries, 0);
         Recorder recorder = new Recorder(nodes);
         SimulationResult result = record(algorithm, nodes, entries, seed.seed, delay, recorder);
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(mermaid ? recorder.mermaid(result) : recorder.text(result));
-        out.flush();
+        print(mermaid ? recorder.mermaid(result) : recorder.text(result));
         return result.ok() ? 0 : 1;
     }
 
