@@ -11,15 +11,18 @@ import picocli.CommandLine.ParameterException;
  *
  * <h2>How a command is written</h2>
  * <ul>
+ *   <li>It extends {@link DlockCommand} and is listed in {@link DlockCli}'s subcommands; {@code call()} returns the
+ *       exit code (0 ok, 1 the run found a failure).</li>
  *   <li>An option has the type it means, converted by picocli: an enum or a {@link ChoiceConverter} for a fixed
  *       set of names ({@link OutputFormat}, {@link MessageDelay}), {@link NodeCounts} for sets of N,
  *       {@link MutexVariantConverter} for mutual-exclusion algorithms. Options several commands share are mixins:
  *       {@link FormatOption}, {@link SeedOption}, {@link MutexAlgorithmsOption}, {@link MutexRunOptions},
  *       {@link SweepNodesOption}.</li>
  *   <li>A value that converts but is out of range is refused first thing in {@code call()}, with
- *       {@link #checkWithin}, {@link #checkAtLeast} or {@link #invalid}: a {@link ParameterException}, like picocli's own.</li>
- *   <li>Output goes to {@code spec.commandLine().getOut()}, never to {@code System.out}, so a caller (a test)
- *       that sets the command line's writers captures it; the command flushes it before it returns.</li>
+ *       {@link #checkWithin}, {@link #checkAtLeast} or {@link #invalid}: a {@link ParameterException}, like
+ *       picocli's own.</li>
+ *   <li>Output goes through {@link DlockCommand#print} or {@link DlockCommand#out()} (the command line's writer),
+ *       never to {@code System.out}, so a caller (a test) that sets the command line's writers captures it.</li>
  * </ul>
  *
  * <h2>The error path</h2>
