@@ -1,141 +1,87 @@
 package io.dlock.samples;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.TreeSet;
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
 /**
- * What the commands share: the output format, the {@code --nodes} range syntax, and usage errors. A
- * bad option value becomes a picocli {@link ParameterException}, so every command answers it the same
- * way: a one-line error, the command's usage, exit code 2.
+ * The {@code dlock} command line, set up once: every command runs through {@link #commandLine()}, so every
+ * command answers a usage error the same way.
+ *
+ * <h2>How a command is written</h2>
+ * <ul>
+ *   <li>It extends {@link DlockCommand} and is listed in {@link DlockCli}'s subcommands; {@code call()} returns the
+ *       exit code (0 ok, 1 the run found a failure).</li>
+ *   <li>An option has the type it means, converted by picocli: an enum or a {@link ChoiceConverter} for a fixed
+ *       set of names ({@link OutputFormat}, {@link MessageDelay}), {@link NodeCounts} for sets of N,
+ *       {@link MutexVariantConverter} for mutual-exclusion algorithms. Options several commands share are mixins:
+ *       {@link FormatOption}, {@link SeedOption}, {@link MutexAlgorithmsOption}, {@link MutexRunOptions},
+ *       {@link SweepNodesOption}.</li>
+ *   <li>A value that converts but is out of range is refused first thing in {@code call()}, with
+ *       {@link #checkWithin}, {@link #checkAtLeast} or {@link #invalid}: a {@link ParameterException}, like
+ *       picocli's own.</li>
+ *   <li>Output goes through {@link DlockCommand#print} or {@link DlockCommand#out()} (the command line's writer),
+ *       never to {@code System.out}, so a caller (a test) that sets the command line's writers captures it.</li>
+ * </ul>
+ *
+ * <h2>The error path</h2>
+ * A {@link ParameterException}, from picocli's parser, a converter or a command's check, prints one line naming
+ * the option, the bad value and what is allowed, then the command's usage (or, for an unknown command, the
+ * nearest commands), on the command line's error writer, and exits with 2. Other exceptions are picocli's default:
+ * a stack trace and exit code 1.
  */
 final class Cli {
-
-    /**
-     * Largest N a sweep accepts: every algorithm at N = 256 takes seconds (the whole default sweep 2..256 about
-     * 16 s on 2 cores), but at 512 and 1024 decentralized, Ricart-Agrawala and Maekawa together took more than
-     * 5 minutes (messages grow as N^2 per entry times N entries).
-     */
-    static final int MAX_SWEEP_NODES = 256;
 
     private Cli() {
     }
 
-    /** Output format of the commands that print results. */
-    enum Format {
-        /** Aligned columns for people ({@code table} is accepted as an alias). */
-        TEXT,
-        /** Machine-readable JSON. */
-        JSON
-    }
-
-    /** Converts {@code text}, {@code table} (alias of text) or {@code json}. */
-    static final class FormatConverter implements CommandLine.ITypeConverter<Format> {
-        @Override
-        public Format convert(String value) {
-            switch (value.toLowerCase(Locale.ROOT)) {
-                case "text":
-                case "table":
-                    return Format.TEXT;
-                case "json":
-                    return Format.JSON;
-                default:
-                    throw new CommandLine.TypeConversionException("'" + value + "' is not a format; allowed: text, json");
-            }
-        }
-    }
-
-    /** A usage error of {@code spec}'s command: picocli prints it, then the usage, and exits with 2. */
-    static ParameterException usage(CommandSpec spec, String message) {
-        return new ParameterException(spec.commandLine(), message);
-    }
-
     /**
-     * Parses a set of node counts: a list {@code 3,5,8}, a doubling range {@code 2..256} (2, 4, 8, ..., 256:
-     * the upper end is always included), a stepped range {@code 2..20:3} (2, 5, 8, ..., 20), or a mix
-     * {@code 3,8..32}. Sorted, without repeats.
-     *
-     * @throws IllegalArgumentException naming the bad part and the allowed forms
+     * The {@code dlock} command line with its subcommands, its execution strategy and the one usage-error handler.
+     * The strategy is picocli's {@link CommandLine.RunLast} behind a lambda: picocli's own default instance
+     * remembers {@code System.out} as it was when the command line was built, and {@code execute} would
+     * replace the writer a caller set with {@link CommandLine#setOut} by that stream whenever {@code System.out}
+     * has changed since (picocli's compatibility with its pre-4.0 handlers).
      */
-    static List<Integer> parseNodes(String text, int min, int max) {
-        TreeSet<Integer> out = new TreeSet<>();
-        for (String raw : text.split(",")) {
-            String part = raw.trim();
-            try {
-                int range = part.indexOf("..");
-                if (range < 0) {
-                    out.add(checked(Integer.parseInt(part), min, max, part));
-                    continue;
-                }
-                int from = checked(Integer.parseInt(part.substring(0, range)), min, max, part);
-                String rest = part.substring(range + 2);
-                int colon = rest.indexOf(':');
-                int to = checked(Integer.parseInt(colon < 0 ? rest : rest.substring(0, colon)), min, max, part);
-                if (to < from) {
-                    throw new IllegalArgumentException("range " + part + " goes down; write it low..high");
-                }
-                if (colon < 0) {
-                    for (long n = from; n < to; n *= 2) {
-                        out.add((int) n);
-                    }
-                } else {
-                    int step = Integer.parseInt(rest.substring(colon + 1));
-                    if (step < 1) {
-                        throw new IllegalArgumentException("step of " + part + " must be at least 1");
-                    }
-                    for (long n = from; n < to; n += step) {
-                        out.add((int) n);
-                    }
-                }
-                out.add(to);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + part + "' is not a node count; allowed: a number, a list 3,5,8,"
-                        + " a doubling range 2..256 or a stepped range 2..20:3");
-            }
-        }
-        return new ArrayList<>(out);
+    static CommandLine commandLine() {
+        return new CommandLine(new DlockCli())
+                .setExecutionStrategy(parseResult -> new CommandLine.RunLast().execute(parseResult))
+                .setParameterExceptionHandler(Cli::usageError);
     }
 
-    private static int checked(int n, int min, int max, String part) {
-        if (n < min || n > max) {
-            throw new IllegalArgumentException("node count " + n + " in '" + part + "' is outside " + min + ".." + max
-                    + (max == MAX_SWEEP_NODES && n > max ? " (above " + max + " a sweep takes many minutes: the "
-                    + "N^2-message algorithms send N^3 messages for N entries; use `dlock compare --nodes N` for one N)" : ""));
+    /** The one answer to a usage error: the message, the usage (or suggestions), exit code 2. */
+    private static int usageError(ParameterException e, String[] args) {
+        CommandLine cmd = e.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        err.println(e.getMessage());
+        if (!CommandLine.UnmatchedArgumentException.printSuggestions(e, err)) {
+            cmd.usage(err);
         }
-        return n;
+        err.flush();
+        return cmd.getCommandSpec().exitCodeOnInvalidInput();
     }
 
-    /** A JSON string literal. */
-    static String jsonString(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"':
-                    b.append("\\\"");
-                    break;
-                case '\\':
-                    b.append("\\\\");
-                    break;
-                case '\n':
-                    b.append("\\n");
-                    break;
-                default:
-                    if (c < 0x20) {
-                        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-            }
-        }
-        return b.append('"').toString();
+    /** A usage error of {@code spec}'s command about {@code option}: "Invalid value for option '--x': why". */
+    static ParameterException invalid(CommandSpec spec, String option, String why) {
+        return new ParameterException(spec.commandLine(), "Invalid value for option '" + option + "': " + why);
     }
 
-    /** A JSON number, or null for NaN and infinities (JSON has neither). */
-    static String jsonNumber(double v) {
-        return Double.isNaN(v) || Double.isInfinite(v) ? "null" : String.format(Locale.ROOT, "%.4f", v);
+    /** Refuses {@code value} unless it lies in {@code min..max}, naming the option, the value and the range. */
+    static void checkWithin(CommandSpec spec, String option, double value, double min, double max) {
+        if (!(value >= min && value <= max)) {
+            throw invalid(spec, option, number(value) + " is outside " + number(min) + ".." + number(max));
+        }
+    }
+
+    /** Refuses {@code value} unless it is at least {@code min}, naming the option and the value. */
+    static void checkAtLeast(CommandSpec spec, String option, long value, long min) {
+        if (value < min) {
+            throw invalid(spec, option, value + " is less than " + min);
+        }
+    }
+
+    /** {@code 3} for 3.0, {@code 0.5} for 0.5: values as they were written. */
+    static String number(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
     }
 }

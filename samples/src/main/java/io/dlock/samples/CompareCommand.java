@@ -6,15 +6,12 @@ import io.dlock.inmemory.sim.Simulation;
 import io.dlock.inmemory.sim.SimulationResult;
 import io.dlock.inmemory.sim.Workload;
 import io.dlock.protocol.MutexProtocolDefinition;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code dlock compare}: runs each mutual-exclusion algorithm on the deterministic simulator and
@@ -29,28 +26,16 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run each algorithm on the simulator and compare messages per entry, synchronization delay and safety.")
-final class CompareCommand implements Callable<Integer> {
+final class CompareCommand extends DlockCommand {
 
     @Option(names = "--nodes", paramLabel = "N", defaultValue = "5", description = "number of nodes N (1-1024, default ${DEFAULT-VALUE})")
     int nodes;
 
-    @Option(names = "--entries", paramLabel = "E", defaultValue = "200",
-            description = "critical-section entries in the random run, spread evenly over the nodes (default ${DEFAULT-VALUE})")
-    long entries;
+    @Mixin
+    MutexRunOptions runs;
 
-    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the random run (default ${DEFAULT-VALUE})")
-    long seed;
-
-    @Option(names = "--algorithms", split = ",", paramLabel = "NAME",
-            description = "algorithms or variants (maekawa-basic, raynal-original) to run, comma-separated (default: all)")
-    List<String> algorithms;
-
-    @Option(names = "--format", defaultValue = "text", converter = Cli.FormatConverter.class, paramLabel = "FORMAT",
-            description = "text (alias: table) or json (default ${DEFAULT-VALUE})")
-    Cli.Format format;
-
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    FormatOption format;
 
     /** One line of the comparison. */
     record Row(String algorithm, int nodes, long entries, double messagesPerEntry, double theoryMessagesPerEntry,
@@ -59,25 +44,19 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintStream out = System.out;
-        if (nodes < 1 || nodes > 1024) {
-            throw Cli.usage(spec, "--nodes must be between 1 and 1024, got " + nodes);
-        }
-        if (entries < 1) {
-            throw Cli.usage(spec, "--entries must be at least 1, got " + entries);
-        }
-        List<MutexVariant> chosen = SweepCommand.variants(spec, algorithms);
+        Cli.checkWithin(spec, "--nodes", nodes, 1, 1024);
+        long entries = runs.entries();
         List<Row> rows = new ArrayList<>();
-        for (MutexVariant variant : chosen) {
-            rows.add(measure(variant));
+        for (MutexVariant variant : runs.chosen()) {
+            rows.add(measure(variant, entries, runs.seed()));
         }
-        out.print(format == Cli.Format.JSON ? json(rows) : table(rows));
+        print(format.json() ? json(rows) : table(rows));
         boolean clean = rows.stream().allMatch(r -> r.safetyViolations == 0 && r.ungranted == 0);
         return clean ? 0 : 1;
     }
 
     /** Runs one algorithm (or variant: the algorithm with some options fixed) twice on the simulator. */
-    private Row measure(MutexVariant variant) {
+    private Row measure(MutexVariant variant, long entries, long seed) {
         MutexProtocolDefinition<?> definition = variant.algorithm().definition();
         boolean perpetual = !definition.quiescentWhenIdle(); // its messages never stop: end with the workload
         SimulationResult random = Simulation.of(definition).nodes(nodes).seed(seed).stopWhenWorkloadDone(perpetual)
@@ -116,15 +95,10 @@ final class CompareCommand implements Callable<Integer> {
             sb.append(String.format(Locale.ROOT,
                     "  {\"algorithm\": \"%s\", \"nodes\": %d, \"entries\": %d, \"messagesPerEntry\": %s, "
                             + "\"theoryMessagesPerEntry\": %s, \"syncDelay\": %s, \"safetyViolations\": %d, \"ungranted\": %d}",
-                    r.algorithm, r.nodes, r.entries, number(r.messagesPerEntry), number(r.theoryMessagesPerEntry),
-                    number(r.syncDelay), r.safetyViolations, r.ungranted));
+                    r.algorithm, r.nodes, r.entries, Json.number(r.messagesPerEntry, 4),
+                    Json.number(r.theoryMessagesPerEntry, 4), Json.number(r.syncDelay, 4), r.safetyViolations, r.ungranted));
             sb.append(i + 1 < rows.size() ? ",\n" : "\n");
         }
         return sb.append("]\n").toString();
-    }
-
-    /** A JSON number, or null for NaN (JSON has no NaN). */
-    private static String number(double v) {
-        return Double.isNaN(v) || Double.isInfinite(v) ? "null" : String.format(Locale.ROOT, "%.4f", v);
     }
 }

@@ -5,7 +5,7 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code dlock} command line ({@code java -jar samples/target/dlock.jar}). With no arguments it
- * prints its usage.
+ * prints its usage. {@link Cli} sets it up; its Javadoc says how a command is written.
  */
 @Command(name = "dlock", mixinStandardHelpOptions = true, version = "dlock 0.1.0-SNAPSHOT",
         description = "Distributed mutual exclusion and leader election: run, compare and measure the algorithms.",
@@ -18,11 +18,12 @@ public final class DlockCli implements Runnable {
 
     /** Entry point; exits with the command's exit code. */
     public static void main(String[] args) {
-        System.exit(new CommandLine(new DlockCli()).execute(args));
+        System.exit(Cli.commandLine().execute(args));
     }
 
     @Override
     public void run() {
-        spec.commandLine().usage(System.out);
+        spec.commandLine().usage(spec.commandLine().getOut());
+        spec.commandLine().getOut().flush();
     }
 }

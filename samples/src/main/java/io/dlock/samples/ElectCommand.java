@@ -1,21 +1,20 @@
 package io.dlock.samples;
 
 import io.dlock.ElectionAlgorithm;
-import io.dlock.inmemory.sim.DelayModel;
 import io.dlock.inmemory.sim.ElectionResult;
 import io.dlock.inmemory.sim.ElectionSimulation;
 import io.dlock.inmemory.sim.ElectionSimulation.RingOrder;
 import io.dlock.inmemory.sim.ElectionSimulation.Starters;
 import io.dlock.protocol.ElectionProtocolDefinition;
-import java.io.PrintStream;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code dlock elect}: runs one leader election on the deterministic simulator and prints the
@@ -26,77 +25,89 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "elect", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run one leader election on the simulator and compare its messages with SPEC.md's formula.")
-final class ElectCommand implements Callable<Integer> {
+final class ElectCommand extends DlockCommand {
 
     @Option(names = "--nodes", paramLabel = "N", defaultValue = "5", description = "number of nodes n (1-4096, default ${DEFAULT-VALUE})")
     int nodes;
 
-    @Option(names = "--algorithm", paramLabel = "NAME", defaultValue = "bully",
+    @Option(names = "--algorithm", paramLabel = "NAME", defaultValue = "bully", converter = AlgorithmConverter.class,
             description = "bully, ring, lelann, chang-roberts, franklin or peterson (default ${DEFAULT-VALUE})")
-    String algorithm;
+    ElectionAlgorithm algorithm;
 
-    @Option(names = "--ring", paramLabel = "ORDER", defaultValue = "increasing",
+    @Option(names = "--ring", paramLabel = "ORDER", defaultValue = "increasing", converter = RingConverter.class,
             description = "ids along the ring: increasing, decreasing or random (default ${DEFAULT-VALUE})")
-    String ring;
+    RingOrder ring;
 
-    @Option(names = "--starters", paramLabel = "WHO", defaultValue = "all",
+    @Option(names = "--starters", paramLabel = "WHO", defaultValue = "all", converter = StartersConverter.class,
             description = "who initiates at t=0: all, lowest, highest or random (default ${DEFAULT-VALUE})")
-    String starters;
+    Starters starters;
 
     @Option(names = "--crash-leader", description = "crash the previous leader (node n) before the election")
     boolean crashLeader;
 
-    @Option(names = "--delay", paramLabel = "MODEL", defaultValue = "unit", description = "unit (1 per message) or random (1-10) (default ${DEFAULT-VALUE})")
-    String delay;
+    @Option(names = "--delay", paramLabel = "MODEL", defaultValue = "unit", converter = MessageDelay.Converter.class,
+            description = "unit (1 per message) or random (1-10) (default ${DEFAULT-VALUE})")
+    MessageDelay delay;
 
-    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the run (default ${DEFAULT-VALUE})")
-    long seed;
+    @Mixin
+    SeedOption seed;
 
-    @Option(names = "--format", defaultValue = "text", converter = Cli.FormatConverter.class, paramLabel = "FORMAT",
-            description = "text (alias: table) or json (default ${DEFAULT-VALUE})")
-    Cli.Format format;
-
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    FormatOption format;
 
     @Override
     public Integer call() {
-        PrintStream out = System.out;
-        if (nodes < 1 || nodes > 4096) {
-            return fail("--nodes must be between 1 and 4096, got " + nodes);
-        }
-        ElectionProtocolDefinition<?> definition;
-        try {
-            ElectionAlgorithm a = ElectionAlgorithm.fromConfigName(algorithm);
-            definition = a.definition().orElseThrow(() -> new IllegalArgumentException(
-                    "the view election sends no messages; choose a message-passing one"));
-        } catch (IllegalArgumentException e) {
-            return fail("--algorithm: " + e.getMessage());
-        }
-        RingOrder order;
-        Starters who;
-        try {
-            order = RingOrder.valueOf(ring.toUpperCase(Locale.ROOT));
-            who = starters.equals("random") ? Starters.RANDOM_SUBSET : Starters.valueOf(starters.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            return fail("--ring must be increasing, decreasing or random, and --starters all, lowest, highest or random; got --ring "
-                    + ring + " --starters " + starters);
-        }
-        if (!delay.equals("unit") && !delay.equals("random")) {
-            return fail("--delay must be unit or random, got " + delay);
-        }
+        Cli.checkWithin(spec, "--nodes", nodes, 1, 4096);
         if (crashLeader && nodes < 2) {
-            return fail("--crash-leader needs at least 2 nodes");
+            throw Cli.invalid(spec, "--crash-leader", "needs at least 2 nodes, got --nodes " + nodes);
         }
-        ElectionResult r = ElectionSimulation.of(definition).nodes(nodes).ring(order).starters(who)
-                .crashLeader(crashLeader).delay(delay.equals("unit") ? DelayModel.unit() : DelayModel.uniform(1, 10))
-                .seed(seed).run();
-        out.print(format == Cli.Format.JSON ? json(r, definition) : table(r, definition));
+        ElectionProtocolDefinition<?> definition = algorithm.definition().orElseThrow();
+        ElectionResult r = ElectionSimulation.of(definition).nodes(nodes).ring(ring).starters(starters)
+                .crashLeader(crashLeader).delay(delay.model()).seed(seed.seed).run();
+        print(format.json() ? json(r, definition) : table(r, definition));
         return r.ok() ? 0 : 1;
     }
 
-    private int fail(String message) {
-        throw Cli.usage(spec, message);
+    /** A message-passing election by its configuration name (the view election sends no messages to count). */
+    static final class AlgorithmConverter implements ITypeConverter<ElectionAlgorithm> {
+        @Override
+        public ElectionAlgorithm convert(String value) {
+            ElectionAlgorithm a;
+            try {
+                a = ElectionAlgorithm.fromConfigName(value.trim());
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+            if (a.definition().isEmpty()) {
+                throw new TypeConversionException("the " + value + " election sends no messages; choose a message-passing one: "
+                        + ElectionAlgorithm.messagePassing().stream().map(ElectionAlgorithm::configName)
+                        .collect(Collectors.joining(", ")));
+            }
+            return a;
+        }
+    }
+
+    /** {@code increasing}, {@code decreasing} or {@code random}. */
+    static final class RingConverter extends ChoiceConverter<RingOrder> {
+        /** The converter picocli instantiates. */
+        RingConverter() {
+            super("a ring order", byName(RingOrder.class));
+        }
+    }
+
+    /** {@code all}, {@code lowest}, {@code highest} or {@code random} (a random subset). */
+    static final class StartersConverter extends ChoiceConverter<Starters> {
+        /** The converter picocli instantiates. */
+        StartersConverter() {
+            super("a choice of starters", names());
+        }
+
+        private static Map<String, Starters> names() {
+            Map<String, Starters> m = new LinkedHashMap<>(byName(Starters.class));
+            m.remove("random-subset");
+            m.put("random", Starters.RANDOM_SUBSET);
+            return m;
+        }
     }
 
     private static String theory(ElectionResult r) {
@@ -108,7 +119,7 @@ final class ElectCommand implements Callable<Integer> {
         sb.append(String.format(Locale.ROOT, "algorithm       %s%n", r.algorithm()));
         sb.append(String.format(Locale.ROOT, "nodes           %d%s%n", r.nodes(),
                 r.crashed().isEmpty() ? "" : " (node " + nodes + " crashed)"));
-        sb.append(String.format(Locale.ROOT, "ring            %s %s%n", ring, ids(r)));
+        sb.append(String.format(Locale.ROOT, "ring            %s %s%n", ChoiceConverter.nameOf(ring), ids(r)));
         sb.append(String.format(Locale.ROOT, "starters        %s%n", r.starters().stream().map(id -> Long.toString(id.value()))
                 .collect(Collectors.joining(",", "[", "]"))));
         sb.append(String.format(Locale.ROOT, "leader          %s%n", r.leader().map(id -> Long.toString(id.value())).orElse("none")));
@@ -127,7 +138,7 @@ final class ElectCommand implements Callable<Integer> {
                 "{\"algorithm\": \"%s\", \"nodes\": %d, \"ring\": \"%s\", \"leader\": %s, \"messages\": %d, "
                         + "\"steps\": %d, \"theoryMessages\": %s, \"messagesByType\": %s, \"starters\": %d, "
                         + "\"crashedLeader\": %s, \"formula\": \"%s\", \"ok\": %s}%n",
-                r.algorithm(), r.nodes(), ring, r.leader().map(id -> Long.toString(id.value())).orElse("null"),
+                r.algorithm(), r.nodes(), ChoiceConverter.nameOf(ring), r.leader().map(id -> Long.toString(id.value())).orElse("null"),
                 r.messages(), r.steps(), r.expectedMessages().isPresent() ? theory(r) : "null", byType,
                 r.starters().size(), crashLeader, definition.messagesFormula(), r.ok());
     }

@@ -5,17 +5,15 @@ import io.dlock.DlockConfig;
 import io.dlock.DlockConfigException;
 import io.dlock.LeaderElection;
 import io.dlock.LockService;
-import io.dlock.MutexAlgorithm;
+import io.dlock.MutexVariant;
 import io.dlock.spi.TransportException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.ParameterException;
 
 /**
  * {@code dlock node}: starts one JGroups node that takes a lock in a loop and prints when it holds it,
@@ -25,12 +23,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "node", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Start a JGroups node that takes a lock in a loop and prints when it holds it and who leads.")
-final class NodeCommand implements Callable<Integer> {
+final class NodeCommand extends DlockCommand {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--cluster", defaultValue = "dlock-demo", description = "cluster name (default ${DEFAULT-VALUE})")
     String cluster;
@@ -38,9 +33,9 @@ final class NodeCommand implements Callable<Integer> {
     @Option(names = "--lock", defaultValue = "demo", description = "lock name (default ${DEFAULT-VALUE})")
     String lockName;
 
-    @Option(names = "--algorithm", paramLabel = "NAME", defaultValue = "centralized",
-            description = "mutual-exclusion algorithm (default ${DEFAULT-VALUE}); `dlock compare` lists them all")
-    String algorithm;
+    @Option(names = "--algorithm", paramLabel = "NAME", defaultValue = "centralized", converter = MutexVariantConverter.class,
+            description = "mutual-exclusion algorithm or variant (default ${DEFAULT-VALUE}); `dlock compare` lists them all")
+    MutexVariant algorithm;
 
     @Option(names = "--cluster-size", paramLabel = "N",
             description = "how many nodes the cluster has (dlock.cluster.size): grants need more than N/2 of them, and"
@@ -81,7 +76,7 @@ final class NodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintStream out = System.out;
+        PrintWriter out = out();
         if (System.getProperty("org.slf4j.simpleLogger.log.org.jgroups") == null) {
             // JGroups' INFO lines (addresses, ports) would drown the demo's output; -D... overrides this
             System.setProperty("org.slf4j.simpleLogger.log.org.jgroups", "warn");
@@ -89,7 +84,7 @@ final class NodeCommand implements Callable<Integer> {
         DlockConfig config;
         try {
             DlockConfig.Builder b = DlockConfig.builder().transport("jgroups").cluster(cluster)
-                    .mutex(MutexAlgorithm.fromConfigName(algorithm)).set(DlockConfig.JGROUPS_STACK, stack);
+                    .set(DlockConfig.MUTEX, algorithm.name()).set(DlockConfig.JGROUPS_STACK, stack);
             if (nodeId != null) {
                 b.nodeId(nodeId);
             }
@@ -101,13 +96,14 @@ final class NodeCommand implements Callable<Integer> {
             setIf(b, DlockConfig.JGROUPS_KEYSTORE_PASSWORD, keystorePassword);
             config = b.build();
         } catch (DlockConfigException e) {
-            throw Cli.usage(spec, e.getMessage());
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         LockService service;
         try {
             service = LockService.start(config);
         } catch (DlockConfigException | TransportException e) {
-            System.err.println(e.getMessage());
+            spec.commandLine().getErr().println(e.getMessage());
+            spec.commandLine().getErr().flush();
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
@@ -143,6 +139,7 @@ final class NodeCommand implements Callable<Integer> {
         }
         Runtime.getRuntime().removeShutdownHook(hook);
         service.close();
+        out.flush();
         return 0;
     }
 

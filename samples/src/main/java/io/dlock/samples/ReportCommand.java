@@ -25,7 +25,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
@@ -35,9 +34,8 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code dlock report}: runs the sweep of every mutual-exclusion algorithm and the elections on the
@@ -50,7 +48,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the sweep and the elections on the simulator and write one self-contained HTML report "
                 + "(charts embedded, no network needed to view it)."})
-final class ReportCommand implements Callable<Integer> {
+final class ReportCommand extends DlockCommand {
 
     /** The chart groups of the mutual-exclusion algorithms, by their definitions' family. */
     enum ChartGroup {
@@ -93,45 +91,27 @@ final class ReportCommand implements Callable<Integer> {
         SeriesMarkers.SQUARE, SeriesMarkers.TRIANGLE_UP, SeriesMarkers.CROSS, SeriesMarkers.TRIANGLE_DOWN,
         SeriesMarkers.PLUS};
 
-    @Spec
-    CommandSpec spec;
-
     @Option(names = "--out", defaultValue = "report.html", paramLabel = "FILE",
             description = "the HTML file to write (default ${DEFAULT-VALUE})")
     Path out;
 
-    @Option(names = "--nodes", defaultValue = "2..64", paramLabel = "SPEC",
-            description = "node counts of the mutual-exclusion sweep, as in `dlock sweep` (default ${DEFAULT-VALUE})")
-    String nodes;
+    @Mixin
+    SweepNodesOption nodes;
 
-    @Option(names = "--election-nodes", defaultValue = "4..256", paramLabel = "SPEC",
+    @Option(names = "--election-nodes", defaultValue = "4..256", paramLabel = "SPEC", converter = NodeCounts.ElectionRange.class,
             description = "ring sizes n of the elections (default ${DEFAULT-VALUE})")
-    String electionNodes;
+    NodeCounts electionNodes;
 
-    @Option(names = "--algorithms", split = ",", paramLabel = "NAME",
-            description = "mutual-exclusion algorithms or variants, comma-separated (default: all registered)")
-    List<String> algorithms;
-
-    @Option(names = "--entries", paramLabel = "E", defaultValue = "200",
-            description = "critical-section entries per run, at least one per node (default ${DEFAULT-VALUE})")
-    long entries;
-
-    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of every run (default ${DEFAULT-VALUE})")
-    long seed;
+    @Mixin
+    MutexRunOptions runs;
 
     @Override
     public Integer call() throws IOException {
-        List<Integer> ns = SweepCommand.nodeCounts(spec, nodes);
-        List<Integer> electionNs;
-        try {
-            electionNs = Cli.parseNodes(electionNodes, 2, 4096);
-        } catch (IllegalArgumentException e) {
-            throw Cli.usage(spec, "--election-nodes: " + e.getMessage());
-        }
-        List<MutexVariant> chosen = SweepCommand.variants(spec, algorithms);
-        if (entries < 1) {
-            throw Cli.usage(spec, "--entries must be at least 1, got " + entries);
-        }
+        long entries = runs.entries();
+        long seed = runs.seed();
+        List<Integer> ns = nodes.nodes.counts();
+        List<Integer> electionNs = electionNodes.counts();
+        List<MutexVariant> chosen = runs.chosen();
         System.setProperty("java.awt.headless", "true");
         List<ElectionAlgorithm> elections = ElectionAlgorithm.messagePassing();
         List<Sweep.MutexPoint> points = new ArrayList<>();
@@ -155,18 +135,18 @@ final class ReportCommand implements Callable<Integer> {
                 }
             }
         }
-        String html = html(chosen, points, elections, electionPoints);
+        String html = html(chosen, points, elections, electionPoints, entries, seed);
         Path parent = out.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
         Files.writeString(out, html, StandardCharsets.UTF_8);
         boolean ok = points.stream().allMatch(Sweep.MutexPoint::ok) && electionPoints.stream().allMatch(Sweep.ElectionPoint::ok);
-        System.out.print(terminalSummary(chosen, ns, points, elections, electionNs, electionPoints));
-        System.out.printf(Locale.ROOT, "wrote %s (open it in a browser: charts per family, per ring, and the summary "
-                        + "tables): %d mutual-exclusion runs, %d elections%s%n",
-                out, points.size(), electionPoints.size(),
-                ok ? "; checker ok in every run" : "; THE CHECKER FOUND VIOLATIONS (see the tables)");
+        print(terminalSummary(chosen, ns, points, elections, electionNs, electionPoints)
+                + String.format(Locale.ROOT, "wrote %s (open it in a browser: charts per family, per ring, and the "
+                                + "summary tables): %d mutual-exclusion runs, %d elections%s%n",
+                        out, points.size(), electionPoints.size(),
+                        ok ? "; checker ok in every run" : "; THE CHECKER FOUND VIOLATIONS (see the tables)"));
         return ok ? 0 : 1;
     }
 
@@ -206,7 +186,7 @@ final class ReportCommand implements Callable<Integer> {
     // ---------------------------------------------------------------- HTML
 
     private String html(List<MutexVariant> chosen, List<Sweep.MutexPoint> points, List<ElectionAlgorithm> elections,
-                        List<Sweep.ElectionPoint> electionPoints) {
+                        List<Sweep.ElectionPoint> electionPoints, long entries, long seed) {
         Properties notes = notes();
         StringBuilder h = new StringBuilder(64 * 1024);
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>dlock report</title>\n<style>\n")
@@ -216,8 +196,8 @@ final class ReportCommand implements Callable<Integer> {
                 .append("figure{margin:1.5em 0}figcaption{font-size:90%;color:#555}img{max-width:100%;border:1px solid #ddd}\n")
                 .append(".bad{color:#b00;font-weight:bold}code{background:#f4f4f4}\n</style></head><body>\n");
         h.append("<h1>dlock: the algorithms on the simulator</h1>\n<p>Generated by <code>dlock report --nodes ")
-                .append(esc(nodes)).append(" --election-nodes ").append(esc(electionNodes)).append(" --entries ")
-                .append(entries).append(" --seed ").append(seed).append("</code>. Every run is deterministic: the same "
+                .append(esc(nodes.nodes.spec())).append(" --election-nodes ").append(esc(electionNodes.spec()))
+                .append(" --entries ").append(entries).append(" --seed ").append(seed).append("</code>. Every run is deterministic: the same "
                         + "options give the same figures. Mutual exclusion: random message delays 1&ndash;10, channels "
                         + "reordered unless the algorithm needs FIFO, every node makes the same number of requests, the "
                         + "checker watches every event (one holder, increasing fencing tokens, no double grant, every "

@@ -1,18 +1,11 @@
 package io.dlock.samples;
 
-import io.dlock.MutexAlgorithm;
 import io.dlock.MutexVariant;
-import io.dlock.protocol.ProtocolOptions;
-import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code dlock sweep}: each chosen mutual-exclusion algorithm on the simulator for a range of N,
@@ -24,44 +17,23 @@ import picocli.CommandLine.Spec;
                 + "with the formula.",
                 "Every run: random delays 1-10, channels reordered unless the algorithm needs FIFO, every node makes "
                         + "the same number of requests. Every algorithm for 2..256 takes about 16 s on 2 cores; N is capped "
-                        + "at 256 (at 512 the N^2-message algorithms take minutes)."})
-final class SweepCommand implements Callable<Integer> {
+                        + "at 256 (at 512 the N^2-message algorithms take minutes). --format json never shows a progress bar."})
+final class SweepCommand extends DlockCommand {
 
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    SweepNodesOption nodes;
 
-    @Option(names = "--nodes", defaultValue = "2..64", paramLabel = "SPEC",
-            description = "node counts: 2..256 (doubling: 2,4,...,256), 2..20:3 (step 3), a list 3,5,8, or a mix "
-                    + "(2-" + Cli.MAX_SWEEP_NODES + ", default ${DEFAULT-VALUE})")
-    String nodes;
+    @Mixin
+    MutexRunOptions runs;
 
-    @Option(names = "--algorithms", split = ",", paramLabel = "NAME",
-            description = "algorithms or variants to run, comma-separated (default: all registered)")
-    List<String> algorithms;
-
-    @Option(names = "--entries", paramLabel = "E", defaultValue = "200",
-            description = "critical-section entries per run, rounded up to the same number per node, at least one each "
-                    + "(default ${DEFAULT-VALUE})")
-    long entries;
-
-    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of every run (default ${DEFAULT-VALUE})")
-    long seed;
-
-    @Option(names = "--format", defaultValue = "text", converter = Cli.FormatConverter.class, paramLabel = "FORMAT",
-            description = "text or json (default ${DEFAULT-VALUE}); json never shows a progress bar")
-    Cli.Format format;
+    @Mixin
+    FormatOption format;
 
     @Override
     public Integer call() {
-        List<Integer> ns = nodeCounts(spec, nodes);
-        List<MutexVariant> chosen = variants(spec, algorithms);
-        if (entries < 1) {
-            throw Cli.usage(spec, "--entries must be at least 1, got " + entries);
-        }
-        List<Sweep.MutexPoint> points = run(chosen, ns, entries, seed, format == Cli.Format.TEXT);
-        PrintStream out = System.out;
-        out.print(format == Cli.Format.JSON ? json(points) : text(points));
-        out.flush();
+        long entries = runs.entries();
+        List<Sweep.MutexPoint> points = run(runs.chosen(), nodes.nodes.counts(), entries, runs.seed(), !format.json());
+        print(format.json() ? json(points) : text(points));
         return points.stream().allMatch(Sweep.MutexPoint::ok) ? 0 : 1;
     }
 
@@ -78,33 +50,6 @@ final class SweepCommand implements Callable<Integer> {
             }
         }
         return points;
-    }
-
-    /** {@code --nodes} parsed, or a usage error. */
-    static List<Integer> nodeCounts(CommandSpec spec, String text) {
-        try {
-            return Cli.parseNodes(text, 2, Cli.MAX_SWEEP_NODES);
-        } catch (IllegalArgumentException e) {
-            throw Cli.usage(spec, "--nodes: " + e.getMessage());
-        }
-    }
-
-    /** {@code --algorithms} resolved to algorithms or variants (all registered ones if absent), or a usage error. */
-    static List<MutexVariant> variants(CommandSpec spec, List<String> names) {
-        List<MutexVariant> chosen = new ArrayList<>();
-        try {
-            for (String name : names == null ? Arrays.stream(MutexAlgorithm.values()).map(MutexAlgorithm::configName)
-                    .toList() : names) {
-                String n = name.trim();
-                chosen.add(MutexVariant.named(n).orElseGet(() -> {
-                    MutexAlgorithm a = MutexAlgorithm.fromConfigName(n);
-                    return new MutexVariant(a.configName(), a, ProtocolOptions.NONE);
-                }));
-            }
-        } catch (IllegalArgumentException e) {
-            throw Cli.usage(spec, "--algorithms: " + e.getMessage());
-        }
-        return chosen;
     }
 
     private static String text(List<Sweep.MutexPoint> points) {
@@ -136,8 +81,8 @@ final class SweepCommand implements Callable<Integer> {
                     "  {\"algorithm\": %s, \"family\": %s, \"nodes\": %d, \"entries\": %d, \"messagesPerEntry\": %s, "
                             + "\"theoryMessagesPerEntry\": %s, \"theoryIsLowerBound\": %s, \"safetyViolations\": %d, "
                             + "\"ungranted\": %d}",
-                    Cli.jsonString(p.algorithm()), Cli.jsonString(p.family().name().toLowerCase(Locale.ROOT)), p.nodes(),
-                    p.entries(), Cli.jsonNumber(p.messagesPerEntry()), Cli.jsonNumber(p.theory()), p.lowerBound(),
+                    Json.string(p.algorithm()), Json.string(p.family().name().toLowerCase(Locale.ROOT)), p.nodes(),
+                    p.entries(), Json.number(p.messagesPerEntry(), 4), Json.number(p.theory(), 4), p.lowerBound(),
                     p.violations(), p.ungranted()));
             sb.append(i + 1 < points.size() ? ",\n" : "\n");
         }

@@ -1,8 +1,6 @@
 package io.dlock.samples;
 
-import io.dlock.MutexAlgorithm;
 import io.dlock.MutexVariant;
-import io.dlock.inmemory.sim.DelayModel;
 import io.dlock.inmemory.sim.Simulation;
 import io.dlock.inmemory.sim.SimulationListener;
 import io.dlock.inmemory.sim.SimulationResult;
@@ -10,17 +8,14 @@ import io.dlock.inmemory.sim.Workload;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.NodeId;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code dlock trace}: every event of one simulated run, one line each, in the order the simulator
@@ -33,17 +28,15 @@ import picocli.CommandLine.Spec;
 @Command(name = "trace", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Print every event of one simulated run: who sent what to whom and when, and who held the lock.",
                 "--mermaid prints the same run as a Mermaid sequence diagram (paste it into any Mermaid viewer)."})
-final class TraceCommand implements Callable<Integer> {
+final class TraceCommand extends DlockCommand {
 
     /** Largest N worth reading as a trace. */
     static final int MAX_NODES = 64;
 
-    @Spec
-    CommandSpec spec;
-
     @Option(names = "--algorithm", paramLabel = "NAME", defaultValue = "ricart-agrawala",
+            converter = MutexVariantConverter.class,
             description = "mutual-exclusion algorithm or variant (default ${DEFAULT-VALUE})")
-    String algorithm;
+    MutexVariant algorithm;
 
     @Option(names = "--nodes", paramLabel = "N", defaultValue = "3", description = "number of nodes N (1-" + MAX_NODES + ", default ${DEFAULT-VALUE})")
     int nodes;
@@ -52,42 +45,32 @@ final class TraceCommand implements Callable<Integer> {
             description = "critical-section entries, spread evenly over the nodes from node 0 on (default ${DEFAULT-VALUE})")
     long entries;
 
-    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the run (default ${DEFAULT-VALUE})")
-    long seed;
-
-    @Option(names = "--delay", defaultValue = "random", paramLabel = "MODEL",
+    @Option(names = "--delay", defaultValue = "random", paramLabel = "MODEL", converter = MessageDelay.Converter.class,
             description = "random (1-10 per message) or unit (1 per message) (default ${DEFAULT-VALUE})")
-    String delay;
+    MessageDelay delay;
+
+    @Mixin
+    SeedOption seed;
 
     @Option(names = "--mermaid", description = "print a Mermaid sequenceDiagram of the run instead of the event lines")
     boolean mermaid;
 
     @Override
     public Integer call() {
-        if (nodes < 1 || nodes > MAX_NODES) {
-            throw Cli.usage(spec, "--nodes must be between 1 and " + MAX_NODES + " for a trace, got " + nodes);
-        }
-        if (entries < 0) {
-            throw Cli.usage(spec, "--entries must be at least 0, got " + entries);
-        }
-        if (!delay.equals("random") && !delay.equals("unit")) {
-            throw Cli.usage(spec, "--delay must be random or unit, got " + delay);
-        }
-        MutexVariant variant = SweepCommand.variants(spec, List.of(algorithm)).get(0);
+        Cli.checkWithin(spec, "--nodes", nodes, 1, MAX_NODES);
+        Cli.checkAtLeast(spec, "--entries", entries, 0);
         Recorder recorder = new Recorder(nodes);
-        SimulationResult result = record(variant, nodes, entries, seed, delay.equals("unit"), recorder);
-        PrintStream out = System.out;
-        out.print(mermaid ? recorder.mermaid(result) : recorder.text(result));
-        out.flush();
+        SimulationResult result = record(algorithm, nodes, entries, seed.seed, delay, recorder);
+        print(mermaid ? recorder.mermaid(result) : recorder.text(result));
         return result.ok() ? 0 : 1;
     }
 
     /** Runs the simulation with {@code recorder} listening. */
-    static SimulationResult record(MutexVariant variant, int nodes, long entries, long seed, boolean unitDelay,
+    static SimulationResult record(MutexVariant variant, int nodes, long entries, long seed, MessageDelay delay,
                                    Recorder recorder) {
         MutexProtocolDefinition<?> definition = variant.algorithm().definition();
         return Simulation.of(definition).nodes(nodes).seed(seed).options(variant.options())
-                .delay(unitDelay ? DelayModel.unit() : DelayModel.standard())
+                .delay(delay.model())
                 .stopWhenWorkloadDone(!definition.quiescentWhenIdle()).workload(Workload.total(entries))
                 .run(recorder);
     }

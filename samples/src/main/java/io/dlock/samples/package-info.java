@@ -9,10 +9,14 @@
  *       one chart per algorithm family and per ring order, summary tables);</li>
  *   <li>{@code trace}: every event of one small run, or a Mermaid sequence diagram of it;</li>
  *   <li>{@code elect}: one leader election on the simulator;</li>
- *   <li>{@code node}: a JGroups node taking a lock in a loop.</li>
+ *   <li>{@code node}: a JGroups node taking a lock in a loop;</li>
+ *   <li>{@code bench}: latency, throughput, messages per entry and fairness on JGroups and in memory
+ *       ({@code Bench*} classes: options, clusters, floor, baselines, output).</li>
  * </ul>
- * The commands share option names ({@code --nodes}, {@code --algorithm(s)}, {@code --seed}, {@code --entries},
- * {@code --format text|json}); a bad value is a picocli usage error: one line, the usage, exit code 2.
+ * The commands share option names and types ({@code --nodes}, {@code --algorithm(s)}, {@code --seed},
+ * {@code --entries}, {@code --format text|json}), through mixins and converters; a bad value is a picocli usage
+ * error: one line naming the option, the value and what is allowed, the usage, exit code 2. {@code Cli} sets the
+ * command line up and says how a command is written.
  * The simulator commands enumerate {@link io.dlock.MutexAlgorithm} and {@link io.dlock.ElectionAlgorithm}, so a
  * newly registered algorithm appears in all of them. {@link io.dlock.samples.QuickStart} and the package
  * {@link io.dlock.samples.examples} hold examples to copy.

@@ -5,97 +5,113 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import io.dlock.MutexVariant;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 /** {@code dlock bench}: option parsing, validation, the baselines' row format, and one tiny in-memory run. Never timing. */
 @Timeout(60)
 class BenchCommandTest {
 
-    private static BenchCommand parse(String... args) {
+    private static BenchOptions parse(String... args) {
         BenchCommand c = new BenchCommand();
         new CommandLine(c).parseArgs(args);
-        return c;
+        c.options.check();
+        return c.options;
     }
 
     /** The defaults are the issue's matrix: both transports, 3 and 5 nodes, 1 and 4 threads, no hand-off. */
     @Test
     void defaults() {
-        BenchCommand c = parse();
-        assertEquals("both", c.transport);
-        assertEquals(List.of(3, 5), c.nodes);
-        assertEquals(List.of(1, 4), c.threads);
-        assertEquals(List.of(0), c.handoffs);
-        assertNull(c.algorithms);
-        assertFalse(c.baselines);
-        assertNull(c.validate());
+        BenchOptions o = parse();
+        assertEquals(BenchOptions.Transports.BOTH, o.transport);
+        assertEquals(List.of("jgroups", "inmemory"), o.transport.names);
+        assertEquals(List.of(3, 5), o.nodes.counts());
+        assertEquals(List.of(1, 4), o.threads);
+        assertEquals(List.of(0), o.handoffs);
+        assertNull(o.algorithms.algorithms);
+        assertEquals(MutexVariantConverter.registered(), o.algorithms.chosen());
+        assertFalse(o.baselines);
+        assertEquals(OutputFormat.TEXT, o.format.format);
     }
 
-    /** Lists are comma-separated; every option is read. */
+    /** Lists are comma-separated; every option is read; variants are algorithms too. */
     @Test
     void options() {
-        BenchCommand c = parse("--transport", "inmemory", "--algorithms", "centralized,lamport", "--nodes", "2,7",
-                "--threads", "8", "--handoff", "0,4,16", "--seconds", "2.5", "--warmup", "0", "--format", "json",
-                "--no-floor", "--baselines");
-        assertEquals("inmemory", c.transport);
-        assertEquals(List.of("centralized", "lamport"), c.algorithms);
-        assertEquals(List.of(2, 7), c.nodes);
-        assertEquals(List.of(8), c.threads);
-        assertEquals(List.of(0, 4, 16), c.handoffs);
-        assertEquals(2.5, c.seconds);
-        assertTrue(c.noFloor && c.baselines);
-        assertNull(c.validate());
+        BenchOptions o = parse("--transport", "inmemory", "--algorithms", "centralized,lamport,maekawa-basic",
+                "--nodes", "2,7", "--threads", "8", "--handoff", "0,4,16", "--seconds", "2.5", "--warmup", "0",
+                "--format", "json", "--no-floor");
+        assertEquals(List.of("inmemory"), o.transport.names);
+        assertEquals(List.of("centralized", "lamport", "maekawa-basic"),
+                o.algorithms.chosen().stream().map(MutexVariant::name).toList());
+        assertEquals(List.of(2, 7), o.nodes.counts());
+        assertEquals(List.of(8), o.threads);
+        assertEquals(List.of(0, 4, 16), o.handoffs);
+        assertEquals(2.5, o.seconds);
+        assertTrue(o.noFloor && o.format.json());
     }
 
-    /** Bad values are refused naming the option and what is allowed. */
+    /** {@code --nodes} takes the same forms as {@code dlock sweep}. */
     @Test
-    void validation() {
-        assertTrue(parse("--transport", "udp").validate().contains("jgroups, inmemory or both"));
-        assertTrue(parse("--nodes", "1").validate().contains("--nodes"));
-        assertTrue(parse("--threads", "0").validate().contains("--threads"));
-        assertTrue(parse("--handoff", "1001").validate().contains("0 and 1000"));
-        assertTrue(parse("--seconds", "0").validate().contains("--seconds"));
-        assertTrue(parse("--format", "xml").validate().contains("text or json"));
+    void nodes_rangeForm() {
+        assertEquals(List.of(2, 4, 8), parse("--nodes", "2..8").nodes.counts());
+    }
+
+    /**
+     * A bad value is refused before anything starts, the uniform way: one line naming the option, the value and
+     * what is allowed, then bench's usage, exit code 2, nothing on standard output.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "--transport udp|--transport|'udp' is not a transport choice; allowed: jgroups, inmemory, both",
+        "--nodes 1|--nodes|node count 1 in '1' is outside 2..64",
+        "--nodes 3,x|--nodes|'x' is not a node count; allowed:",
+        "--threads 0|--threads|0 is outside 1..64",
+        "--handoff 1001|--handoff|1001 is outside 0..1000",
+        "--seconds 0|--seconds|0 is outside (0, 3600]",
+        "--warmup -1|--warmup|-1 is outside 0..3600",
+        "--lock-timeout 0|--lock-timeout|0 is less than 1",
+        "--port 80|--port|80 is outside 1024..60000",
+        "--format xml|--format|'xml' is not a format; allowed: text, table, json",
+        "--algorithms centralized,nope|--algorithms|dlock.mutex=nope is not a known algorithm; allowed: centralized",
+        "--baselines --baselines-jar /nonexistent/baselines.jar|--baselines-jar|no jar at /nonexistent/baselines.jar"})
+    void badValue_usageErrorExit2(String args, String option, String message) {
+        Run r = Run.dlock(("bench " + args).split(" "));
+        assertEquals(2, r.code(), r::toString);
+        String[] lines = r.err().split("\\R");
+        assertTrue(lines[0].startsWith("Invalid value for option '" + option + "'"), r::toString);
+        assertTrue(lines[0].contains(message), r::toString);
+        assertTrue(lines[1].startsWith("Usage: dlock bench"), r::toString);
+        assertEquals("", r.out(), r::toString);
     }
 
     /** A JSON row round-trips through the parser that reads the baselines' output; other lines are skipped. */
     @Test
     void rowFormat() {
-        BenchCommand.Row row = new BenchCommand.Row("curator", "zookeeper", "InterProcessMutex", "contended", 3, 4, 0,
+        BenchRow row = new BenchRow("curator", "zookeeper", "InterProcessMutex", "contended", 3, 4, 0,
                 100, Double.NaN, Double.NaN, 250.5, Double.NaN, 0.98, 3, 0);
-        Optional<BenchCommand.Row> back = BenchCommand.parseRow(BenchCommand.json(row));
+        Optional<BenchRow> back = BenchRow.parse(row.json());
         assertTrue(back.isPresent());
         assertEquals(row.system(), back.get().system());
         assertEquals(row.threads(), back.get().threads());
         assertEquals(250.5, back.get().opsPerSec(), 1e-9);
         assertTrue(Double.isNaN(back.get().medianUs()));
-        assertTrue(BenchCommand.parseRow("[main] WARN something").isEmpty());
+        assertTrue(BenchRow.parse("[main] WARN something").isEmpty());
     }
 
     /** One algorithm, in memory, very short: exit 0 and a JSON row per measure. */
     @Test
     void tinyRun() {
-        PrintStream saved = System.out;
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
-            code = new CommandLine(new DlockCli()).execute("bench", "--transport", "inmemory", "--algorithms",
-                    "centralized", "--nodes", "2", "--threads", "1,2", "--seconds", "0.1", "--warmup", "0",
-                    "--lock-timeout", "10", "--format", "json");
-        } finally {
-            System.setOut(saved);
-        }
-        String out = buffer.toString(StandardCharsets.UTF_8);
-        assertEquals(0, code, out);
-        assertTrue(out.contains("\"kind\": \"uncontended\""), out);
-        assertEquals(2, out.split("\"kind\": \"contended\"", -1).length - 1, out);
-        assertTrue(out.contains("\"algorithm\": \"centralized\""), out);
+        Run r = Run.dlock("bench", "--transport", "inmemory", "--algorithms", "centralized", "--nodes", "2",
+                "--threads", "1,2", "--seconds", "0.1", "--warmup", "0", "--lock-timeout", "10", "--format", "json");
+        assertEquals(0, r.code(), r::toString);
+        assertTrue(r.out().contains("\"kind\": \"uncontended\""), r::toString);
+        assertEquals(2, r.out().split("\"kind\": \"contended\"", -1).length - 1, r::toString);
+        assertTrue(r.out().contains("\"algorithm\": \"centralized\""), r::toString);
     }
 }

@@ -3,34 +3,39 @@ package io.dlock.samples;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 
-/** Runs the {@code dlock} command line in this JVM and captures its exit code, standard output and error. */
+/**
+ * Runs the {@code dlock} command line in this JVM, set up as {@link DlockCli#main} sets it up ({@link Cli}), and
+ * captures its exit code and what it wrote through the command line's writers
+ * ({@link CommandLine#setOut}, {@link CommandLine#setErr}). A command must print only there: anything written to
+ * {@code System.out} meanwhile fails the run.
+ */
 record Run(int code, String out, String err) {
 
     static Run dlock(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Cli.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
         PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ByteArrayOutputStream stray = new ByteArrayOutputStream();
         int code;
         try {
-            PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-            PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-            System.setOut(o);
-            System.setErr(e);
-            CommandLine cli = new CommandLine(new DlockCli());
-            cli.setOut(new PrintWriter(o, true));
-            cli.setErr(new PrintWriter(e, true));
+            System.setOut(new PrintStream(stray, true, StandardCharsets.UTF_8));
             code = cli.execute(args);
-            o.flush();
-            e.flush();
         } finally {
             System.setOut(savedOut);
-            System.setErr(savedErr);
         }
-        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        Run run = new Run(code, out.toString(), err.toString());
+        if (stray.size() > 0) {
+            throw new AssertionError("dlock " + String.join(" ", args) + " wrote to System.out, not to the command "
+                    + "line's writer:\n" + stray.toString(StandardCharsets.UTF_8) + "\n" + run);
+        }
+        return run;
     }
 
     @Override

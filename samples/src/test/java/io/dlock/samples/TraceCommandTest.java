@@ -45,7 +45,7 @@ class TraceCommandTest {
     void trace_everyMessageOnce(MutexAlgorithm algorithm) {
         MutexVariant variant = new MutexVariant(algorithm.configName(), algorithm, ProtocolOptions.NONE);
         TraceCommand.Recorder recorder = new TraceCommand.Recorder(3);
-        SimulationResult r = TraceCommand.record(variant, 3, 2, 1, false, recorder);
+        SimulationResult r = TraceCommand.record(variant, 3, 2, 1, MessageDelay.RANDOM, recorder);
         assertTrue(r.ok(), r::describeFailure);
         String text = recorder.text(r);
         assertEveryMessageOnce(ids(TEXT_MESSAGE, text), r, text);

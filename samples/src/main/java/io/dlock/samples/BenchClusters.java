@@ -1,0 +1,158 @@
+package io.dlock.samples;
+
+import io.dlock.DlockConfig;
+import io.dlock.LockService;
+import io.dlock.MutexVariant;
+import io.dlock.bench.BenchHarness;
+import io.dlock.bench.Measurement;
+import io.dlock.bench.NodeLock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The dlock clusters of {@code dlock bench}: starts n nodes of one algorithm on one transport in this JVM, waits
+ * until they agree on the view, measures them with {@link BenchHarness} and closes them. Every wait is bounded.
+ */
+final class BenchClusters {
+
+    private final BenchOptions options;
+    private final BenchPorts ports;
+
+    BenchClusters(BenchOptions options, BenchPorts ports) {
+        this.options = options;
+        this.ports = ports;
+    }
+
+    /**
+     * The configuration of a fresh cluster (its own name; on JGroups 127.0.0.1, the default stack and a port block
+     * of its own); set the node id per node.
+     */
+    DlockConfig.Builder config(String transport, MutexVariant variant, int n, int handoff) {
+        DlockConfig.Builder b = DlockConfig.builder().transport(transport).set(DlockConfig.MUTEX, variant.name())
+                .localHandoff(handoff).cluster("bench-" + UUID.randomUUID());
+        if (transport.equals("jgroups")) {
+            b.set(DlockConfig.JGROUPS_STACK, "default").set(DlockConfig.JGROUPS_BIND_ADDR, "127.0.0.1")
+                    .set(DlockConfig.JGROUPS_PORT, Integer.toString(ports.reserve(n + 4)))
+                    .set(DlockConfig.JGROUPS_PORT_RANGE, Integer.toString(n + 2));
+        }
+        return b;
+    }
+
+    /** Uncontended (if asked) and contended runs of one algorithm on one cluster of n nodes. */
+    List<BenchRow> measure(String transport, MutexVariant variant, int n, int handoff, boolean uncontended)
+            throws Exception {
+        List<BenchRow> rows = new ArrayList<>();
+        List<LockService> services = start(transport, variant, n, handoff);
+        try {
+            if (uncontended) {
+                rows.add(uncontended(transport, variant, services, handoff));
+            }
+            for (int th : options.threads) {
+                rows.add(contended(transport, variant, services, th, handoff));
+            }
+        } finally {
+            close(services);
+        }
+        return rows;
+    }
+
+    /** Starts n nodes with ids 1..n and waits (bounded) until all see the same full view. */
+    private List<LockService> start(String transport, MutexVariant variant, int n, int handoff)
+            throws InterruptedException {
+        DlockConfig.Builder b = config(transport, variant, n, handoff);
+        List<LockService> services = new ArrayList<>();
+        try {
+            for (int id = 1; id <= n; id++) {
+                services.add(LockService.start(b.nodeId(id).build()));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!(services.stream().allMatch(s -> s.view().size() == n)
+                    && services.stream().map(s -> s.view().epoch()).distinct().count() == 1)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(transport + " cluster of " + n + " did not form within 60 s");
+                }
+                Thread.sleep(10);
+            }
+            return services;
+        } catch (RuntimeException | InterruptedException e) {
+            close(services);
+            throw e;
+        }
+    }
+
+    /** Closes the nodes in parallel (a JGroups leave takes up to a second each), waiting 30 s at most. */
+    private static void close(List<LockService> services) throws InterruptedException {
+        List<Thread> closers = new ArrayList<>();
+        for (LockService s : services) {
+            Thread c = new Thread(s::close, "bench-close-" + s.nodeId());
+            c.setDaemon(true);
+            c.start();
+            closers.add(c);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (Thread c : closers) {
+            c.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        }
+    }
+
+    private BenchRow uncontended(String transport, MutexVariant variant, List<LockService> services, int handoff)
+            throws Exception {
+        MessageWindow sent = new MessageWindow(services, "uncontended");
+        Measurement m = options.harness().uncontended(NodeLock.of(services.get(0).lock("uncontended")), sent);
+        return new BenchRow("dlock", transport, variant.name(), "uncontended", services.size(), 1, handoff, m.count(),
+                m.p50Us(), m.p99Us(), m.opsPerSec(), sent.perEntry(m.count()), Double.NaN, 0, m.failures());
+    }
+
+    private BenchRow contended(String transport, MutexVariant variant, List<LockService> services, int perNode,
+                               int handoff) throws Exception {
+        String name = "contended-" + perNode;
+        List<NodeLock> locks = new ArrayList<>();
+        for (LockService s : services) {
+            locks.add(NodeLock.of(s.lock(name)));
+        }
+        MessageWindow sent = new MessageWindow(services, name);
+        Measurement m = options.harness().contended(locks, perNode, sent);
+        return new BenchRow("dlock", transport, variant.name(), "contended", services.size(), perNode, handoff,
+                m.count(), Double.NaN, Double.NaN, m.opsPerSec(), sent.perEntry(m.count()), m.jain(), m.maxRun(),
+                m.failures());
+    }
+
+    /** Counts the messages the nodes sent for one lock while the harness's measured window was open. */
+    private static final class MessageWindow implements BenchHarness.Window {
+        private final List<LockService> services;
+        private final String name;
+        private long before;
+        private long sent;
+
+        MessageWindow(List<LockService> services, String name) {
+            this.services = services;
+            this.name = name;
+        }
+
+        @Override
+        public void opened() {
+            before = messages();
+        }
+
+        @Override
+        public void closed() {
+            sent = messages() - before;
+        }
+
+        /** Messages per entry inside the window; NaN without entries. */
+        double perEntry(long entries) {
+            return entries == 0 ? Double.NaN : (double) sent / entries;
+        }
+
+        /** Messages sent for the lock, summed over the nodes. */
+        private long messages() {
+            long sum = 0;
+            for (LockService s : services) {
+                sum += s.lock(name).metrics().messagesSent();
+            }
+            return sum;
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package io.dlock.samples;
+
+import io.dlock.DlockConfig;
+import io.dlock.bench.BenchHarness;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The options of {@code dlock bench} ({@link BenchCommand}): what to measure, for how long, and where the
+ * baselines are. {@link #check()} refuses out-of-range values as usage errors before anything starts.
+ */
+final class BenchOptions {
+
+    /** The transports a run measures, in the order they run. */
+    enum Transports {
+        /** JGroups over 127.0.0.1, dlock's default TCP stack. */
+        JGROUPS("jgroups"),
+        /** The real-time in-memory network. */
+        INMEMORY("inmemory"),
+        /** JGroups, then in memory. */
+        BOTH("jgroups", "inmemory");
+
+        /** The {@code dlock.transport} names, in run order. */
+        final List<String> names;
+
+        Transports(String... names) {
+            this.names = List.of(names);
+        }
+
+        /** Converts {@code jgroups}, {@code inmemory} or {@code both}. */
+        static final class Converter extends ChoiceConverter<Transports> {
+            /** The converter picocli instantiates. */
+            Converter() {
+                super("a transport choice", byName(Transports.class));
+            }
+        }
+    }
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
+    @Option(names = "--transport", defaultValue = "both", converter = Transports.Converter.class,
+            description = "jgroups, inmemory or both (default ${DEFAULT-VALUE})")
+    Transports transport;
+
+    @Mixin
+    MutexAlgorithmsOption algorithms;
+
+    @Option(names = "--nodes", defaultValue = "3,5", converter = NodeCounts.BenchRange.class, paramLabel = "SPEC",
+            description = "cluster sizes of the contended runs, 2-64, as in `dlock sweep` (default ${DEFAULT-VALUE});"
+                    + " the uncontended run uses the smallest")
+    NodeCounts nodes;
+
+    @Option(names = "--threads", split = ",", defaultValue = "1,4",
+            description = "threads per node of the contended runs, 1-64 (default ${DEFAULT-VALUE})")
+    List<Integer> threads;
+
+    @Option(names = "--handoff", split = ",", defaultValue = "0",
+            description = "dlock.lock.local-handoff values to measure, e.g. 0,4,16 (default ${DEFAULT-VALUE})")
+    List<Integer> handoffs;
+
+    @Option(names = "--seconds", defaultValue = "1", description = "measured seconds per run (default ${DEFAULT-VALUE})")
+    double seconds;
+
+    @Option(names = "--warmup", defaultValue = "0.5",
+            description = "warm-up seconds before each measured run (default ${DEFAULT-VALUE})")
+    double warmup;
+
+    @Option(names = "--lock-timeout", defaultValue = "30",
+            description = "seconds a single lock() may take before the run counts it as a failure (default ${DEFAULT-VALUE})")
+    int lockTimeout;
+
+    @Option(names = "--no-floor", negatable = false, description = "skip the JGroups round-trip and multicast floor")
+    boolean noFloor;
+
+    @Option(names = "--no-uncontended", negatable = false, description = "skip the uncontended latency runs")
+    boolean noUncontended;
+
+    @Option(names = "--port", defaultValue = "24000",
+            description = "first TCP port of the JGroups clusters; each takes a block of nodes+4 (default ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--baselines", negatable = false,
+            description = "also run the baselines jar (build it with mvn -Pbaselines package) and print ratios")
+    boolean baselines;
+
+    @Option(names = "--baselines-jar", defaultValue = "samples/baselines/target/dlock-baselines.jar",
+            description = "the baselines jar (default ${DEFAULT-VALUE})")
+    Path baselinesJar;
+
+    @Mixin
+    FormatOption format;
+
+    /** Refuses, as a usage error of the command, every value out of its range. */
+    void check() {
+        for (int t : threads) {
+            Cli.checkWithin(mixee, "--threads", t, 1, 64);
+        }
+        for (int h : handoffs) {
+            Cli.checkWithin(mixee, "--handoff", h, 0, DlockConfig.MAX_LOCAL_HANDOFF);
+        }
+        if (!(seconds > 0 && seconds <= 3600)) {
+            throw Cli.invalid(mixee, "--seconds", Cli.number(seconds) + " is outside (0, 3600]: more than 0, at most an hour");
+        }
+        Cli.checkWithin(mixee, "--warmup", warmup, 0, 3600);
+        Cli.checkAtLeast(mixee, "--lock-timeout", lockTimeout, 1);
+        Cli.checkWithin(mixee, "--port", port, 1024, 60_000);
+        if (baselines && !Files.isRegularFile(baselinesJar)) {
+            throw Cli.invalid(mixee, "--baselines-jar", "no jar at " + baselinesJar.toAbsolutePath()
+                    + "; build it with mvn -B -Pbaselines -pl samples/baselines package");
+        }
+    }
+
+    /** The measuring loops with these options' warm-up, measured time and lock timeout. */
+    BenchHarness harness() {
+        return new BenchHarness(warmup, seconds, lockTimeout);
+    }
+}

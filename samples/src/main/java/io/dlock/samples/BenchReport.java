@@ -1,0 +1,104 @@
+package io.dlock.samples;
+
+import io.dlock.MutexAlgorithm;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** The output of {@code dlock bench}: aligned tables for people, or one JSON object per {@link BenchRow}. */
+final class BenchReport {
+
+    private BenchReport() {
+    }
+
+    private static String f(double v, String pattern) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, pattern, v);
+    }
+
+    private static Optional<BenchRow> find(List<BenchRow> rows, String system, String transport, String algorithm, String kind,
+                                      int nodes, int threads) {
+        return rows.stream().filter(r -> r.system().equals(system) && r.transport().equals(transport)
+                && r.algorithm().equals(algorithm) && r.kind().equals(kind) && r.nodes() == nodes && r.threads() == threads
+                && r.handoff() == 0).findFirst();
+    }
+
+    /** The tables for people: the floor, uncontended, contended, the baselines, and what the columns mean. */
+    static String text(List<BenchRow> rows, double warmup, double seconds, double took) {
+        StringBuilder sb = new StringBuilder();
+        Optional<BenchRow> rtt = rows.stream().filter(r -> r.kind().equals("floor") && r.algorithm().equals("unicast-rtt")).findFirst();
+        List<BenchRow> floor = rows.stream().filter(r -> r.kind().equals("floor")).toList();
+        if (!floor.isEmpty()) {
+            sb.append("The floor: JGroups, default TCP stack on 127.0.0.1, 3 channels in this JVM, DONT_BUNDLE\n");
+            sb.append(String.format(Locale.ROOT, "%-14s %10s %10s %9s%n", "measure", "median us", "p99 us", "samples"));
+            for (BenchRow r : floor) {
+                sb.append(String.format(Locale.ROOT, "%-14s %10s %10s %9d%n", r.algorithm(), f(r.medianUs(), "%.1f"),
+                        f(r.p99Us(), "%.1f"), r.samples()));
+            }
+            sb.append('\n');
+        }
+        List<BenchRow> unc = rows.stream().filter(r -> r.system().equals("dlock") && r.kind().equals("uncontended")).toList();
+        if (!unc.isEmpty()) {
+            sb.append("Uncontended lock+unlock, one thread on node 1, nobody else asks\n");
+            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %10s %10s %9s%n", "transport", "algorithm",
+                    "nodes", "handoff", "median us", "p99 us", "x rtt", "msgs/op"));
+            for (BenchRow r : unc) {
+                double ratio = rtt.isPresent() && r.transport().equals("jgroups") ? r.medianUs() / rtt.get().medianUs() : Double.NaN;
+                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %7d %10s %10s %10s %9s%n", r.transport(), r.algorithm(),
+                        r.nodes(), r.handoff(), f(r.medianUs(), "%.1f"), f(r.p99Us(), "%.1f"), f(ratio, "%.2f"),
+                        f(r.msgsPerEntry(), "%.2f")));
+            }
+            sb.append('\n');
+        }
+        List<BenchRow> con = rows.stream().filter(r -> r.system().equals("dlock") && r.kind().equals("contended")).toList();
+        if (!con.isEmpty()) {
+            sb.append("Contended: every node runs T threads taking the lock in a loop (throughput of the whole cluster)\n");
+            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %3s %7s %10s %10s %6s %7s %8s%n", "transport",
+                    "algorithm", "nodes", "T", "handoff", "ops/s", "msgs/entry", "jain", "maxRun", "failures"));
+            for (BenchRow r : con) {
+                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %3d %7d %10s %10s %6s %7d %8d%n", r.transport(),
+                        r.algorithm(), r.nodes(), r.threads(), r.handoff(), f(r.opsPerSec(), "%.0f"), f(r.msgsPerEntry(), "%.2f"),
+                        f(r.jain(), "%.3f"), r.maxRun(), r.failures()));
+            }
+            sb.append('\n');
+        }
+        List<BenchRow> base = rows.stream().filter(r -> !r.system().equals("dlock") && !r.kind().equals("floor")).toList();
+        if (!base.isEmpty()) {
+            sb.append("Baselines (own JVM) and their ratio to dlock on JGroups: latency ratio = baseline / dlock "
+                    + "(> 1: dlock faster); throughput ratio = baseline / dlock (< 1: dlock faster)\n");
+            sb.append(String.format(Locale.ROOT, "%-14s %-12s %5s %3s %10s %10s %10s %12s %12s%n", "baseline", "kind",
+                    "nodes", "T", "median us", "p99 us", "ops/s", "/centralized", "/ricart-agr."));
+            for (BenchRow r : base) {
+                String[] ratios = new String[2];
+                String[] against = {MutexAlgorithm.CENTRALIZED.configName(), MutexAlgorithm.RICART_AGRAWALA.configName()};
+                for (int i = 0; i < 2; i++) {
+                    String dlockAlgorithm = against[i];
+                    Optional<BenchRow> d = r.kind().equals("uncontended")
+                            ? rows.stream().filter(x -> x.system().equals("dlock") && x.transport().equals("jgroups")
+                                    && x.algorithm().equals(dlockAlgorithm) && x.kind().equals("uncontended") && x.handoff() == 0)
+                                    .findFirst()
+                            : find(rows, "dlock", "jgroups", dlockAlgorithm, "contended", r.nodes(), r.threads());
+                    ratios[i] = d.map(x -> r.kind().equals("uncontended") ? f(r.medianUs() / x.medianUs(), "%.2f")
+                            : f(r.opsPerSec() / x.opsPerSec(), "%.2f")).orElse("-");
+                }
+                sb.append(String.format(Locale.ROOT, "%-14s %-12s %5d %3d %10s %10s %10s %12s %12s%n", r.system(), r.kind(),
+                        r.nodes(), r.threads(), f(r.medianUs(), "%.1f"), f(r.p99Us(), "%.1f"), f(r.opsPerSec(), "%.0f"),
+                        ratios[0], ratios[1]));
+            }
+            sb.append('\n');
+        }
+        sb.append(String.format(Locale.ROOT, "x rtt: median / unicast round-trip median. msgs/entry: messages sent "
+                + "(all nodes) / entries, measured window only.%njain: Jain's index over the nodes' entries (1 = even). "
+                + "maxRun: longest run of consecutive entries by one node.%nwarm-up %.1f s, measured %.1f s per run; "
+                + "total %.0f s.%n", warmup, seconds, took));
+        return sb.toString();
+    }
+
+    /** A JSON array of the rows, one object per line. */
+    static String json(List<BenchRow> rows) {
+        StringBuilder sb = new StringBuilder("[\n");
+        for (int i = 0; i < rows.size(); i++) {
+            sb.append("  ").append(rows.get(i).json()).append(i + 1 < rows.size() ? ",\n" : "\n");
+        }
+        return sb.append("]\n").toString();
+    }
+}

@@ -1,0 +1,69 @@
+package io.dlock.samples;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One measured figure set of {@code dlock bench}. Unused fields are NaN (JSON null): latency rows have no
+ * throughput, throughput rows no latency. As JSON, one object per line: the shape the baselines jar prints too,
+ * so {@link #parse} reads its output.
+ *
+ * @param system     dlock, jgroups (the floor), or a baseline's name
+ * @param transport  jgroups or inmemory (baselines: what they run on)
+ * @param algorithm  algorithm, floor measure, or baseline lock
+ * @param kind       uncontended, contended, or floor
+ * @param nodes      cluster size
+ * @param threads    threads per node
+ * @param handoff    dlock.lock.local-handoff
+ * @param samples    lock+unlock operations measured
+ * @param medianUs   median latency, microseconds
+ * @param p99Us      99th percentile latency, microseconds
+ * @param opsPerSec  lock+unlock per second, whole cluster
+ * @param msgsPerEntry messages sent per critical-section entry
+ * @param jain       Jain's fairness index over the nodes' entries
+ * @param maxRun     longest run of consecutive entries by one node
+ * @param failures   lock attempts that timed out
+ */
+record BenchRow(String system, String transport, String algorithm, String kind, int nodes, int threads, int handoff,
+                long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
+                long maxRun, long failures) {
+
+    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": (\"[^\"]*\"|[-0-9.eE]+|null)");
+
+    /** This row as a one-line JSON object. */
+    String json() {
+        return String.format(Locale.ROOT, "{\"system\": \"%s\", \"transport\": \"%s\", \"algorithm\": \"%s\", "
+                        + "\"kind\": \"%s\", \"nodes\": %d, \"threads\": %d, \"handoff\": %d, \"samples\": %d, "
+                        + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": %s, \"jain\": %s, "
+                        + "\"maxRun\": %d, \"failures\": %d}",
+                system, transport, algorithm, kind, nodes, threads, handoff, samples, Json.number(medianUs, 3),
+                Json.number(p99Us, 3), Json.number(opsPerSec, 3), Json.number(msgsPerEntry, 3), Json.number(jain, 3),
+                maxRun, failures);
+    }
+
+    /** A row from one line of JSON (one object per line), if the line holds one. */
+    static Optional<BenchRow> parse(String line) {
+        Map<String, String> f = new LinkedHashMap<>();
+        Matcher m = FIELD.matcher(line);
+        while (m.find()) {
+            String v = m.group(2);
+            f.put(m.group(1), v.startsWith("\"") ? v.substring(1, v.length() - 1) : v);
+        }
+        if (!f.containsKey("system") || !f.containsKey("kind")) {
+            return Optional.empty();
+        }
+        return Optional.of(new BenchRow(f.get("system"), f.getOrDefault("transport", "?"), f.getOrDefault("algorithm", "?"),
+                f.get("kind"), (int) num(f, "nodes"), (int) num(f, "threads"), 0, (long) num(f, "samples"),
+                num(f, "medianUs"), num(f, "p99Us"), num(f, "opsPerSec"), num(f, "msgsPerEntry"), num(f, "jain"),
+                (long) num(f, "maxRun"), (long) num(f, "failures")));
+    }
+
+    private static double num(Map<String, String> f, String key) {
+        String v = f.get(key);
+        return v == null || v.equals("null") ? Double.NaN : Double.parseDouble(v);
+    }
+}
