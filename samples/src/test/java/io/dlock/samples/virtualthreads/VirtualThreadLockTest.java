@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -46,8 +46,8 @@ class VirtualThreadLockTest {
     private static final long CHILD_TIMEOUT_S = 240;
     private static final int THREADS = 10_000;
 
-    @BeforeAll
-    static void requireJava21OrLater() throws IOException {
+    @BeforeEach
+    void requireJava21OrLater() throws IOException {
         assumeTrue(Files.isExecutable(JDK.resolve("bin/java")), "virtual-thread tests skipped: no JDK at " + JDK
                 + " (install Temurin 25 there, or point -Ddlock.test.jdk25 at a Java 21+ JDK)");
         Files.createDirectories(OUT);
