@@ -1,5 +1,6 @@
 package io.dlock;
 
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -19,6 +20,10 @@ import java.util.concurrent.locks.Lock;
  *     lock.unlock();
  * }
  * }</pre>
+ *
+ * <p>Or, the same with the lock released on every path:
+ * {@code lock.withLock(() -> store.write(record, lock.fencingToken()));} (see
+ * <a href="#actions">Running an action under the lock</a>).
  *
  * <h2>Ownership</h2>
  * The lock is owned by a thread on a node. Between nodes the algorithm guarantees that at most one
@@ -71,6 +76,23 @@ import java.util.concurrent.locks.Lock;
  *   <li>A signal to a waiter that gave up (timed out, interrupted) at the same moment goes on to the next
  *       waiter; a signal with no waiter is not kept.</li>
  * </ul>
+ *
+ * <h2 id="actions">Running an action under the lock</h2>
+ * {@link #withLock(Runnable)} and {@link #callWithLock(LockedAction)} lock, run an action on the calling
+ * thread and unlock on every path: normal return, exception and {@link Error}. What the action throws
+ * reaches the caller unchanged, checked exceptions included ({@link LockedAction} declares its own);
+ * if the final unlock fails too (the service was closed meanwhile), that failure is added to it as
+ * {@linkplain Throwable#addSuppressed suppressed}, as in try-with-resources. The action runs with the
+ * lock held, so it may lock again (reentrancy), but it must leave the hold count as it found it: an
+ * action that releases its hold makes the closing unlock throw {@link IllegalMonitorStateException}.
+ * {@link #withLockInterruptibly(Runnable)} and {@link #callWithLockInterruptibly(LockedAction)} wait
+ * with {@link #lockInterruptibly()} instead of {@link #lock()}.
+ *
+ * <pre>{@code
+ * lock.withLock(() -> orders.markPaid(id));
+ * Order order = lock.callWithLock(() -> orders.load(id));           // returns the action's result
+ * lock.callWithLock(() -> Files.writeString(path, text));          // IOException passes through as is
+ * }</pre>
  *
  * <h2>Non-owner unlock</h2>
  * {@link #unlock()} by a thread that does not hold the lock throws
@@ -145,6 +167,75 @@ public interface DistributedLock extends Lock {
     void removeOwnershipListener(OwnershipListener listener);
 
     /**
+     * Runs {@code action} while holding this lock: {@link #lock()}, the action, {@link #unlock()} on
+     * every path (see <a href="#actions">Running an action under the lock</a>).
+     *
+     * <pre>{@code
+     * lock.withLock(() -> inventory.reserve(item));
+     * }</pre>
+     *
+     * @param action the work, run on the calling thread
+     * @throws NullPointerException if {@code action} is null (before the lock is taken)
+     */
+    default void withLock(Runnable action) {
+        callWithLock(asLockedAction(action));
+    }
+
+    /**
+     * Like {@link #withLock(Runnable)}, but waits with {@link #lockInterruptibly()}.
+     *
+     * @param action the work, run on the calling thread
+     * @throws InterruptedException if the thread is interrupted before or while waiting for the lock; the
+     *                              action has not run and the lock is not held
+     * @throws NullPointerException if {@code action} is null (before the lock is taken)
+     */
+    default void withLockInterruptibly(Runnable action) throws InterruptedException {
+        callWithLockInterruptibly(asLockedAction(action));
+    }
+
+    /**
+     * Calls {@code action} while holding this lock and returns its result: {@link #lock()}, the action,
+     * {@link #unlock()} on every path (see <a href="#actions">Running an action under the lock</a>). The
+     * action's exception, checked or not, reaches the caller as it was thrown, never wrapped.
+     *
+     * <pre>{@code
+     * int stock = lock.callWithLock(() -> inventory.count(item));
+     * byte[] data = lock.callWithLock(() -> Files.readAllBytes(path)); // throws IOException
+     * }</pre>
+     *
+     * @param action the work, called on the calling thread
+     * @param <T>    the result's type
+     * @param <X>    the checked exception the action may throw ({@link RuntimeException} if none)
+     * @return what the action returned
+     * @throws X                    what the action threw, after the lock was released
+     * @throws NullPointerException if {@code action} is null (before the lock is taken)
+     */
+    default <T, X extends Exception> T callWithLock(LockedAction<T, X> action) throws X {
+        Objects.requireNonNull(action, "action");
+        lock();
+        return callHeldThenUnlock(action);
+    }
+
+    /**
+     * Like {@link #callWithLock(LockedAction)}, but waits with {@link #lockInterruptibly()}.
+     *
+     * @param action the work, called on the calling thread
+     * @param <T>    the result's type
+     * @param <X>    the checked exception the action may throw ({@link RuntimeException} if none)
+     * @return what the action returned
+     * @throws InterruptedException if the thread is interrupted before or while waiting for the lock; the
+     *                              action has not run and the lock is not held
+     * @throws X                    what the action threw, after the lock was released
+     * @throws NullPointerException if {@code action} is null (before the lock is taken)
+     */
+    default <T, X extends Exception> T callWithLockInterruptibly(LockedAction<T, X> action)
+            throws InterruptedException, X {
+        Objects.requireNonNull(action, "action");
+        lockInterruptibly();
+        return callHeldThenUnlock(action);
+    }
+
+    /**
      * A new distributed condition of this lock, named {@code "condition-k"} for the k-th condition made from
      * this lock object on this node (see "Conditions" above).
      */
@@ -158,4 +249,36 @@ public interface DistributedLock extends Lock {
      * @throws IllegalArgumentException if {@code name} is null, empty or longer than 200 characters
      */
     Condition newCondition(String name);
+    /** {@code action} as a {@link LockedAction} that returns null; checked for null before any lock is taken. */
+    private static LockedAction<Void, RuntimeException> asLockedAction(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        return () -> {
+            action.run();
+            return null;
+        };
+    }
+
+    /** Calls {@code action}, which the calling thread holds this lock for, then unlocks whatever happened. */
+    private <T, X extends Exception> T callHeldThenUnlock(LockedAction<T, X> action) throws X {
+        T result;
+        try {
+            result = action.call();
+        } catch (Throwable failure) { // every path unlocks, Errors included; rethrown as is (precise rethrow)
+            unlockAfter(failure);
+            throw failure;
+        }
+        unlock();
+        return result;
+    }
+
+    /** Unlocks after the action failed; an unlock failure is added to the action's, which stays the one thrown. */
+    private void unlockAfter(Throwable failure) {
+        try {
+            unlock();
+        } catch (RuntimeException | Error unlockFailure) {
+            if (unlockFailure != failure) {
+                failure.addSuppressed(unlockFailure);
+            }
+        }
+    }
 }
