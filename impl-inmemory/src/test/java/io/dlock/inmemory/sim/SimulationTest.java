@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dlock.inmemory.sim.fixtures.ProbeDefinition;
+import io.dlock.inmemory.sim.fixtures.ToyCentralizedDefinition;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.NodeId;
 import java.util.HashSet;
