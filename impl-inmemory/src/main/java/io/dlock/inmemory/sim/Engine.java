@@ -62,7 +62,7 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
         this.definition = definition;
         this.n = config.nodes();
         this.workload = config.workload();
-        this.checker = new Checker(n, this::describeCurrent);
+        this.checker = new Checker(n, this::describeCurrent, config.invariants());
 
         SplittableRandom root = new SplittableRandom(config.seed());
         SplittableRandom delayRandom = root.split();
@@ -406,6 +406,7 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
                 checker.codecErrors(), ungranted, deadlocked, truncated,
                 network.faultsInjected() + membership.faultsInjected(), network.dropped(), network.duplicated(),
                 staleDropped, checker.syncDelay(), checker.syncDelaySamples(), now, events, trace,
-                checker.firstViolation(), error, config.toString(), checker.recoveryTimes(), membership.fencedOut());
+                checker.firstViolation(), error, config.toString(), checker.recoveryTimes(), membership.fencedOut(),
+                checker.addedViolations());
     }
 }

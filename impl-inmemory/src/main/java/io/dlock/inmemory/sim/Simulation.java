@@ -3,6 +3,8 @@ package io.dlock.inmemory.sim;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -40,9 +42,11 @@ public final class Simulation {
     private final FaultPlan faults;
     private final boolean stopWhenWorkloadDone;
     private final long maxTime;
+    /** Invariants checked after the checker's own. */
+    private final List<Invariant> invariants;
 
     private Simulation(MutexProtocolDefinition<?> definition, RunSettings run, Workload workload, FaultPlan faults,
-                       boolean stopWhenWorkloadDone, long maxTime) {
+                       boolean stopWhenWorkloadDone, long maxTime, List<Invariant> invariants) {
         this.definition = Objects.requireNonNull(definition, "definition");
         this.run = run;
         this.workload = Objects.requireNonNull(workload, "workload");
@@ -52,13 +56,14 @@ public final class Simulation {
             throw new IllegalArgumentException("max time must be >= 0, got " + maxTime);
         }
         this.maxTime = maxTime;
+        this.invariants = List.copyOf(invariants);
     }
 
     /** A simulation of {@code definition} with the defaults listed in the class comment. */
     public static Simulation of(MutexProtocolDefinition<?> definition) {
         // a circulating token never drains the queue
         return new Simulation(definition, RunSettings.DEFAULTS, Workload.perNode(3), FaultPlan.none(),
-                !Objects.requireNonNull(definition, "definition").quiescentWhenIdle(), Long.MAX_VALUE);
+                !Objects.requireNonNull(definition, "definition").quiescentWhenIdle(), Long.MAX_VALUE, List.of());
     }
 
     /**
@@ -144,7 +149,7 @@ public final class Simulation {
 
     /** A copy whose nodes follow {@code workload}. */
     public Simulation workload(Workload workload) {
-        return new Simulation(definition, run, workload, faults, stopWhenWorkloadDone, maxTime);
+        return new Simulation(definition, run, workload, faults, stopWhenWorkloadDone, maxTime, invariants);
     }
 
     /** The workload. */
@@ -154,7 +159,7 @@ public final class Simulation {
 
     /** A copy that injects {@code plan}. */
     public Simulation faults(FaultPlan plan) {
-        return new Simulation(definition, run, workload, plan, stopWhenWorkloadDone, maxTime);
+        return new Simulation(definition, run, workload, plan, stopWhenWorkloadDone, maxTime, invariants);
     }
 
     /** The fault plan. */
@@ -206,7 +211,7 @@ public final class Simulation {
      * draining the queue (for algorithms whose messages never stop, such as a circulating token).
      */
     public Simulation stopWhenWorkloadDone(boolean on) {
-        return new Simulation(definition, run, workload, faults, on, maxTime);
+        return new Simulation(definition, run, workload, faults, on, maxTime, invariants);
     }
 
     /** Whether the run ends when the workload is done. */
@@ -221,7 +226,7 @@ public final class Simulation {
      * @throws IllegalArgumentException if {@code time} is negative
      */
     public Simulation maxTime(long time) {
-        return new Simulation(definition, run, workload, faults, stopWhenWorkloadDone, time);
+        return new Simulation(definition, run, workload, faults, stopWhenWorkloadDone, time, invariants);
     }
 
     /** The last virtual instant processed. */
@@ -241,6 +246,24 @@ public final class Simulation {
     /** The most events one run processes. */
     public long maxEvents() {
         return run.maxEvents();
+    }
+
+    /**
+     * A copy that also checks {@code invariant} at every grant, after the checker's own (one holder,
+     * increasing fences, a grant answers a request) and those added before; a violation counts in
+     * {@link SimulationResult#addedViolations()} and fails {@link SimulationResult#ok()}. The replay
+     * line ({@link #toString()}) leaves added invariants out: add them again when replaying.
+     */
+    public Simulation check(Invariant invariant) {
+        Objects.requireNonNull(invariant, "invariant");
+        List<Invariant> more = new ArrayList<>(invariants);
+        more.add(invariant);
+        return new Simulation(definition, run, workload, faults, stopWhenWorkloadDone, maxTime, more);
+    }
+
+    /** The invariants added with {@link #check}, in order. */
+    public List<Invariant> invariants() {
+        return invariants;
     }
 
     /** Whether this run has FIFO channels (the algorithm requires FIFO and the guard is on). */
@@ -280,6 +303,6 @@ public final class Simulation {
     }
 
     private Simulation with(RunSettings settings) {
-        return new Simulation(definition, settings, workload, faults, stopWhenWorkloadDone, maxTime);
+        return new Simulation(definition, settings, workload, faults, stopWhenWorkloadDone, maxTime, invariants);
     }
 }
