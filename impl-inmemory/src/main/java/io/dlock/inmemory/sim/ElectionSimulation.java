@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * (T_ok = 3&middot;max, T_coord = 6&middot;max, T_ack = 3&middot;max) so that "timeouts exceed all
  * delays" (SPEC.md B1, B2) holds; options set explicitly win.
  */
-public final class ElectionSimulation {
+public final class ElectionSimulation extends AbstractSimulation<ElectionSimulation> {
 
     /** Order of the ids along the ring's direction of travel. */
     public enum RingOrder {
@@ -58,8 +58,6 @@ public final class ElectionSimulation {
     }
 
     private final ElectionProtocolDefinition<?> definition;
-    /** The settings shared with {@link Simulation}. */
-    private final RunSettings run;
     private final RingOrder ring;
     private final Starters starters;
     private final boolean crashLeader;
@@ -67,8 +65,8 @@ public final class ElectionSimulation {
 
     private ElectionSimulation(ElectionProtocolDefinition<?> definition, RunSettings run, RingOrder ring,
                                Starters starters, boolean crashLeader, long crashStarterAt) {
+        super(run);
         this.definition = Objects.requireNonNull(definition, "definition");
-        this.run = run;
         this.ring = Objects.requireNonNull(ring, "ring order");
         this.starters = Objects.requireNonNull(starters, "starters");
         this.crashLeader = crashLeader;
@@ -95,43 +93,14 @@ public final class ElectionSimulation {
         return new ElectionEngine<>(this, typed).run();
     }
 
+    @Override
+    boolean algorithmRequiresFifo() {
+        return definition.requiresFifo();
+    }
+
     /** The algorithm simulated. */
     public ElectionProtocolDefinition<?> definition() {
         return definition;
-    }
-
-    /**
-     * A copy with {@code n} nodes.
-     *
-     * @throws IllegalArgumentException if {@code n < 1}
-     */
-    public ElectionSimulation nodes(int n) {
-        return with(run.withNodes(n));
-    }
-
-    /** Number of nodes N, the crashed one included. */
-    public int nodes() {
-        return run.nodes();
-    }
-
-    /** A copy with run seed {@code seed}. */
-    public ElectionSimulation seed(long seed) {
-        return with(run.withSeed(seed));
-    }
-
-    /** The run seed. */
-    public long seed() {
-        return run.seed();
-    }
-
-    /** A copy whose messages take delays from {@code model}. */
-    public ElectionSimulation delay(DelayModel model) {
-        return with(run.withDelay(model));
-    }
-
-    /** The delay model. */
-    public DelayModel delay() {
-        return run.delay();
     }
 
     /** A copy with ring order {@code order}. */
@@ -184,16 +153,6 @@ public final class ElectionSimulation {
         return crashStarterAt;
     }
 
-    /** A copy whose protocols are created with {@code options}. */
-    public ElectionSimulation options(ProtocolOptions options) {
-        return with(run.withOptions(options));
-    }
-
-    /** The options as set (without the timeout defaults of the class comment). */
-    public ProtocolOptions options() {
-        return run.options();
-    }
-
     /**
      * The options the protocols get: {@link #options()} plus the timeout defaults, which the
      * definition gives ({@link ElectionProtocolDefinition#timeoutsFor}).
@@ -207,43 +166,6 @@ public final class ElectionSimulation {
             }
         }
         return o;
-    }
-
-    /** A copy that does (or does not) pass every message through the codec and check the round trip. */
-    public ElectionSimulation encodeMessages(boolean on) {
-        return with(run.withEncodeMessages(on));
-    }
-
-    /** Whether messages go through the codec. */
-    public boolean encodeMessages() {
-        return run.encodeMessages();
-    }
-
-    /**
-     * A copy with the FIFO guard on (the default: an algorithm that requires FIFO gets FIFO channels)
-     * or off (it runs on reordering channels, to show why it needs FIFO).
-     */
-    public ElectionSimulation fifoGuard(boolean on) {
-        return with(run.withFifoGuard(on));
-    }
-
-    /** Whether this run has FIFO channels. */
-    public boolean fifoChannels() {
-        return definition.requiresFifo() && run.fifoGuard();
-    }
-
-    /**
-     * A copy that processes at most {@code count} events.
-     *
-     * @throws IllegalArgumentException if {@code count} is not positive
-     */
-    public ElectionSimulation maxEvents(long count) {
-        return with(run.withMaxEvents(count));
-    }
-
-    /** The most events one run processes. */
-    public long maxEvents() {
-        return run.maxEvents();
     }
 
     /** The ring of this run, drawn from {@code random} when the order is random. */
@@ -314,7 +236,8 @@ public final class ElectionSimulation {
         return code.append(".seed(").append(run.seed()).append("L).run()").toString();
     }
 
-    private ElectionSimulation with(RunSettings settings) {
+    @Override
+    ElectionSimulation with(RunSettings settings) {
         return new ElectionSimulation(definition, settings, ring, starters, crashLeader, crashStarterAt);
     }
 

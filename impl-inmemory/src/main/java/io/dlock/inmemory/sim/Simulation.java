@@ -2,7 +2,6 @@ package io.dlock.inmemory.sim;
 
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.protocol.ProtocolOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -33,11 +32,9 @@ import java.util.function.Consumer;
  * {@link SimulationResult#describeFailure()}); it assumes the definition class has a public no-argument
  * constructor, as the registered ones do.
  */
-public final class Simulation {
+public final class Simulation extends AbstractSimulation<Simulation> {
 
     private final MutexProtocolDefinition<?> definition;
-    /** The settings shared with {@link ElectionSimulation}. */
-    private final RunSettings run;
     private final Workload workload;
     private final FaultPlan faults;
     private final boolean stopWhenWorkloadDone;
@@ -47,8 +44,8 @@ public final class Simulation {
 
     private Simulation(MutexProtocolDefinition<?> definition, RunSettings run, Workload workload, FaultPlan faults,
                        boolean stopWhenWorkloadDone, long maxTime, List<Invariant> invariants) {
+        super(run);
         this.definition = Objects.requireNonNull(definition, "definition");
-        this.run = run;
         this.workload = Objects.requireNonNull(workload, "workload");
         this.faults = Objects.requireNonNull(faults, "fault plan");
         this.stopWhenWorkloadDone = stopWhenWorkloadDone;
@@ -108,43 +105,14 @@ public final class Simulation {
         return new Engine<>(this, typed).run(log);
     }
 
+    @Override
+    boolean algorithmRequiresFifo() {
+        return definition.requiresFifo();
+    }
+
     /** The algorithm simulated. */
     public MutexProtocolDefinition<?> definition() {
         return definition;
-    }
-
-    /**
-     * A copy with {@code n} nodes.
-     *
-     * @throws IllegalArgumentException if {@code n < 1}
-     */
-    public Simulation nodes(int n) {
-        return with(run.withNodes(n));
-    }
-
-    /** Number of nodes N. */
-    public int nodes() {
-        return run.nodes();
-    }
-
-    /** A copy with run seed {@code seed}: every random choice of the run follows from it. */
-    public Simulation seed(long seed) {
-        return with(run.withSeed(seed));
-    }
-
-    /** The run seed. */
-    public long seed() {
-        return run.seed();
-    }
-
-    /** A copy whose messages take delays from {@code model}. */
-    public Simulation delay(DelayModel model) {
-        return with(run.withDelay(model));
-    }
-
-    /** The delay model. */
-    public DelayModel delay() {
-        return run.delay();
     }
 
     /** A copy whose nodes follow {@code workload}. */
@@ -165,45 +133,6 @@ public final class Simulation {
     /** The fault plan. */
     public FaultPlan faults() {
         return faults;
-    }
-
-    /** A copy whose protocols are created with {@code options}. */
-    public Simulation options(ProtocolOptions options) {
-        return with(run.withOptions(options));
-    }
-
-    /** The protocol options. */
-    public ProtocolOptions options() {
-        return run.options();
-    }
-
-    /**
-     * A copy that does (or does not) pass every network message through the algorithm's codec:
-     * encode, count the bytes, and deliver the decoded copy. A codec that throws or whose round trip
-     * changes the message is reported as a violation. Costs time; the benchmark turns it off.
-     */
-    public Simulation encodeMessages(boolean on) {
-        return with(run.withEncodeMessages(on));
-    }
-
-    /** Whether messages go through the codec. */
-    public boolean encodeMessages() {
-        return run.encodeMessages();
-    }
-
-    /**
-     * With the guard on (the default), an algorithm that {@link MutexProtocolDefinition#requiresFifo()
-     * requires FIFO} gets FIFO channels: each ordered pair of nodes delivers in send order. Turned off,
-     * it runs on the same reordering channels as every other algorithm, to show why it needs FIFO.
-     * Algorithms that do not require FIFO always get reordering channels.
-     */
-    public Simulation fifoGuard(boolean on) {
-        return with(run.withFifoGuard(on));
-    }
-
-    /** Whether the FIFO guard is on. */
-    public boolean fifoGuard() {
-        return run.fifoGuard();
     }
 
     /**
@@ -235,20 +164,6 @@ public final class Simulation {
     }
 
     /**
-     * A copy that processes at most {@code count} events (then reports the run as truncated).
-     *
-     * @throws IllegalArgumentException if {@code count} is not positive
-     */
-    public Simulation maxEvents(long count) {
-        return with(run.withMaxEvents(count));
-    }
-
-    /** The most events one run processes. */
-    public long maxEvents() {
-        return run.maxEvents();
-    }
-
-    /**
      * A copy that also checks {@code invariant} at every grant, after the checker's own (one holder,
      * increasing fences, a grant answers a request) and those added before; a violation counts in
      * {@link SimulationResult#addedViolations()} and fails {@link SimulationResult#ok()}. The replay
@@ -264,11 +179,6 @@ public final class Simulation {
     /** The invariants added with {@link #check}, in order. */
     public List<Invariant> invariants() {
         return invariants;
-    }
-
-    /** Whether this run has FIFO channels (the algorithm requires FIFO and the guard is on). */
-    public boolean fifoChannels() {
-        return definition.requiresFifo() && run.fifoGuard();
     }
 
     /** One line of Java that rebuilds this configuration, seed included, and runs it. */
@@ -302,7 +212,8 @@ public final class Simulation {
         return canonical != null ? canonical : type.getName();
     }
 
-    private Simulation with(RunSettings settings) {
+    @Override
+    Simulation with(RunSettings settings) {
         return new Simulation(definition, settings, workload, faults, stopWhenWorkloadDone, maxTime, invariants);
     }
 }
