@@ -1,5 +1,6 @@
 package io.dlock.protocol;
 
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -32,6 +33,18 @@ public interface ElectionProtocolDefinition<M extends ProtocolMessage> {
     /** The option keys (all durations in milliseconds) {@link ProtocolOptions} may set. */
     default Set<String> optionKeys() {
         return Set.of();
+    }
+
+    /**
+     * The timeout options (keys of {@link #optionKeys()}, values in milliseconds) a simulator gives
+     * the algorithm, unless set explicitly, when no message takes longer than {@code maxDelay}
+     * milliseconds: long enough that every timeout exceeds every delay, which the algorithm's message
+     * counts assume. Empty (the default) for an algorithm without timeouts.
+     *
+     * @param maxDelay the largest message delay, at least 1
+     */
+    default Map<String, Long> timeoutsFor(long maxDelay) {
+        return Map.of();
     }
 
     /** The codec of the algorithm's messages. */

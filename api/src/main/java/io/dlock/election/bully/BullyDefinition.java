@@ -7,6 +7,7 @@ import io.dlock.protocol.ElectionScenario;
 import io.dlock.protocol.ElectionTopology;
 import io.dlock.spi.NodeId;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -43,6 +44,12 @@ public final class BullyDefinition extends AbstractElectionProtocolDefinition<Bu
         long ok = context.options().getLong(OK_TIMEOUT, DEFAULT_OK_TIMEOUT_MS, 1, 86_400_000);
         long coordinator = context.options().getLong(COORDINATOR_TIMEOUT, DEFAULT_COORDINATOR_TIMEOUT_MS, 1, 86_400_000);
         return new Bully(context, ok, coordinator);
+    }
+
+    /** T_ok = 3 and T_coord = 6 times the largest delay: an OK (a round trip) and a whole election fit in them. */
+    @Override
+    public Map<String, Long> timeoutsFor(long maxDelay) {
+        return Map.of(OK_TIMEOUT, 3 * maxDelay, COORDINATOR_TIMEOUT, 6 * maxDelay);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionProtocol;
 import io.dlock.protocol.ElectionScenario;
 import io.dlock.protocol.ElectionTopology;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -32,6 +33,12 @@ public final class RingDefinition extends AbstractElectionProtocolDefinition<Rin
     public ElectionProtocol<RingMessage> create(ElectionContext<RingMessage> context) {
         context.options().requireKeysIn(NAME, optionKeys());
         return new Ring(context, context.options().getLong(ACK_TIMEOUT, DEFAULT_ACK_TIMEOUT_MS, 1, 86_400_000));
+    }
+
+    /** The ACK timeout is 3 times the largest delay: it must exceed a round trip. */
+    @Override
+    public Map<String, Long> timeoutsFor(long maxDelay) {
+        return Map.of(ACK_TIMEOUT, 3 * maxDelay);
     }
 
     /**

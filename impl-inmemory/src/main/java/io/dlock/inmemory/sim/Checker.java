@@ -7,7 +7,10 @@ import java.util.function.Supplier;
 /**
  * Watches one simulated run of one lock and counts what it sees go wrong, as it happens.
  *
- * <p>Invariants checked at every grant, release and crash (so after every event):
+ * <p>Invariants checked at every grant, release and crash (so after every event), each an
+ * {@link Invariant} checked at every grant in this order ({@link GrantAnswersRequest},
+ * {@link OneHolder}, {@link IncreasingFences}, then those added by {@link Simulation#check}) on the
+ * lock state the checker keeps ({@link LockState}):
  * <ul>
  *   <li><b>ME1</b>: at most one node holds the lock (from {@code granted} to the release of that
  *       entry) at any virtual instant; a grant while another node holds is a safety violation;</li>
@@ -31,7 +34,12 @@ import java.util.function.Supplier;
  * <p>Every violation is counted; the first one of any kind is kept as a one-line description with
  * its virtual time, the nodes involved and the event being processed.
  */
-final class Checker {
+final class Checker implements LockState {
+
+    private static final int GRANT = 0;
+    private static final int ME1 = 1;
+    private static final int FENCE = 2;
+    private static final int BUILT_IN = 3;
 
     private final Supplier<String> currentEvent;
     private final boolean[] requested;
@@ -45,9 +53,10 @@ final class Checker {
     private long lastFenceTime;
     private int lastFenceNode = -1;
 
-    private long safetyViolations;
-    private long fenceViolations;
-    private long grantViolations;
+    /** The checker's own invariants first ({@link #GRANT}, {@link #ME1}, {@link #FENCE}), then the added ones. */
+    private final Invariant[] invariants;
+    /** Violations per invariant, in the order of {@link #invariants}. */
+    private final long[] violations;
     private long codecErrors;
     private String firstViolation;
 
@@ -59,11 +68,30 @@ final class Checker {
     private long syncDelaySamples;
 
     /**
+     * A checker of the built-in invariants only.
+     *
      * @param n            number of nodes
      * @param currentEvent describes the event being processed, asked only when a violation is found
      */
     Checker(int n, Supplier<String> currentEvent) {
+        this(n, currentEvent, List.of());
+    }
+
+    /**
+     * @param n            number of nodes
+     * @param currentEvent describes the event being processed, asked only when a violation is found
+     * @param added        invariants checked at every grant after the built-in ones
+     */
+    Checker(int n, Supplier<String> currentEvent, List<Invariant> added) {
         this.currentEvent = currentEvent;
+        invariants = new Invariant[BUILT_IN + added.size()];
+        invariants[GRANT] = new GrantAnswersRequest(); // first: the checker's messages keep this order
+        invariants[ME1] = new OneHolder();
+        invariants[FENCE] = new IncreasingFences();
+        for (int i = 0; i < added.size(); i++) {
+            invariants[BUILT_IN + i] = added.get(i);
+        }
+        violations = new long[invariants.length];
         requested = new boolean[n];
         granted = new boolean[n];
         holding = new boolean[n];
@@ -78,28 +106,20 @@ final class Checker {
     }
 
     /**
-     * {@code node} was granted with {@code fence} at {@code time}.
+     * {@code node} was granted with {@code fence} at {@code time}: every invariant checks the grant
+     * first, in order.
      *
      * @return whether the grant answers an outstanding request (so the workload may hold and release it)
      */
     boolean onGrant(int node, long fence, long time) {
-        boolean valid = true;
-        if (!requested[node] || granted[node]) {
-            grantViolations++;
-            valid = false;
-            record(time, "grant to n" + node + (requested[node] ? " granted twice for one request"
-                    : " without an outstanding request") + " (fence " + fence + ")");
+        for (int i = 0; i < invariants.length; i++) {
+            String violation = invariants[i].check(this, node, fence);
+            if (violation != null) {
+                violations[i]++;
+                record(time, violation);
+            }
         }
-        if (holders > (holding[node] ? 1 : 0)) {
-            safetyViolations++;
-            record(time, "ME1 violated: n" + node + " granted (fence " + fence + ") while " + holderList(node)
-                    + " hold" + (holders - (holding[node] ? 1 : 0) > 1 ? "" : "s") + " the lock");
-        }
-        if (anyFence && fence <= lastFence) {
-            fenceViolations++;
-            record(time, "fencing token not increasing: n" + node + " granted fence " + fence + " after fence "
-                    + lastFence + " granted to n" + lastFenceNode + " at t=" + lastFenceTime);
-        }
+        boolean valid = requested[node] && !granted[node];
         if (!anyFence || fence > lastFence) {
             lastFence = fence;
         }
@@ -176,9 +196,49 @@ final class Checker {
         }
     }
 
-    /** Whether {@code node} holds the lock (and is not fenced out). */
-    boolean holding(int node) {
+    @Override
+    public int nodes() {
+        return holding.length;
+    }
+
+    @Override
+    public boolean requested(int node) {
+        return requested[node];
+    }
+
+    @Override
+    public boolean granted(int node) {
+        return granted[node];
+    }
+
+    @Override
+    public boolean holding(int node) {
         return holding[node];
+    }
+
+    @Override
+    public int holders() {
+        return holders;
+    }
+
+    @Override
+    public boolean anyFence() {
+        return anyFence;
+    }
+
+    @Override
+    public long lastFence() {
+        return lastFence;
+    }
+
+    @Override
+    public int lastFenceNode() {
+        return lastFenceNode;
+    }
+
+    @Override
+    public long lastFenceTime() {
+        return lastFenceTime;
     }
 
     /** Whether {@code node} has a request outstanding, not yet granted. */
@@ -203,15 +263,24 @@ final class Checker {
     }
 
     long safetyViolations() {
-        return safetyViolations;
+        return violations[ME1];
     }
 
     long fenceViolations() {
-        return fenceViolations;
+        return violations[FENCE];
     }
 
     long grantViolations() {
-        return grantViolations;
+        return violations[GRANT];
+    }
+
+    /** Violations of the invariants added to the built-in ones. */
+    long addedViolations() {
+        long sum = 0;
+        for (int i = BUILT_IN; i < violations.length; i++) {
+            sum += violations[i];
+        }
+        return sum;
     }
 
     long codecErrors() {
@@ -230,16 +299,6 @@ final class Checker {
 
     long syncDelaySamples() {
         return syncDelaySamples;
-    }
-
-    private String holderList(int except) {
-        StringBuilder s = new StringBuilder();
-        for (int i = 0; i < holding.length; i++) {
-            if (holding[i] && i != except) {
-                s.append(s.length() == 0 ? "n" : ", n").append(i);
-            }
-        }
-        return s.toString();
     }
 
     private void record(long time, String what) {

@@ -5,14 +5,11 @@ import io.dlock.protocol.ElectionEffects;
 import io.dlock.protocol.ElectionProtocol;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.ElectionScenario;
-import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,9 +20,9 @@ import java.util.TreeMap;
 
 /**
  * Executes one {@link ElectionSimulation} once, on the simulator's {@link EventQueue}: creates the
- * live nodes' protocols, schedules the starters at time 0, delivers messages with delays from the
- * {@link DelayModel} (FIFO per channel when required), and checks the outcome. Single-threaded and
- * used once.
+ * live nodes' protocols, schedules the starters at time 0, sends messages through the simulator's
+ * {@link Network} (codec round trip, delays from the {@link DelayModel}, FIFO per channel when
+ * required, no faults), and checks the outcome. Single-threaded and used once.
  *
  * <p>Randomness: the seed makes one root {@link SplittableRandom}, split in a fixed order into the
  * delay source, the ring source and the starter source.
@@ -45,10 +42,7 @@ final class ElectionEngine<M extends ProtocolMessage> {
     private final ElectionProtocolDefinition<M> definition;
     private final int n;
     private final EventQueue queue = new EventQueue();
-    private final SplittableRandom delayRandom;
-    private final DelayModel delay;
-    private final MessageCodec<M> codec;
-    private final long[] channelTail;
+    private final Network<M> network;
     private final List<NodeId> ring;
     private final List<NodeId> live; // mutable: a node crashing mid-run leaves it
     private final List<NodeId> starters;
@@ -56,14 +50,11 @@ final class ElectionEngine<M extends ProtocolMessage> {
     private NodeId highestLive;
     private boolean crashedMidRun;
     private final List<Node> nodes = new ArrayList<>();
-    private final Map<Class<?>, MessageTypeStats> stats = new LinkedHashMap<>();
     private final List<String> violations = new ArrayList<>();
 
     private long now;
     private long steps;
     private long events;
-    private long messages;
-    private long bytes;
 
     /** One simulated node: its protocol, effects, timers and what it learned. */
     private final class Node implements ElectionEffects<M> {
@@ -71,8 +62,7 @@ final class ElectionEngine<M extends ProtocolMessage> {
         final NodeId id;
         boolean dead;
         ElectionProtocol<M> protocol;
-        final Map<String, Long> timers = new HashMap<>();
-        long timerGenerations;
+        final Timers timers = new Timers();
         NodeId learned;
         long learnedAt = -1;
         /** The last message this node sent, and the event during which it did. */
@@ -96,23 +86,12 @@ final class ElectionEngine<M extends ProtocolMessage> {
 
         @Override
         public void setTimer(String name, long delayMillis) {
-            Objects.requireNonNull(name, "timer name");
-            if (delayMillis < 0) {
-                throw new IllegalArgumentException("timer " + name + " delay must be >= 0, got " + delayMillis);
-            }
-            long generation = ++timerGenerations;
-            timers.put(name, generation);
-            Event e = new Event();
-            e.kind = Event.TIMER;
-            e.node = index;
-            e.timer = name;
-            e.generation = generation;
-            queue.add(now + delayMillis, e);
+            timers.set(queue, now, index, name, delayMillis);
         }
 
         @Override
         public void cancelTimer(String name) {
-            timers.remove(name);
+            timers.cancel(name);
         }
 
         @Override
@@ -138,12 +117,11 @@ final class ElectionEngine<M extends ProtocolMessage> {
         this.config = config;
         this.definition = definition;
         this.n = config.nodes();
-        this.delay = config.delay();
-        this.codec = config.encodeMessages() ? Objects.requireNonNull(definition.codec(), "codec") : null;
-        this.channelTail = config.fifoChannels() ? new long[(n + 1) * (n + 1)] : null;
         SplittableRandom root = new SplittableRandom(config.seed());
-        this.delayRandom = root.split();
-        SplittableRandom ringRandom = root.split();
+        this.network = new Network<>(n + 1, queue, config.delay(), root.split(), null,
+                config.encodeMessages() ? Objects.requireNonNull(definition.codec(), "codec") : null,
+                config.fifoChannels(), FaultPlan.none(), (time, what) -> violation(what));
+        SplittableRandom ringRandom = root.split(); // after the delay source
         SplittableRandom starterRandom = root.split();
 
         this.ring = config.ringOrder(ringRandom);
@@ -174,16 +152,10 @@ final class ElectionEngine<M extends ProtocolMessage> {
             }
         }
         for (NodeId s : starters) {
-            Event e = new Event();
-            e.kind = Event.START;
-            e.node = (int) s.value();
-            queue.add(0, e);
+            queue.add(0, queue.obtain(Event.START, (int) s.value()));
         }
         if (config.crashStarterAt() >= 0) {
-            Event e = new Event();
-            e.kind = Event.CRASH;
-            e.node = (int) starters.get(0).value();
-            queue.add(config.crashStarterAt(), e);
+            queue.add(config.crashStarterAt(), queue.obtain(Event.CRASH, (int) starters.get(0).value()));
         }
     }
 
@@ -227,11 +199,9 @@ final class ElectionEngine<M extends ProtocolMessage> {
             }
         }
         boolean agreed = learned.size() == live.size() && learned.values().stream().distinct().count() == 1;
-        Map<String, Long> byType = new TreeMap<>();
-        stats.values().forEach(s -> byType.put(s.name, s.count));
         return new ElectionResult(definition.name(), n, config.seed(), ring, starters, crashed,
-                agreed ? Optional.of(highestLive) : Optional.empty(), learned, learnedAt, messages, byType,
-                bytes, steps, crashedMidRun ? java.util.OptionalLong.empty() // no formula covers a crash mid-run
+                agreed ? Optional.of(highestLive) : Optional.empty(), learned, learnedAt, network.messages(),
+                network.messagesByType(), network.bytes(), steps, crashedMidRun ? java.util.OptionalLong.empty() // no formula covers a crash mid-run
                         : definition.expectedMessages(new ElectionScenario(ring, Set.copyOf(starters), crashed)),
                 violations, config.toString());
     }
@@ -267,11 +237,9 @@ final class ElectionEngine<M extends ProtocolMessage> {
             }
             node.protocol.onMessage(NodeId.of(event.from), (M) event.message);
         } else if (event.kind == Event.TIMER) {
-            Long generation = node.timers.get(event.timer);
-            if (node.dead || generation == null || generation != event.generation) {
+            if (!node.timers.fire(event)) {
                 return;
             }
-            node.timers.remove(event.timer);
             steps = now;
             node.protocol.onTimer(event.timer);
         } else {
@@ -285,40 +253,10 @@ final class ElectionEngine<M extends ProtocolMessage> {
         if (target < 1 || target > n) {
             throw new IllegalArgumentException("node " + src.id + " sent " + message + " to unknown node " + to);
         }
-        int dst = (int) target;
-        MessageTypeStats s = stats.computeIfAbsent(message.getClass(), MessageTypeStats::new);
-        messages++;
-        s.count++;
-        Object payload = message;
-        if (codec != null) {
-            byte[] wire;
-            M decoded;
-            try {
-                wire = codec.toBytes(message);
-                decoded = codec.fromBytes(wire);
-            } catch (RuntimeException e) {
-                violation("codec failed on " + message + ": " + e);
-                return;
-            }
-            if (!decoded.equals(message)) {
-                violation("codec round trip changed " + message + " into " + decoded);
-            }
-            bytes += wire.length;
-            s.bytes += wire.length;
-            payload = decoded;
-        }
-        long at = now + delay.draw(delayRandom);
-        if (channelTail != null) {
-            int channel = src.index * (n + 1) + dst;
-            at = Math.max(at, channelTail[channel]);
-            channelTail[channel] = at;
-        }
-        Event e = new Event();
-        e.kind = Event.DELIVER;
-        e.node = dst;
-        e.from = src.index;
-        e.message = payload;
-        queue.add(at, e);
+        MessageTypeStats stats = network.statsOf(message);
+        byte[] wire = network.encode(now, message);
+        network.count(src.index, stats, wire);
+        network.transmit(now, src.index, 0, (int) target, message, wire, stats);
     }
 
     private void violation(String what) {

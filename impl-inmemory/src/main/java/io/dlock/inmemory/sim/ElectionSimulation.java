@@ -1,7 +1,5 @@
 package io.dlock.inmemory.sim;
 
-import io.dlock.election.bully.BullyDefinition;
-import io.dlock.election.ring.RingDefinition;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
@@ -35,7 +33,7 @@ import java.util.stream.Collectors;
  * (T_ok = 3&middot;max, T_coord = 6&middot;max, T_ack = 3&middot;max) so that "timeouts exceed all
  * delays" (SPEC.md B1, B2) holds; options set explicitly win.
  */
-public final class ElectionSimulation {
+public final class ElectionSimulation extends AbstractSimulation<ElectionSimulation> {
 
     /** Order of the ids along the ring's direction of travel. */
     public enum RingOrder {
@@ -60,25 +58,24 @@ public final class ElectionSimulation {
     }
 
     private final ElectionProtocolDefinition<?> definition;
-    private int nodes = 3;
-    private long seed;
-    private DelayModel delay = DelayModel.standard();
-    private RingOrder ring = RingOrder.INCREASING;
-    private Starters starters = Starters.ALL;
-    private boolean crashLeader;
-    private long crashStarterAt = -1;
-    private ProtocolOptions options = ProtocolOptions.NONE;
-    private boolean encodeMessages = true;
-    private boolean fifoGuard = true;
-    private long maxEvents = 50_000_000L;
+    private final RingOrder ring;
+    private final Starters starters;
+    private final boolean crashLeader;
+    private final long crashStarterAt;
 
-    private ElectionSimulation(ElectionProtocolDefinition<?> definition) {
+    private ElectionSimulation(ElectionProtocolDefinition<?> definition, RunSettings run, RingOrder ring,
+                               Starters starters, boolean crashLeader, long crashStarterAt) {
+        super(run);
         this.definition = Objects.requireNonNull(definition, "definition");
+        this.ring = Objects.requireNonNull(ring, "ring order");
+        this.starters = Objects.requireNonNull(starters, "starters");
+        this.crashLeader = crashLeader;
+        this.crashStarterAt = crashStarterAt;
     }
 
     /** A simulation of {@code definition} with the defaults listed in the class comment. */
     public static ElectionSimulation of(ElectionProtocolDefinition<?> definition) {
-        return new ElectionSimulation(definition);
+        return new ElectionSimulation(definition, RunSettings.DEFAULTS, RingOrder.INCREASING, Starters.ALL, false, -1);
     }
 
     /**
@@ -96,59 +93,19 @@ public final class ElectionSimulation {
         return new ElectionEngine<>(this, typed).run();
     }
 
+    @Override
+    boolean algorithmRequiresFifo() {
+        return definition.requiresFifo();
+    }
+
     /** The algorithm simulated. */
     public ElectionProtocolDefinition<?> definition() {
         return definition;
     }
 
-    /**
-     * A copy with {@code n} nodes.
-     *
-     * @throws IllegalArgumentException if {@code n < 1}
-     */
-    public ElectionSimulation nodes(int n) {
-        if (n < 1) {
-            throw new IllegalArgumentException("an election needs at least 1 node, got " + n);
-        }
-        ElectionSimulation c = copy();
-        c.nodes = n;
-        return c;
-    }
-
-    /** Number of nodes N, the crashed one included. */
-    public int nodes() {
-        return nodes;
-    }
-
-    /** A copy with run seed {@code seed}. */
-    public ElectionSimulation seed(long seed) {
-        ElectionSimulation c = copy();
-        c.seed = seed;
-        return c;
-    }
-
-    /** The run seed. */
-    public long seed() {
-        return seed;
-    }
-
-    /** A copy whose messages take delays from {@code model}. */
-    public ElectionSimulation delay(DelayModel model) {
-        ElectionSimulation c = copy();
-        c.delay = Objects.requireNonNull(model, "delay model");
-        return c;
-    }
-
-    /** The delay model. */
-    public DelayModel delay() {
-        return delay;
-    }
-
     /** A copy with ring order {@code order}. */
     public ElectionSimulation ring(RingOrder order) {
-        ElectionSimulation c = copy();
-        c.ring = Objects.requireNonNull(order, "ring order");
-        return c;
+        return new ElectionSimulation(definition, run, order, starters, crashLeader, crashStarterAt);
     }
 
     /** The ring order. */
@@ -158,9 +115,7 @@ public final class ElectionSimulation {
 
     /** A copy with initiators {@code who}. */
     public ElectionSimulation starters(Starters who) {
-        ElectionSimulation c = copy();
-        c.starters = Objects.requireNonNull(who, "starters");
-        return c;
+        return new ElectionSimulation(definition, run, ring, who, crashLeader, crashStarterAt);
     }
 
     /** The initiators. */
@@ -170,9 +125,7 @@ public final class ElectionSimulation {
 
     /** A copy in which the previous leader (node N) is (or is not) crashed before the election. */
     public ElectionSimulation crashLeader(boolean on) {
-        ElectionSimulation c = copy();
-        c.crashLeader = on;
-        return c;
+        return new ElectionSimulation(definition, run, ring, starters, on, crashStarterAt);
     }
 
     /** Whether node N is crashed. */
@@ -192,9 +145,7 @@ public final class ElectionSimulation {
         if (time < 0) {
             throw new IllegalArgumentException("virtual time must be >= 0, got " + time);
         }
-        ElectionSimulation c = copy();
-        c.crashStarterAt = time;
-        return c;
+        return new ElectionSimulation(definition, run, ring, starters, crashLeader, time);
     }
 
     /** When the lowest initiator crashes, or -1 if it does not. */
@@ -202,83 +153,24 @@ public final class ElectionSimulation {
         return crashStarterAt;
     }
 
-    /** A copy whose protocols are created with {@code options}. */
-    public ElectionSimulation options(ProtocolOptions options) {
-        ElectionSimulation c = copy();
-        c.options = Objects.requireNonNull(options, "options");
-        return c;
-    }
-
-    /** The options as set (without the timeout defaults of the class comment). */
-    public ProtocolOptions options() {
-        return options;
-    }
-
-    /** The options the protocols get: {@link #options()} plus the timeout defaults. */
+    /**
+     * The options the protocols get: {@link #options()} plus the timeout defaults, which the
+     * definition gives ({@link ElectionProtocolDefinition#timeoutsFor}).
+     */
     ProtocolOptions effectiveOptions() {
-        ProtocolOptions o = options;
-        long max = Math.max(1, delay.max());
-        if (definition instanceof BullyDefinition) {
-            o = withDefault(o, BullyDefinition.OK_TIMEOUT, 3 * max);
-            o = withDefault(o, BullyDefinition.COORDINATOR_TIMEOUT, 6 * max);
-        } else if (definition instanceof RingDefinition) {
-            o = withDefault(o, RingDefinition.ACK_TIMEOUT, 3 * max);
+        ProtocolOptions o = run.options();
+        Map<String, Long> timeouts = new TreeMap<>(definition.timeoutsFor(Math.max(1, run.delay().max())));
+        for (Map.Entry<String, Long> timeout : timeouts.entrySet()) {
+            if (!o.values().containsKey(timeout.getKey())) {
+                o = o.with(timeout.getKey(), Long.toString(timeout.getValue()));
+            }
         }
         return o;
     }
 
-    private static ProtocolOptions withDefault(ProtocolOptions o, String key, long value) {
-        return o.values().containsKey(key) ? o : o.with(key, Long.toString(value));
-    }
-
-    /** A copy that does (or does not) pass every message through the codec and check the round trip. */
-    public ElectionSimulation encodeMessages(boolean on) {
-        ElectionSimulation c = copy();
-        c.encodeMessages = on;
-        return c;
-    }
-
-    /** Whether messages go through the codec. */
-    public boolean encodeMessages() {
-        return encodeMessages;
-    }
-
-    /**
-     * A copy with the FIFO guard on (the default: an algorithm that requires FIFO gets FIFO channels)
-     * or off (it runs on reordering channels, to show why it needs FIFO).
-     */
-    public ElectionSimulation fifoGuard(boolean on) {
-        ElectionSimulation c = copy();
-        c.fifoGuard = on;
-        return c;
-    }
-
-    /** Whether this run has FIFO channels. */
-    public boolean fifoChannels() {
-        return definition.requiresFifo() && fifoGuard;
-    }
-
-    /**
-     * A copy that processes at most {@code count} events.
-     *
-     * @throws IllegalArgumentException if {@code count} is not positive
-     */
-    public ElectionSimulation maxEvents(long count) {
-        if (count <= 0) {
-            throw new IllegalArgumentException("max events must be > 0, got " + count);
-        }
-        ElectionSimulation c = copy();
-        c.maxEvents = count;
-        return c;
-    }
-
-    /** The most events one run processes. */
-    public long maxEvents() {
-        return maxEvents;
-    }
-
     /** The ring of this run, drawn from {@code random} when the order is random. */
     List<NodeId> ringOrder(SplittableRandom random) {
+        int nodes = run.nodes();
         List<NodeId> r = new ArrayList<>(nodes);
         for (int i = 1; i <= nodes; i++) {
             r.add(NodeId.of(i));
@@ -323,8 +215,8 @@ public final class ElectionSimulation {
     public String toString() {
         StringBuilder code = new StringBuilder("ElectionSimulation.of(new ")
                 .append(definition.getClass().getCanonicalName()).append("())")
-                .append(".nodes(").append(nodes).append(')')
-                .append(".delay(").append(delay).append(')')
+                .append(".nodes(").append(run.nodes()).append(')')
+                .append(".delay(").append(run.delay()).append(')')
                 .append(".ring(ElectionSimulation.RingOrder.").append(ring).append(')')
                 .append(".starters(ElectionSimulation.Starters.").append(starters).append(')');
         if (crashLeader) {
@@ -333,39 +225,20 @@ public final class ElectionSimulation {
         if (crashStarterAt >= 0) {
             code.append(".crashStarterAt(").append(crashStarterAt).append("L)");
         }
-        if (!options.values().isEmpty()) {
-            code.append(".options(ProtocolOptions.NONE");
-            for (Map.Entry<String, String> e : new TreeMap<>(options.values()).entrySet()) {
-                code.append(".with(\"").append(e.getKey()).append("\", \"").append(e.getValue()).append("\")");
-            }
-            code.append(')');
-        }
-        if (!encodeMessages) {
+        run.appendOptions(code);
+        if (!run.encodeMessages()) {
             code.append(".encodeMessages(false)");
         }
-        if (!fifoGuard) {
+        if (!run.fifoGuard()) {
             code.append(".fifoGuard(false)");
         }
-        if (maxEvents != 50_000_000L) {
-            code.append(".maxEvents(").append(maxEvents).append("L)");
-        }
-        return code.append(".seed(").append(seed).append("L).run()").toString();
+        run.appendMaxEvents(code);
+        return code.append(".seed(").append(run.seed()).append("L).run()").toString();
     }
 
-    private ElectionSimulation copy() {
-        ElectionSimulation c = new ElectionSimulation(definition);
-        c.nodes = nodes;
-        c.seed = seed;
-        c.delay = delay;
-        c.ring = ring;
-        c.starters = starters;
-        c.crashLeader = crashLeader;
-        c.crashStarterAt = crashStarterAt;
-        c.options = options;
-        c.encodeMessages = encodeMessages;
-        c.fifoGuard = fifoGuard;
-        c.maxEvents = maxEvents;
-        return c;
+    @Override
+    ElectionSimulation with(RunSettings settings) {
+        return new ElectionSimulation(definition, settings, ring, starters, crashLeader, crashStarterAt);
     }
 
     static String ids(Collection<NodeId> ids) {

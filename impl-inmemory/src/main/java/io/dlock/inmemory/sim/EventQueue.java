@@ -40,6 +40,31 @@ final class EventQueue {
     private int heapSize;
     private long nextSeq;
 
+    /** Processed events kept for reuse ({@link #recycle}), so that a long run allocates few. */
+    private Event[] pool = new Event[256];
+    private int pooled;
+
+    /**
+     * An event of {@code kind} for node {@code node}, recycled if one is free: only the fields
+     * {@link Event#clear} resets are cleared, the others keep what the last use left (the trace hash
+     * of a run folds them in, so this reuse order is part of what a seed produces).
+     */
+    Event obtain(int kind, int node) {
+        Event event = pooled > 0 ? pool[--pooled] : new Event();
+        event.kind = kind;
+        event.node = node;
+        return event;
+    }
+
+    /** Gives back {@code event}, processed and no longer referenced, for {@link #obtain} to reuse. */
+    void recycle(Event event) {
+        event.clear();
+        if (pooled == pool.length) {
+            pool = Arrays.copyOf(pool, pooled * 2);
+        }
+        pool[pooled++] = event;
+    }
+
     /** Schedules {@code event} at virtual time {@code time} (also stored in {@link Event#time}). */
     void add(long time, Event event) {
         event.time = time;

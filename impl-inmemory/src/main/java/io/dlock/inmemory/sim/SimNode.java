@@ -7,8 +7,6 @@ import io.dlock.protocol.PrimaryGate;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -45,9 +43,7 @@ final class SimNode<M extends ProtocolMessage> implements MutexEffects<M> {
     long remaining;
     long requests;
     long entries;
-    /** Current generation per running timer name; a timer event of another generation is stale. */
-    final Map<String, Long> timers = new HashMap<>(4);
-    long timerGenerations;
+    final Timers timers = new Timers();
 
     SimNode(Engine<M> engine, int index, NodeId id, SplittableRandom workloadRandom, int n) {
         this.engine = engine;
@@ -98,6 +94,6 @@ final class SimNode<M extends ProtocolMessage> implements MutexEffects<M> {
 
     @Override
     public void cancelTimer(String name) {
-        timers.remove(name);
+        timers.cancel(name);
     }
 }

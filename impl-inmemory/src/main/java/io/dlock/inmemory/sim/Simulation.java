@@ -2,10 +2,9 @@ package io.dlock.inmemory.sim;
 
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.protocol.ProtocolOptions;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -33,29 +32,35 @@ import java.util.function.Consumer;
  * {@link SimulationResult#describeFailure()}); it assumes the definition class has a public no-argument
  * constructor, as the registered ones do.
  */
-public final class Simulation {
+public final class Simulation extends AbstractSimulation<Simulation> {
 
     private final MutexProtocolDefinition<?> definition;
-    private int nodes = 3;
-    private long seed;
-    private DelayModel delay = DelayModel.standard();
-    private Workload workload = Workload.perNode(3);
-    private FaultPlan faults = FaultPlan.none();
-    private ProtocolOptions options = ProtocolOptions.NONE;
-    private boolean encodeMessages = true;
-    private boolean fifoGuard = true;
-    private boolean stopWhenWorkloadDone;
-    private long maxTime = Long.MAX_VALUE;
-    private long maxEvents = 50_000_000L;
+    private final Workload workload;
+    private final FaultPlan faults;
+    private final boolean stopWhenWorkloadDone;
+    private final long maxTime;
+    /** Invariants checked after the checker's own. */
+    private final List<Invariant> invariants;
 
-    private Simulation(MutexProtocolDefinition<?> definition) {
+    private Simulation(MutexProtocolDefinition<?> definition, RunSettings run, Workload workload, FaultPlan faults,
+                       boolean stopWhenWorkloadDone, long maxTime, List<Invariant> invariants) {
+        super(run);
         this.definition = Objects.requireNonNull(definition, "definition");
-        this.stopWhenWorkloadDone = !definition.quiescentWhenIdle(); // a circulating token never drains the queue
+        this.workload = Objects.requireNonNull(workload, "workload");
+        this.faults = Objects.requireNonNull(faults, "fault plan");
+        this.stopWhenWorkloadDone = stopWhenWorkloadDone;
+        if (maxTime < 0) {
+            throw new IllegalArgumentException("max time must be >= 0, got " + maxTime);
+        }
+        this.maxTime = maxTime;
+        this.invariants = List.copyOf(invariants);
     }
 
     /** A simulation of {@code definition} with the defaults listed in the class comment. */
     public static Simulation of(MutexProtocolDefinition<?> definition) {
-        return new Simulation(definition);
+        // a circulating token never drains the queue
+        return new Simulation(definition, RunSettings.DEFAULTS, Workload.perNode(3), FaultPlan.none(),
+                !Objects.requireNonNull(definition, "definition").quiescentWhenIdle(), Long.MAX_VALUE, List.of());
     }
 
     /**
@@ -100,59 +105,19 @@ public final class Simulation {
         return new Engine<>(this, typed).run(log);
     }
 
+    @Override
+    boolean algorithmRequiresFifo() {
+        return definition.requiresFifo();
+    }
+
     /** The algorithm simulated. */
     public MutexProtocolDefinition<?> definition() {
         return definition;
     }
 
-    /**
-     * A copy with {@code n} nodes.
-     *
-     * @throws IllegalArgumentException if {@code n < 1}
-     */
-    public Simulation nodes(int n) {
-        if (n < 1) {
-            throw new IllegalArgumentException("a simulation needs at least 1 node, got " + n);
-        }
-        Simulation copy = copy();
-        copy.nodes = n;
-        return copy;
-    }
-
-    /** Number of nodes N. */
-    public int nodes() {
-        return nodes;
-    }
-
-    /** A copy with run seed {@code seed}: every random choice of the run follows from it. */
-    public Simulation seed(long seed) {
-        Simulation copy = copy();
-        copy.seed = seed;
-        return copy;
-    }
-
-    /** The run seed. */
-    public long seed() {
-        return seed;
-    }
-
-    /** A copy whose messages take delays from {@code model}. */
-    public Simulation delay(DelayModel model) {
-        Simulation copy = copy();
-        copy.delay = Objects.requireNonNull(model, "delay model");
-        return copy;
-    }
-
-    /** The delay model. */
-    public DelayModel delay() {
-        return delay;
-    }
-
     /** A copy whose nodes follow {@code workload}. */
     public Simulation workload(Workload workload) {
-        Simulation copy = copy();
-        copy.workload = Objects.requireNonNull(workload, "workload");
-        return copy;
+        return new Simulation(definition, run, workload, faults, stopWhenWorkloadDone, maxTime, invariants);
     }
 
     /** The workload. */
@@ -162,9 +127,7 @@ public final class Simulation {
 
     /** A copy that injects {@code plan}. */
     public Simulation faults(FaultPlan plan) {
-        Simulation copy = copy();
-        copy.faults = Objects.requireNonNull(plan, "fault plan");
-        return copy;
+        return new Simulation(definition, run, workload, plan, stopWhenWorkloadDone, maxTime, invariants);
     }
 
     /** The fault plan. */
@@ -172,59 +135,12 @@ public final class Simulation {
         return faults;
     }
 
-    /** A copy whose protocols are created with {@code options}. */
-    public Simulation options(ProtocolOptions options) {
-        Simulation copy = copy();
-        copy.options = Objects.requireNonNull(options, "options");
-        return copy;
-    }
-
-    /** The protocol options. */
-    public ProtocolOptions options() {
-        return options;
-    }
-
-    /**
-     * A copy that does (or does not) pass every network message through the algorithm's codec:
-     * encode, count the bytes, and deliver the decoded copy. A codec that throws or whose round trip
-     * changes the message is reported as a violation. Costs time; the benchmark turns it off.
-     */
-    public Simulation encodeMessages(boolean on) {
-        Simulation copy = copy();
-        copy.encodeMessages = on;
-        return copy;
-    }
-
-    /** Whether messages go through the codec. */
-    public boolean encodeMessages() {
-        return encodeMessages;
-    }
-
-    /**
-     * With the guard on (the default), an algorithm that {@link MutexProtocolDefinition#requiresFifo()
-     * requires FIFO} gets FIFO channels: each ordered pair of nodes delivers in send order. Turned off,
-     * it runs on the same reordering channels as every other algorithm, to show why it needs FIFO.
-     * Algorithms that do not require FIFO always get reordering channels.
-     */
-    public Simulation fifoGuard(boolean on) {
-        Simulation copy = copy();
-        copy.fifoGuard = on;
-        return copy;
-    }
-
-    /** Whether the FIFO guard is on. */
-    public boolean fifoGuard() {
-        return fifoGuard;
-    }
-
     /**
      * A copy that ends the run as soon as every node has finished its workload, instead of
      * draining the queue (for algorithms whose messages never stop, such as a circulating token).
      */
     public Simulation stopWhenWorkloadDone(boolean on) {
-        Simulation copy = copy();
-        copy.stopWhenWorkloadDone = on;
-        return copy;
+        return new Simulation(definition, run, workload, faults, on, maxTime, invariants);
     }
 
     /** Whether the run ends when the workload is done. */
@@ -239,12 +155,7 @@ public final class Simulation {
      * @throws IllegalArgumentException if {@code time} is negative
      */
     public Simulation maxTime(long time) {
-        if (time < 0) {
-            throw new IllegalArgumentException("max time must be >= 0, got " + time);
-        }
-        Simulation copy = copy();
-        copy.maxTime = time;
-        return copy;
+        return new Simulation(definition, run, workload, faults, stopWhenWorkloadDone, time, invariants);
     }
 
     /** The last virtual instant processed. */
@@ -253,27 +164,21 @@ public final class Simulation {
     }
 
     /**
-     * A copy that processes at most {@code count} events (then reports the run as truncated).
-     *
-     * @throws IllegalArgumentException if {@code count} is not positive
+     * A copy that also checks {@code invariant} at every grant, after the checker's own (one holder,
+     * increasing fences, a grant answers a request) and those added before; a violation counts in
+     * {@link SimulationResult#addedViolations()} and fails {@link SimulationResult#ok()}. The replay
+     * line ({@link #toString()}) leaves added invariants out: add them again when replaying.
      */
-    public Simulation maxEvents(long count) {
-        if (count <= 0) {
-            throw new IllegalArgumentException("max events must be > 0, got " + count);
-        }
-        Simulation copy = copy();
-        copy.maxEvents = count;
-        return copy;
+    public Simulation check(Invariant invariant) {
+        Objects.requireNonNull(invariant, "invariant");
+        List<Invariant> more = new ArrayList<>(invariants);
+        more.add(invariant);
+        return new Simulation(definition, run, workload, faults, stopWhenWorkloadDone, maxTime, more);
     }
 
-    /** The most events one run processes. */
-    public long maxEvents() {
-        return maxEvents;
-    }
-
-    /** Whether this run has FIFO channels (the algorithm requires FIFO and the guard is on). */
-    public boolean fifoChannels() {
-        return definition.requiresFifo() && fifoGuard;
+    /** The invariants added with {@link #check}, in order. */
+    public List<Invariant> invariants() {
+        return invariants;
     }
 
     /** One line of Java that rebuilds this configuration, seed included, and runs it. */
@@ -281,21 +186,15 @@ public final class Simulation {
     public String toString() {
         StringBuilder code = new StringBuilder("Simulation.of(new ")
                 .append(className(definition.getClass())).append("())")
-                .append(".nodes(").append(nodes).append(')')
-                .append(".delay(").append(delay).append(')')
+                .append(".nodes(").append(run.nodes()).append(')')
+                .append(".delay(").append(run.delay()).append(')')
                 .append(".workload(").append(workload).append(')');
         if (!faults.isEmpty()) {
             code.append(".faults(").append(faults).append(')');
         }
-        if (!options.values().isEmpty()) {
-            code.append(".options(ProtocolOptions.NONE");
-            for (Map.Entry<String, String> e : new TreeMap<>(options.values()).entrySet()) {
-                code.append(".with(\"").append(e.getKey()).append("\", \"").append(e.getValue()).append("\")");
-            }
-            code.append(')');
-        }
-        code.append(".encodeMessages(").append(encodeMessages).append(')');
-        if (!fifoGuard) {
+        run.appendOptions(code);
+        code.append(".encodeMessages(").append(run.encodeMessages()).append(')');
+        if (!run.fifoGuard()) {
             code.append(".fifoGuard(false)");
         }
         if (stopWhenWorkloadDone == definition.quiescentWhenIdle()) {
@@ -304,10 +203,8 @@ public final class Simulation {
         if (maxTime != Long.MAX_VALUE) {
             code.append(".maxTime(").append(maxTime).append("L)");
         }
-        if (maxEvents != 50_000_000L) {
-            code.append(".maxEvents(").append(maxEvents).append("L)");
-        }
-        return code.append(".seed(").append(seed).append("L).run()").toString();
+        run.appendMaxEvents(code);
+        return code.append(".seed(").append(run.seed()).append("L).run()").toString();
     }
 
     private static String className(Class<?> type) {
@@ -315,19 +212,8 @@ public final class Simulation {
         return canonical != null ? canonical : type.getName();
     }
 
-    private Simulation copy() {
-        Simulation c = new Simulation(definition);
-        c.nodes = nodes;
-        c.seed = seed;
-        c.delay = delay;
-        c.workload = workload;
-        c.faults = faults;
-        c.options = options;
-        c.encodeMessages = encodeMessages;
-        c.fifoGuard = fifoGuard;
-        c.stopWhenWorkloadDone = stopWhenWorkloadDone;
-        c.maxTime = maxTime;
-        c.maxEvents = maxEvents;
-        return c;
+    @Override
+    Simulation with(RunSettings settings) {
+        return new Simulation(definition, settings, workload, faults, stopWhenWorkloadDone, maxTime, invariants);
     }
 }

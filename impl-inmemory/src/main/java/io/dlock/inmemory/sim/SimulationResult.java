@@ -49,6 +49,7 @@ import java.util.TreeMap;
  * @param recoveryTimes     for each fault injected while the lock was held or wanted, the virtual
  *                          time from the fault to the next grant (issue 8)
  * @param fencedOut         holders fenced out by a non-primary view
+ * @param addedViolations   violations of the invariants a test added ({@link Simulation#check})
  */
 public record SimulationResult(long seed, int nodes, String algorithm, long requests, long entries,
                                List<Long> entriesByNode, long messages, Map<String, Long> messagesByType,
@@ -57,7 +58,7 @@ public record SimulationResult(long seed, int nodes, String algorithm, long requ
                                boolean truncated, long faultsInjected, long dropped, long duplicated,
                                long staleDropped, double syncDelay, long syncDelaySamples, long endTime,
                                long events, long traceHash, String firstViolation, String error, String replay,
-                               List<Long> recoveryTimes, long fencedOut) {
+                               List<Long> recoveryTimes, long fencedOut, long addedViolations) {
 
     /** Copies the collections. */
     public SimulationResult {
@@ -67,12 +68,13 @@ public record SimulationResult(long seed, int nodes, String algorithm, long requ
     }
 
     /**
-     * Whether the checker found nothing wrong: no safety, fence, grant or codec violation, no protocol
-     * exception, and, when no fault was injected, every request granted (ME3).
+     * Whether the checker found nothing wrong: no safety, fence, grant or codec violation, no violation
+     * of an added invariant, no protocol exception, and, when no fault was injected, every request
+     * granted (ME3).
      */
     public boolean ok() {
         return safetyViolations == 0 && fenceViolations == 0 && grantViolations == 0 && codecErrors == 0
-                && error == null && (faultsInjected > 0 || ungranted == 0);
+                && addedViolations == 0 && error == null && (faultsInjected > 0 || ungranted == 0);
     }
 
     /** Network messages of the message class whose simple name is {@code simpleName} (0 if none). */
@@ -107,7 +109,8 @@ public record SimulationResult(long seed, int nodes, String algorithm, long requ
         return algorithm + " N=" + nodes + " seed=" + seed + ": entries=" + entries + "/" + requests
                 + " messages=" + messages + " (" + String.format(Locale.ROOT, "%.3f", messagesPerEntry)
                 + "/entry) " + messagesByType + " safety=" + safetyViolations + " fence=" + fenceViolations
-                + " grant=" + grantViolations + " codec=" + codecErrors + " ungranted=" + ungranted
+                + " grant=" + grantViolations + (addedViolations == 0 ? "" : " added=" + addedViolations)
+                + " codec=" + codecErrors + " ungranted=" + ungranted
                 + " deadlocked=" + deadlocked + " truncated=" + truncated + " faults=" + faultsInjected
                 + " (dropped=" + dropped + " duplicated=" + duplicated + " stale=" + staleDropped + ")"
                 + " syncDelay=" + syncDelay + " endTime=" + endTime + " events=" + events;

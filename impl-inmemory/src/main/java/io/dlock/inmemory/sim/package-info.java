@@ -54,9 +54,18 @@
  * After every event the checker knows who holds the lock and verifies ME1 (at most one holder at
  * any virtual instant), strictly increasing fencing tokens, and at most one grant per request; at
  * the end it counts ungranted requests (ME3) and notices a deadlock (the queue drained while a
- * request was outstanding). It also measures the synchronization delay. Every
+ * request was outstanding). It also measures the synchronization delay. Each of those properties is
+ * an {@link io.dlock.inmemory.sim.Invariant} checked at every grant; a test adds its own with
+ * {@link io.dlock.inmemory.sim.Simulation#check}. Every
  * {@link io.dlock.inmemory.sim.SimulationResult} carries the counts, the first violation, message
  * counts per type, bytes (when messages go through the codec) and a trace hash.
+ *
+ * <h2>Inside</h2>
+ * {@code Engine} runs a mutual-exclusion simulation and {@code ElectionEngine} an election, each
+ * handling only its own events; both send through one {@code Network} (codec round trip, the fault
+ * plan's network filters, delays, FIFO channels) and keep timers in {@code Timers}; the mutual-exclusion
+ * engine's views, crashes, pauses and amnesia are {@code Membership}'s. {@code Simulation} and
+ * {@code ElectionSimulation} share their common settings as one {@code RunSettings} value.
  *
  * <h2>Replaying a seed</h2>
  * A failing run says {@code failed on seed N; replay: Simulation.of(...)....seed(NL).run()}

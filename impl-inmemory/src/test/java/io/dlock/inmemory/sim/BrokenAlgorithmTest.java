@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dlock.inmemory.sim.fixtures.BrokenPermissionDefinition;
 import org.junit.jupiter.api.Test;
 
 /** The checker catches a deliberately broken algorithm, and a failing seed replays to the same failure. */

@@ -8,6 +8,8 @@ import io.dlock.ElectionAlgorithm;
 import io.dlock.election.changroberts.ChangRobertsDefinition;
 import io.dlock.inmemory.sim.ElectionSimulation.RingOrder;
 import io.dlock.inmemory.sim.ElectionSimulation.Starters;
+import io.dlock.inmemory.sim.fixtures.LiteralSeedChangRobertsDefinition;
+import io.dlock.inmemory.sim.fixtures.LiteralSeedPetersonDefinition;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.NodeId;

@@ -1,12 +1,15 @@
 package io.dlock.inmemory.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dlock.inmemory.sim.fixtures.ProbeDefinition;
+import io.dlock.inmemory.sim.fixtures.ToyCentralizedDefinition;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.NodeId;
 import java.util.HashSet;
@@ -151,5 +154,27 @@ class SimulationTest {
                 () -> TOY.nodes(3).faults(FaultPlan.none().crash(NodeId.of(5), 1)).run());
         assertTrue(e.getMessage().contains("n5"), e.getMessage());
         assertNotEquals(TOY.seed(1).toString(), TOY.seed(2).toString());
+    }
+
+    /**
+     * An invariant a test adds with {@code check} is asked at every grant after the checker's own: its
+     * violations are counted apart, fail the run and describe the first violation; the run itself is
+     * the same (same trace).
+     */
+    @Test
+    void addedInvariantIsCheckedAtEveryGrant() {
+        Invariant fencesBelowThree = (lock, node, fence) -> fence < 3 ? null
+                : "n" + node + " granted fence " + fence + ", not below 3 (holders: " + lock.holders() + ")";
+        Simulation plain = TOY.nodes(3).seed(5);
+        SimulationResult checked = plain.check(fencesBelowThree).run();
+        SimulationResult unchecked = plain.run();
+        assertTrue(unchecked.ok(), unchecked::describeFailure);
+        assertFalse(checked.ok());
+        assertEquals(unchecked.entries() - 2, checked.addedViolations(), checked::describeFailure);
+        assertEquals(0, checked.safetyViolations() + checked.fenceViolations() + checked.grantViolations());
+        assertTrue(checked.firstViolation().contains("granted fence 3, not below 3 (holders: 0)"),
+                checked.firstViolation());
+        assertEquals(unchecked.traceHash(), checked.traceHash());
+        assertEquals(List.of(fencesBelowThree), plain.check(fencesBelowThree).invariants());
     }
 }

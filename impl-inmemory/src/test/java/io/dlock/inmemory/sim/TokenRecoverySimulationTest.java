@@ -4,20 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dlock.inmemory.sim.fixtures.TwoTokensDefinition;
 import io.dlock.mutex.ctta.CttaDefinition;
 import io.dlock.mutex.ctta.CttaMessage;
 import io.dlock.mutex.naimitrehel.NaimiTrehelDefinition;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage;
-import io.dlock.protocol.AbstractMutexProtocolDefinition;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.MutexProtocolDefinition;
-import io.dlock.protocol.ProtocolContext;
-import io.dlock.protocol.ProtocolFamily;
 import io.dlock.spi.NodeId;
-import io.dlock.spi.View;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -226,69 +221,4 @@ class TokenRecoverySimulationTest {
             assertEquals(3L * n * 20, (long) entries);
         }
     }
-
-    /**
-     * CTTA in which node 1 forges a token on its first request (as a protocol that skipped the
-     * {@code TG < CG} test would accept a stale one): two tokens; test only.
-     */
-    public static final class TwoTokensDefinition extends AbstractMutexProtocolDefinition<CttaMessage> {
-
-        private static final CttaDefinition CTTA = new CttaDefinition();
-
-        /** Stateless. */
-        public TwoTokensDefinition() {
-            super("ctta-two-tokens", ProtocolFamily.TOKEN, false, Set.of(), CTTA.codec(), CTTA.messagesFormula());
-        }
-
-        @Override
-        public MutexProtocol<CttaMessage> create(ProtocolContext<CttaMessage> context) {
-            MutexProtocol<CttaMessage> inner = CTTA.create(context);
-            boolean forger = context.self().equals(NodeId.of(1));
-            View view = context.view();
-            return new MutexProtocol<>() {
-                private boolean forged;
-
-                @Override
-                public void onRequest() {
-                    inner.onRequest();
-                    if (forger && !forged) {
-                        forged = true;
-                        inner.onMessage(NodeId.of(0), new CttaMessage.Token(
-                                java.util.Collections.nCopies(view.size(), 0L), 0, 0, 1));
-                    }
-                }
-
-                @Override
-                public void onRelease() {
-                    inner.onRelease();
-                }
-
-                @Override
-                public void onMessage(NodeId from, CttaMessage message) {
-                    inner.onMessage(from, message);
-                }
-
-                @Override
-                public void onView(View v) {
-                    inner.onView(v);
-                }
-
-                @Override
-                public void onTimer(String name) {
-                    inner.onTimer(name);
-                }
-            };
-        }
-
-        @Override
-        public double expectedMessagesPerEntry(int n) {
-            return CTTA.expectedMessagesPerEntry(n);
-        }
-
-        @Override
-        public double expectedSyncDelay() {
-            return 1;
-        }
-    }
-
 }
