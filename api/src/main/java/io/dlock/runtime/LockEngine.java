@@ -15,16 +15,8 @@ import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,9 +26,9 @@ import org.slf4j.LoggerFactory;
  * releases, messages, views and timers; the effects that turn its answers into transport sends, grants
  * and timers; epoch filtering; and the lock's counters.
  *
- * <p>Every protocol call happens on the event loop, one at a time. Messages of an older epoch are
- * dropped; messages of a newer epoch (the sender installed the view first) wait until this node
- * installs that view.
+ * <p>Every protocol call happens on the event loop, one at a time. Messages pass the lock's
+ * {@link EpochInbox}: those of an older epoch are dropped; those of a newer epoch (the sender installed
+ * the view first) wait until this node installs that view.
  *
  * <p>The protocol is wrapped in a {@link PrimaryGate}: in a view that is not primary for this node
  * (the node runtime's {@link io.dlock.protocol.PrimaryComponent} decides) nothing is granted, requests
@@ -56,11 +48,8 @@ final class LockEngine<M extends ProtocolMessage> {
     private final Transport transport;
     private final NodeId self;
     private final SerialExecutor loop;
-    private final ScheduledExecutorService timers;
     private final LocalLockState local;
     private final RuntimeLock facade;
-    private final Map<String, PendingTimer> runningTimers = new HashMap<>();
-    private final List<Early> early = new ArrayList<>();
 
     private final LongAdder entries = new LongAdder();
     private final LongAdder messagesSent = new LongAdder();
@@ -68,21 +57,13 @@ final class LockEngine<M extends ProtocolMessage> {
     private final LongAdder messagesReceived = new LongAdder();
     private final LongAdder malformed = new LongAdder();
     private final LongAdder stale = new LongAdder();
-    private boolean malformedLogged;
 
     // Loop-confined state.
     private boolean stopped;
     private View view;
     private PrimaryGate<M> protocol;
-
-    /** A timer set by the protocol; its identity tells a fired timer from a superseded one. */
-    private static final class PendingTimer {
-        private ScheduledFuture<?> future;
-    }
-
-    /** A message that arrived before this node installed its epoch's view. */
-    private record Early(NodeId from, long epoch, byte[] bytes, int offset) {
-    }
+    private final EpochInbox<WireReader> inbox = new EpochInbox<>(MAX_EARLY_MESSAGES, this::receive);
+    private final LoopTimers protocolTimers;
 
     LockEngine(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
                View initialView, boolean primary, Executor pool, ScheduledExecutorService timers,
@@ -93,11 +74,12 @@ final class LockEngine<M extends ProtocolMessage> {
         this.transport = transport;
         this.self = transport.self();
         this.loop = new SerialExecutor(pool);
-        this.timers = timers;
+        this.protocolTimers = new LoopTimers(timers, loop, () -> !stopped, timer -> protocol.onTimer(timer));
         this.local = new LocalLockState(() -> loop.execute(this::request), () -> loop.execute(this::release),
                 localHandoff);
         this.facade = new RuntimeLock(name, local, this, tryTimeoutNanos);
         this.view = initialView;
+        inbox.install(initialView.epoch(), initialView::contains);
         this.protocol = PrimaryGate.create(definition,
                 new ProtocolContext<>(self, initialView, new Effects(), options, false), primary);
     }
@@ -112,7 +94,7 @@ final class LockEngine<M extends ProtocolMessage> {
 
     /** Queues a message received from the transport; {@code in} is positioned at the algorithm's payload. */
     void deliver(NodeId from, long epoch, byte[] bytes, int offset) {
-        loop.execute(() -> receive(from, epoch, bytes, offset));
+        loop.execute(() -> receive(from, epoch, new WireReader(bytes, offset, bytes.length - offset)));
     }
 
     /**
@@ -137,8 +119,7 @@ final class LockEngine<M extends ProtocolMessage> {
         local.close(reason);
         loop.execute(() -> {
             stopped = true;
-            runningTimers.values().forEach(t -> t.future.cancel(false));
-            runningTimers.clear();
+            protocolTimers.cancelAll();
         });
     }
 
@@ -174,39 +155,23 @@ final class LockEngine<M extends ProtocolMessage> {
             local.endHandoffs(); // a grant cut off from the majority must not pass to more local holders
         }
         protocol.onView(newView, primary);
-        Iterator<Early> it = early.iterator();
-        List<Early> due = new ArrayList<>();
-        while (it.hasNext()) {
-            Early e = it.next();
-            if (e.epoch <= newView.epoch()) {
-                it.remove();
-                due.add(e);
-            }
-        }
-        for (Early e : due) {
-            receive(e.from, e.epoch, e.bytes, e.offset);
-        }
+        inbox.install(newView.epoch(), newView::contains); // replays the messages that waited for it
     }
 
-    private void receive(NodeId from, long epoch, byte[] bytes, int offset) {
+    /** {@code in} is positioned at the algorithm's payload. */
+    private void receive(NodeId from, long epoch, WireReader in) {
         if (stopped) {
             return;
         }
-        if (epoch < view.epoch() || (epoch == view.epoch() && !view.contains(from))) {
-            stale.increment();
-            return;
-        }
-        if (epoch > view.epoch()) {
-            if (early.size() >= MAX_EARLY_MESSAGES) {
+        EpochInbox.Verdict verdict = inbox.offer(from, epoch, in);
+        if (verdict != EpochInbox.Verdict.DELIVER) {
+            if (verdict != EpochInbox.Verdict.HELD) {
                 stale.increment();
-            } else {
-                early.add(new Early(from, epoch, bytes, offset));
             }
             return;
         }
         M message;
         try {
-            WireReader in = new WireReader(bytes, offset, bytes.length - offset);
             message = codec.decode(in);
             in.expectEnd();
         } catch (MalformedMessageException e) {
@@ -217,10 +182,9 @@ final class LockEngine<M extends ProtocolMessage> {
         protocol.onMessage(from, message);
     }
 
-    void malformed(NodeId from, RuntimeException e) {
+    private void malformed(NodeId from, RuntimeException e) {
         malformed.increment();
-        if (!malformedLogged) {
-            malformedLogged = true;
+        if (inbox.firstUnreadable()) {
             LOG.warn("lock '{}': dropped a malformed message from {} ({}); further ones are only counted", name, from,
                     e.getMessage());
         }
@@ -231,15 +195,6 @@ final class LockEngine<M extends ProtocolMessage> {
         new Envelope(Envelope.KIND_MUTEX, definition.name(), name, view.epoch()).writeTo(out);
         codec.encode(message, out);
         return out.toByteArray();
-    }
-
-    private void fireTimer(String timer, PendingTimer pending) {
-        loop.execute(() -> {
-            if (!stopped && runningTimers.get(timer) == pending) {
-                runningTimers.remove(timer);
-                protocol.onTimer(timer);
-            }
-        });
     }
 
     /** The protocol's effects; called only from the event loop, while the protocol handles an event. */
@@ -275,23 +230,12 @@ final class LockEngine<M extends ProtocolMessage> {
 
         @Override
         public void setTimer(String timer, long delayMillis) {
-            cancelTimer(timer);
-            PendingTimer pending = new PendingTimer();
-            try {
-                // The fire task re-enters the loop, so it runs after this handler has stored the future.
-                pending.future = timers.schedule(() -> fireTimer(timer, pending), delayMillis, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException e) {
-                return; // the node is closing: its timers are shut down and the protocol stops with them
-            }
-            runningTimers.put(timer, pending);
+            protocolTimers.set(timer, delayMillis);
         }
 
         @Override
         public void cancelTimer(String timer) {
-            PendingTimer pending = runningTimers.remove(timer);
-            if (pending != null) {
-                pending.future.cancel(false);
-            }
+            protocolTimers.cancel(timer);
         }
     }
 }
