@@ -1,7 +1,6 @@
 package io.dlock.runtime;
 
 import io.dlock.LeaderElection;
-import io.dlock.LeaderListener;
 import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionEffects;
 import io.dlock.protocol.ElectionProtocol;
@@ -15,20 +14,11 @@ import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * message carries its epoch (in the {@link Envelope}) and its round (a varint before the algorithm's
  * bytes): messages of older runs are dropped, a message of a newer round of the current epoch moves
  * this node to that round (a fresh instance, woken by the message), and messages of a newer epoch
- * wait until this node installs that view.
+ * wait until this node installs that view (the group's {@link EpochInbox} decides by epoch).
  *
  * <p><b>Majority rule.</b> In a view that is not primary for this node ({@link
  * io.dlock.protocol.PrimaryComponent}) the group has no leader ({@code leader()} is empty, listeners
@@ -60,12 +50,11 @@ import org.slf4j.LoggerFactory;
  *
  * @param <M> the algorithm's message type
  */
-final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection, GroupElection {
+final class ElectionDriver<M extends ProtocolMessage> extends AbstractLeaderElection implements GroupElection {
 
     private static final Logger LOG = LoggerFactory.getLogger(ElectionDriver.class);
     private static final int MAX_EARLY_MESSAGES = 10_000;
 
-    private final String group;
     private final ElectionProtocolDefinition<M> definition;
     private final MessageCodec<M> codec;
     private final ProtocolOptions options;
@@ -73,12 +62,10 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
     private final NodeId self;
     private final SerialExecutor loop;
     private final ScheduledExecutorService timers;
-    private final LeaderListeners listeners;
     /** Told every leader of every epoch, carried-over ones included (runtime-internal use), or null. */
     private final BiConsumer<NodeId, Long> epochLeaders;
     private final LongAdder malformed = new LongAdder();
     private final LongAdder messagesSent = new LongAdder();
-    private boolean malformedLogged;
     /** Set by {@link #close()} at once, so that tasks still queued do nothing once the node's threads stop. */
     private volatile boolean closed;
 
@@ -89,11 +76,7 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
     private boolean primary;
     private long round;
     private Run run;
-    private final List<Early> early = new ArrayList<>();
-
-    /** A message that arrived before this node installed its epoch's view. */
-    private record Early(NodeId from, long epoch, byte[] bytes, int offset) {
-    }
+    private final EpochInbox<WireReader> inbox = new EpochInbox<>(MAX_EARLY_MESSAGES, this::receive);
 
     /**
      * Creates the driver and its first run in {@code initialView}. If {@code startNow} (the
@@ -103,7 +86,7 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
                    View initialView, boolean initialPrimary, Executor pool, ScheduledExecutorService timers,
                    Executor notifier, boolean startNow,
                    BiConsumer<NodeId, Long> epochLeaders) {
-        this.group = group;
+        super(group, new LeaderListeners(group, transport.self(), notifier));
         this.definition = definition;
         this.codec = definition.codec();
         this.options = options;
@@ -111,11 +94,11 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
         this.self = transport.self();
         this.loop = new SerialExecutor(pool);
         this.timers = timers;
-        this.listeners = new LeaderListeners(group, self, notifier);
         this.epochLeaders = epochLeaders;
         loop.execute(() -> {
             view = initialView;
             primary = initialPrimary;
+            inbox.install(initialView.epoch(), admitted());
             newRun(0);
             if (startNow && primary) {
                 listeners.electionRunning();
@@ -144,7 +127,7 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
 
     @Override
     public void deliver(NodeId from, long epoch, byte[] bytes, int offset) {
-        loop.execute(() -> receive(from, epoch, bytes, offset));
+        loop.execute(() -> receive(from, epoch, new WireReader(bytes, offset, bytes.length - offset)));
     }
 
     @Override
@@ -153,7 +136,7 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
         loop.execute(() -> {
             stopped = true;
             if (run != null) {
-                run.cancelTimers();
+                run.timers.cancelAll();
             }
         });
     }
@@ -172,36 +155,6 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
     }
 
     // ---- LeaderElection ----
-
-    @Override
-    public String group() {
-        return group;
-    }
-
-    @Override
-    public Optional<NodeId> leader() {
-        return listeners.leader();
-    }
-
-    @Override
-    public boolean isLeader() {
-        return listeners.isLeader();
-    }
-
-    @Override
-    public Optional<NodeId> awaitLeader(Duration timeout) throws InterruptedException {
-        return listeners.awaitLeader(timeout);
-    }
-
-    @Override
-    public void addListener(LeaderListener listener) {
-        listeners.addListener(listener);
-    }
-
-    @Override
-    public void removeListener(LeaderListener listener) {
-        listeners.removeListener(listener);
-    }
 
     @Override
     public void start() {
@@ -227,56 +180,45 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
         newRun(0);
         if (!isPrimary) {
             listeners.electionRunning(); // a minority has no leader and elects none
-            early.removeIf(e -> e.epoch <= newView.epoch());
-            return;
-        }
-        NodeId leader = listeners.current();
-        if (leader == null || !newView.contains(leader) || newView.highest().compareTo(leader) > 0) {
-            listeners.electionRunning();
-            run.started = true;
-            run.protocol.onStart();
-        } else if (epochLeaders != null) {
-            epochLeaders.accept(leader, newView.epoch()); // the leader carries over into this epoch
-        }
-        List<Early> due = new ArrayList<>();
-        for (Iterator<Early> it = early.iterator(); it.hasNext(); ) {
-            Early e = it.next();
-            if (e.epoch <= newView.epoch()) {
-                it.remove();
-                due.add(e);
+        } else {
+            NodeId leader = listeners.current();
+            if (leader == null || !newView.contains(leader) || newView.highest().compareTo(leader) > 0) {
+                listeners.electionRunning();
+                run.started = true;
+                run.protocol.onStart();
+            } else if (epochLeaders != null) {
+                epochLeaders.accept(leader, newView.epoch()); // the leader carries over into this epoch
             }
         }
-        for (Early e : due) {
-            receive(e.from, e.epoch, e.bytes, e.offset);
-        }
+        // replays the messages that waited for this epoch; a view that is not primary drops them all
+        inbox.install(newView.epoch(), admitted());
     }
 
-    private void receive(NodeId from, long epoch, byte[] bytes, int offset) {
+    /** The senders whose messages of the current epoch are read: the view's members, none in a minority. */
+    private Predicate<NodeId> admitted() {
+        View members = view;
+        return primary ? members::contains : from -> false;
+    }
+
+    /** {@code in} is positioned at the round, before the algorithm's payload. */
+    private void receive(NodeId from, long epoch, WireReader in) {
         if (stopped || closed) {
             return;
         }
-        if (epoch < view.epoch() || (epoch == view.epoch() && (!primary || !view.contains(from)))) {
-            return;
-        }
-        if (epoch > view.epoch()) {
-            if (early.size() < MAX_EARLY_MESSAGES) {
-                early.add(new Early(from, epoch, bytes, offset));
-            }
-            return;
+        if (inbox.offer(from, epoch, in) != EpochInbox.Verdict.DELIVER) {
+            return; // held for a newer view, or dropped (not counted: election metrics have no stale counter)
         }
         long messageRound;
         M message;
         try {
-            WireReader in = new WireReader(bytes, offset, bytes.length - offset);
             messageRound = in.readVarLong();
             message = codec.decode(in);
             in.expectEnd();
         } catch (MalformedMessageException e) {
             malformed.increment();
-            if (!malformedLogged) {
-                malformedLogged = true;
+            if (inbox.firstUnreadable()) {
                 LOG.warn("election group '{}': dropped a malformed message from {} ({}); further ones are only counted",
-                        group, from, e.getMessage());
+                        group(), from, e.getMessage());
             }
             return;
         }
@@ -291,7 +233,7 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
 
     private void newRun(long newRound) {
         if (run != null) {
-            run.cancelTimers();
+            run.timers.cancelAll();
         }
         round = newRound;
         run = new Run(view, newRound);
@@ -301,13 +243,14 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
     private final class Run implements ElectionEffects<M> {
         final long epoch;
         final long runRound;
+        final LoopTimers timers;
         final ElectionProtocol<M> protocol;
-        final Map<String, ScheduledFuture<?>> runningTimers = new HashMap<>();
         boolean started;
 
         Run(View runView, long runRound) {
             this.epoch = runView.epoch();
             this.runRound = runRound;
+            this.timers = new LoopTimers(ElectionDriver.this.timers, loop, this::current, this::fire);
             this.protocol = definition.create(new ElectionContext<>(self, runView, runView.members(), this, options));
         }
 
@@ -315,9 +258,8 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
             return !stopped && !closed && run == this;
         }
 
-        void cancelTimers() {
-            runningTimers.values().forEach(f -> f.cancel(false));
-            runningTimers.clear();
+        private void fire(String timer) {
+            protocol.onTimer(timer);
         }
 
         @Override
@@ -326,7 +268,7 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
                 return;
             }
             WireWriter out = new WireWriter(48);
-            new Envelope(Envelope.KIND_ELECTION, definition.name(), group, epoch).writeTo(out);
+            new Envelope(Envelope.KIND_ELECTION, definition.name(), group(), epoch).writeTo(out);
             out.writeVarLong(runRound);
             codec.encode(message, out);
             if (!to.equals(self)) {
@@ -337,30 +279,12 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
 
         @Override
         public void setTimer(String name, long delayMillis) {
-            cancelTimer(name);
-            if (!current()) {
-                return;
-            }
-            ScheduledFuture<?>[] holder = new ScheduledFuture<?>[1];
-            try {
-                holder[0] = timers.schedule(() -> loop.execute(() -> {
-                    if (current() && runningTimers.get(name) == holder[0]) {
-                        runningTimers.remove(name);
-                        protocol.onTimer(name);
-                    }
-                }), delayMillis, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException e) {
-                return; // the node is closing
-            }
-            runningTimers.put(name, holder[0]);
+            timers.set(name, delayMillis);
         }
 
         @Override
         public void cancelTimer(String name) {
-            ScheduledFuture<?> f = runningTimers.remove(name);
-            if (f != null) {
-                f.cancel(false);
-            }
+            timers.cancel(name);
         }
 
         @Override
@@ -376,6 +300,6 @@ final class ElectionDriver<M extends ProtocolMessage> implements LeaderElection,
 
     @Override
     public String toString() {
-        return "LeaderElection[" + definition.name() + ", group '" + group + "']";
+        return "LeaderElection[" + definition.name() + ", group '" + group() + "']";
     }
 }

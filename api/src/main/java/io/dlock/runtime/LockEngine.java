@@ -19,17 +19,11 @@ import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
@@ -40,9 +34,9 @@ import org.slf4j.LoggerFactory;
  * releases, messages, views and timers; the effects that turn its answers into transport sends, grants
  * and timers; epoch filtering; and the lock's counters.
  *
- * <p>Every protocol call happens on the event loop, one at a time. Messages of an older epoch are
- * dropped; messages of a newer epoch (the sender installed the view first) wait until this node
- * installs that view.
+ * <p>Every protocol call happens on the event loop, one at a time. Messages pass the lock's
+ * {@link EpochInbox}: those of an older epoch are dropped; those of a newer epoch (the sender installed
+ * the view first) wait until this node installs that view.
  *
  * <p>The protocol is wrapped in a {@link PrimaryGate}: in a view that is not primary for this node
  * (the node runtime's {@link io.dlock.protocol.PrimaryComponent} decides) nothing is granted, requests
@@ -62,12 +56,9 @@ final class LockEngine<M extends ProtocolMessage> {
     private final Transport transport;
     private final NodeId self;
     private final SerialExecutor loop;
-    private final ScheduledExecutorService timers;
     private final LocalLockState local;
     private final RuntimeLock facade;
     private final OwnershipListeners ownershipListeners;
-    private final Map<String, PendingTimer> runningTimers = new HashMap<>();
-    private final List<Early> early = new ArrayList<>();
     private static final ConditionCodec CONDITION_CODEC = new ConditionCodec();
     /** The waiters of this lock's conditions on this node, by waiter number; the event loop wakes them. */
     private final Map<Long, ConditionWaiter> conditionWaiters = new ConcurrentHashMap<>();
@@ -79,22 +70,18 @@ final class LockEngine<M extends ProtocolMessage> {
     private final LongAdder messagesReceived = new LongAdder();
     private final LongAdder malformed = new LongAdder();
     private final LongAdder stale = new LongAdder();
-    private boolean malformedLogged;
 
     // Loop-confined state.
     private boolean stopped;
     private View view;
     private PrimaryGate<M> protocol;
+    private final EpochInbox<Incoming> inbox = new EpochInbox<>(MAX_EARLY_MESSAGES, this::receive);
+    private final LoopTimers protocolTimers;
     /** The protocol of each condition of this lock used on this node, created on first use. */
     private final Map<String, ConditionProtocol> conditions = new HashMap<>();
 
-    /** A timer set by the protocol; its identity tells a fired timer from a superseded one. */
-    private static final class PendingTimer {
-        private ScheduledFuture<?> future;
-    }
-
-    /** A message that arrived before this node installed its epoch's view; {@code condition}: of a condition. */
-    private record Early(NodeId from, long epoch, byte[] bytes, int offset, boolean condition) {
+    /** A received message, positioned at its payload: the algorithm's, or ({@code condition}) a condition's. */
+    private record Incoming(WireReader in, boolean condition) {
     }
 
     LockEngine(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
@@ -106,12 +93,13 @@ final class LockEngine<M extends ProtocolMessage> {
         this.transport = transport;
         this.self = transport.self();
         this.loop = new SerialExecutor(pool);
-        this.timers = timers;
+        this.protocolTimers = new LoopTimers(timers, loop, () -> !stopped, timer -> protocol.onTimer(timer));
         this.local = new LocalLockState(name, () -> loop.execute(this::request), () -> loop.execute(this::release),
                 localHandoff);
         this.ownershipListeners = new OwnershipListeners(events);
         this.facade = new RuntimeLock(name, local, this, tryTimeoutNanos);
         this.view = initialView;
+        inbox.install(initialView.epoch(), initialView::contains);
         this.protocol = PrimaryGate.create(definition,
                 new ProtocolContext<>(self, initialView, new Effects(), options, false), primary);
     }
@@ -130,12 +118,12 @@ final class LockEngine<M extends ProtocolMessage> {
 
     /** Queues a message received from the transport; {@code in} is positioned at the algorithm's payload. */
     void deliver(NodeId from, long epoch, byte[] bytes, int offset) {
-        loop.execute(() -> receive(from, epoch, bytes, offset, false));
+        loop.execute(() -> receive(from, epoch, new Incoming(new WireReader(bytes, offset, bytes.length - offset), false)));
     }
 
     /** Queues a message of one of this lock's conditions; {@code offset} is at the condition's name. */
     void deliverCondition(NodeId from, long epoch, byte[] bytes, int offset) {
-        loop.execute(() -> receive(from, epoch, bytes, offset, true));
+        loop.execute(() -> receive(from, epoch, new Incoming(new WireReader(bytes, offset, bytes.length - offset), true)));
     }
 
     // ---- conditions (called by RuntimeCondition's threads) ----
@@ -204,9 +192,8 @@ final class LockEngine<M extends ProtocolMessage> {
         local.close(reason);
         loop.execute(() -> {
             stopped = true;
+            protocolTimers.cancelAll();
             conditionWaiters.keySet().forEach(this::wakeWaiter); // they wake, and fail to reacquire: closed
-            runningTimers.values().forEach(t -> t.future.cancel(false));
-            runningTimers.clear();
         });
     }
 
@@ -253,43 +240,27 @@ final class LockEngine<M extends ProtocolMessage> {
         for (ConditionProtocol condition : conditions.values()) {
             condition.onView(newView); // wakes every waiter: none is lost with a keeper or a member that left
         }
-        Iterator<Early> it = early.iterator();
-        List<Early> due = new ArrayList<>();
-        while (it.hasNext()) {
-            Early e = it.next();
-            if (e.epoch <= newView.epoch()) {
-                it.remove();
-                due.add(e);
-            }
-        }
-        for (Early e : due) {
-            receive(e.from, e.epoch, e.bytes, e.offset, e.condition);
-        }
+        inbox.install(newView.epoch(), newView::contains); // replays the messages that waited for it
     }
 
-    private void receive(NodeId from, long epoch, byte[] bytes, int offset, boolean condition) {
+    private void receive(NodeId from, long epoch, Incoming incoming) {
         if (stopped) {
             return;
         }
-        if (epoch < view.epoch() || (epoch == view.epoch() && !view.contains(from))) {
-            stale.increment();
-            return;
-        }
-        if (epoch > view.epoch()) {
-            if (early.size() >= MAX_EARLY_MESSAGES) {
+        EpochInbox.Verdict verdict = inbox.offer(from, epoch, incoming);
+        if (verdict != EpochInbox.Verdict.DELIVER) {
+            if (verdict != EpochInbox.Verdict.HELD) {
                 stale.increment();
-            } else {
-                early.add(new Early(from, epoch, bytes, offset, condition));
             }
             return;
         }
-        if (condition) {
-            receiveCondition(from, bytes, offset);
+        WireReader in = incoming.in();
+        if (incoming.condition()) {
+            receiveCondition(from, in);
             return;
         }
         M message;
         try {
-            WireReader in = new WireReader(bytes, offset, bytes.length - offset);
             message = codec.decode(in);
             in.expectEnd();
         } catch (MalformedMessageException e) {
@@ -300,11 +271,10 @@ final class LockEngine<M extends ProtocolMessage> {
         protocol.onMessage(from, message);
     }
 
-    private void receiveCondition(NodeId from, byte[] bytes, int offset) {
+    private void receiveCondition(NodeId from, WireReader in) {
         String condition;
         ConditionMessage message;
         try {
-            WireReader in = new WireReader(bytes, offset, bytes.length - offset);
             condition = in.readString();
             message = CONDITION_CODEC.decode(in);
             in.expectEnd();
@@ -316,10 +286,9 @@ final class LockEngine<M extends ProtocolMessage> {
         condition(condition).onMessage(from, message);
     }
 
-    void malformed(NodeId from, RuntimeException e) {
+    private void malformed(NodeId from, RuntimeException e) {
         malformed.increment();
-        if (!malformedLogged) {
-            malformedLogged = true;
+        if (inbox.firstUnreadable()) {
             LOG.warn("lock '{}': dropped a malformed message from {} ({}); further ones are only counted", name, from,
                     e.getMessage());
         }
@@ -330,15 +299,6 @@ final class LockEngine<M extends ProtocolMessage> {
         new Envelope(Envelope.KIND_MUTEX, definition.name(), name, view.epoch()).writeTo(out);
         codec.encode(message, out);
         return out.toByteArray();
-    }
-
-    private void fireTimer(String timer, PendingTimer pending) {
-        loop.execute(() -> {
-            if (!stopped && runningTimers.get(timer) == pending) {
-                runningTimers.remove(timer);
-                protocol.onTimer(timer);
-            }
-        });
     }
 
     /** A condition protocol's effects; called only from the event loop. */
@@ -409,23 +369,12 @@ final class LockEngine<M extends ProtocolMessage> {
 
         @Override
         public void setTimer(String timer, long delayMillis) {
-            cancelTimer(timer);
-            PendingTimer pending = new PendingTimer();
-            try {
-                // The fire task re-enters the loop, so it runs after this handler has stored the future.
-                pending.future = timers.schedule(() -> fireTimer(timer, pending), delayMillis, TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException e) {
-                return; // the node is closing: its timers are shut down and the protocol stops with them
-            }
-            runningTimers.put(timer, pending);
+            protocolTimers.set(timer, delayMillis);
         }
 
         @Override
         public void cancelTimer(String timer) {
-            PendingTimer pending = runningTimers.remove(timer);
-            if (pending != null) {
-                pending.future.cancel(false);
-            }
+            protocolTimers.cancel(timer);
         }
     }
 }

@@ -1,11 +1,8 @@
 package io.dlock.runtime;
 
 import io.dlock.LeaderElection;
-import io.dlock.LeaderListener;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
-import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /**
@@ -15,14 +12,10 @@ import java.util.concurrent.Executor;
  * A view that is not primary (the majority rule) has no leader.
  * Listeners as in {@link LeaderListeners}.
  */
-final class ViewLeaderElection implements LeaderElection, GroupElection {
-
-    private final String group;
-    private final LeaderListeners listeners;
+final class ViewLeaderElection extends AbstractLeaderElection implements GroupElection {
 
     ViewLeaderElection(String group, NodeId self, Executor notifier, View initial, boolean primary) {
-        this.group = group;
-        this.listeners = new LeaderListeners(group, self, notifier);
+        super(group, new LeaderListeners(group, self, notifier));
         onView(initial, primary);
     }
 
@@ -50,36 +43,6 @@ final class ViewLeaderElection implements LeaderElection, GroupElection {
         return this;
     }
 
-    @Override
-    public String group() {
-        return group;
-    }
-
-    @Override
-    public Optional<NodeId> leader() {
-        return listeners.leader();
-    }
-
-    @Override
-    public boolean isLeader() {
-        return listeners.isLeader();
-    }
-
-    @Override
-    public Optional<NodeId> awaitLeader(Duration timeout) throws InterruptedException {
-        return listeners.awaitLeader(timeout);
-    }
-
-    @Override
-    public void addListener(LeaderListener listener) {
-        listeners.addListener(listener);
-    }
-
-    @Override
-    public void removeListener(LeaderListener listener) {
-        listeners.removeListener(listener);
-    }
-
     /** Nothing to run: the view decides. */
     @Override
     public void start() {
@@ -87,6 +50,6 @@ final class ViewLeaderElection implements LeaderElection, GroupElection {
 
     @Override
     public String toString() {
-        return "LeaderElection[view, group '" + group + "']";
+        return "LeaderElection[view, group '" + group() + "']";
     }
 }

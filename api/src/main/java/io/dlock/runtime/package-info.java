@@ -8,9 +8,15 @@
  * <p>For each election group an {@code ElectionDriver} runs the configured election algorithm on its
  * own serial loop, one protocol instance per run (an epoch, or a round within one after
  * {@link io.dlock.LeaderElection#start()}), and reports leaders through {@code LeaderListeners}, which
- * the message-free {@code ViewLeaderElection} shares. With a central mutual-exclusion algorithm the
+ * the message-free {@code ViewLeaderElection} shares (both answer leader queries through
+ * {@code AbstractLeaderElection}). With a central mutual-exclusion algorithm the
  * node also runs the group {@code dlock.mutex-coordinator}, whose leader becomes the coordinator of
  * every lock.
+ *
+ * <p>Lock engines and election drivers share two loop-confined helpers: {@link EpochInbox}, the
+ * epoch rule for arriving messages (drop older epochs, hold newer ones up to a bound, replay them
+ * when the view is installed), public because the simulator's nodes decide through it too; and
+ * {@code LoopTimers}, the protocol's named timers.
  *
  * <p>Used by both transports; applications use it only through {@link io.dlock.LockService}.
  */

@@ -4,6 +4,7 @@ import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.PrimaryGate;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolMessage;
+import io.dlock.runtime.EpochInbox;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;
@@ -182,7 +183,7 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
                     network.countDropped(); // a crashed node's messages in flight are lost with it
                     return;
                 }
-                if (event.epoch != node.epoch || !node.inView[event.from]) {
+                if (node.inbox.offer(ids[event.from], event.epoch, (M) event.message) != EpochInbox.Verdict.DELIVER) {
                     staleDropped++; // another epoch, or the same epoch number on the other side of a split
                     return;
                 }

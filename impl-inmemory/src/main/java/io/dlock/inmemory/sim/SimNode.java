@@ -5,6 +5,7 @@ import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.PrimaryComponent;
 import io.dlock.protocol.PrimaryGate;
 import io.dlock.protocol.ProtocolMessage;
+import io.dlock.runtime.EpochInbox;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
 import java.util.SplittableRandom;
@@ -28,6 +29,15 @@ final class SimNode<M extends ProtocolMessage> implements MutexEffects<M> {
     PrimaryGate<M> gate;
     /** This node's majority rule: the same class the runtime uses. */
     final PrimaryComponent primaryComponent = new PrimaryComponent();
+    /**
+     * This node's epoch rule, the same class the runtime's lock engines use: it decides which
+     * arriving message is delivered. Its bound is 0 (a message of a newer epoch is dropped, not
+     * held) because here it could never be delivered: every member of a view installs it in the same
+     * event ({@code Engine.installViews}), so a newer epoch reaches only a node left out of that
+     * view, and every later view it installs has a still newer epoch. Holding such messages would
+     * change nothing but when (or, with no later view, whether) they are counted as stale.
+     */
+    final EpochInbox<M> inbox = new EpochInbox<>(0, SimNode::neverHeld);
     /** Whether the node is in the cluster (false for a joiner before its join). */
     boolean joined = true;
     View view;
@@ -70,6 +80,17 @@ final class SimNode<M extends ProtocolMessage> implements MutexEffects<M> {
         }
         others = targets;
         inView = members;
+        inbox.install(epoch, this::admits);
+    }
+
+    /** Whether {@code from} is a member of {@link #view}: its messages of this epoch are delivered. */
+    private boolean admits(NodeId from) {
+        return inView[(int) from.value()];
+    }
+
+    private static <M> void neverHeld(NodeId from, long epoch, M message) {
+        throw new IllegalStateException("a simulated node holds no message of a newer epoch, yet " + message
+                + " of epoch " + epoch + " from " + from + " was replayed");
     }
 
     @Override
