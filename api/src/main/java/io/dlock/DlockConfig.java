@@ -320,7 +320,7 @@ public final class DlockConfig {
     /**
      * {@code dlock.cluster.size}: how many nodes the cluster has when all run, or empty when not set.
      * With it, a view is primary only if it has more than half of them, so that nodes that start alone
-     * or in a minority never grant (see {@code io.dlock.protocol.PrimaryComponent}); without it, a node's
+     * or in a minority never grant (see {@code io.dlock.membership.PrimaryComponent}); without it, a node's
      * first view is primary, and two nodes that start together and do not find each other at once may
      * both grant until their clusters merge.
      */

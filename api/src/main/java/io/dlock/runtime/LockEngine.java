@@ -5,7 +5,7 @@ import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.MutexProtocolDefinition;
-import io.dlock.protocol.PrimaryGate;
+import io.dlock.membership.PrimaryGate;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * installs that view.
  *
  * <p>The protocol is wrapped in a {@link PrimaryGate}: in a view that is not primary for this node
- * (the node runtime's {@link io.dlock.protocol.PrimaryComponent} decides) nothing is granted, requests
+ * (the node runtime's {@link io.dlock.membership.PrimaryComponent} decides) nothing is granted, requests
  * wait, and the protocol sees the next primary view only.
  *
  * @param <M> the algorithm's message type

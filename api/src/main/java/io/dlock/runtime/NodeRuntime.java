@@ -9,7 +9,7 @@ import io.dlock.LockService;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolFamily;
-import io.dlock.protocol.PrimaryComponent;
+import io.dlock.membership.PrimaryComponent;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.MalformedMessageException;

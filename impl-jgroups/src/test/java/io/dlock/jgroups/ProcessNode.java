@@ -156,7 +156,7 @@ public final class ProcessNode {
         loop.execute(() -> {
             try {
                 Object protocol = field(engine, "protocol");
-                if (protocol instanceof io.dlock.protocol.PrimaryGate<?> gate) {
+                if (protocol instanceof io.dlock.membership.PrimaryGate<?> gate) {
                     protocol = gate.inner(); // the majority rule's wrapper around the algorithm
                 }
                 answer.complete(holdsToken(protocol));
