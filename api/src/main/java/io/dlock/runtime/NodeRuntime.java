@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * the elections are told whether it is primary, and in a view that is not, no lock is granted and no
  * leader is elected.
  */
-public final class NodeRuntime implements LockService, Transport.Receiver {
+public final class NodeRuntime implements LockService {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeRuntime.class);
     private static final int MAX_NAME_LENGTH = 200;
@@ -131,7 +131,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         }
         NodeRuntime runtime = new NodeRuntime(config, transport);
         try {
-            transport.start(runtime);
+            transport.start(runtime.receiver);
         } catch (RuntimeException e) {
             runtime.shutdownThreads();
             transport.close();
@@ -307,8 +307,23 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
 
     // ---- Transport.Receiver ----
 
-    @Override
-    public void onMessage(NodeId from, byte[] payload) {
+    /**
+     * What the transport calls; a private object, so that only the transport this node started can
+     * feed it messages and views.
+     */
+    private final Transport.Receiver receiver = new Transport.Receiver() {
+        @Override
+        public void onMessage(NodeId from, byte[] payload) {
+            NodeRuntime.this.onMessage(from, payload);
+        }
+
+        @Override
+        public void onView(View view) {
+            NodeRuntime.this.onView(view);
+        }
+    };
+
+    private void onMessage(NodeId from, byte[] payload) {
         if (closed) {
             return;
         }
@@ -344,8 +359,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         engine(envelope.name()).deliver(from, envelope.epoch(), payload, in.position());
     }
 
-    @Override
-    public void onView(View newView) {
+    private void onView(View newView) {
         boolean isPrimary;
         String why;
         synchronized (primaryComponent) {
