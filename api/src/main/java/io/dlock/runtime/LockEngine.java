@@ -143,7 +143,7 @@ final class LockEngine<M extends ProtocolMessage> {
     }
 
     LockMetrics metrics() {
-        return new LockMetrics(definition.name(), entries.sum(), messagesSent.sum(), bytesSent.sum(),
+        return LockMetrics.of(definition.name(), entries.sum(), messagesSent.sum(), bytesSent.sum(),
                 messagesReceived.sum(), malformed.sum(), stale.sum(), local.localHandoffs());
     }
 

@@ -253,7 +253,7 @@ public final class NodeRuntime implements LockService {
 
     @Override
     public LockMetrics metrics() {
-        LockMetrics sum = new LockMetrics(config.mutex().configName(), 0, 0, 0, 0, foreign.sum(), 0, 0);
+        LockMetrics sum = LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, foreign.sum(), 0, 0);
         for (LockEngine<?> e : engines.values()) {
             sum = sum.plus(e.metrics());
         }
