@@ -62,10 +62,10 @@ public final class ProcessNode {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         DlockConfig config = DlockConfig.builder().transport("jgroups").cluster(cluster).nodeId(id)
                 .set(DlockConfig.MUTEX, algorithm)
-                .set(DlockConfig.JGROUPS_STACK, "default")
-                .set(DlockConfig.JGROUPS_BIND_ADDR, "127.0.0.1")
-                .set(DlockConfig.JGROUPS_PORT, Integer.toString(port))
-                .set(DlockConfig.JGROUPS_PORT_RANGE, "5")
+                .set(JGroupsTransportFactory.STACK, "default")
+                .set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
+                .set(JGroupsTransportFactory.PORT, Integer.toString(port))
+                .set(JGroupsTransportFactory.PORT_RANGE, "5")
                 .build();
         JGroupsTransport transport = JGroupsTransportFactory.create(config, true);
         try (LockService service = LockService.start(config, transport)) {

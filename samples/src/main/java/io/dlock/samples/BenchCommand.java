@@ -238,9 +238,9 @@ final class BenchCommand implements Callable<Integer> {
         DlockConfig.Builder b = DlockConfig.builder().transport(t).mutex(a).localHandoff(handoff)
                 .cluster("bench-" + UUID.randomUUID());
         if (t.equals("jgroups")) {
-            b.set(DlockConfig.JGROUPS_STACK, "default").set(DlockConfig.JGROUPS_BIND_ADDR, "127.0.0.1")
-                    .set(DlockConfig.JGROUPS_PORT, Integer.toString(nextPort.getAndAdd(n + 4)))
-                    .set(DlockConfig.JGROUPS_PORT_RANGE, Integer.toString(n + 2));
+            b.set(JGroupsTransportFactory.STACK, "default").set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
+                    .set(JGroupsTransportFactory.PORT, Integer.toString(nextPort.getAndAdd(n + 4)))
+                    .set(JGroupsTransportFactory.PORT_RANGE, Integer.toString(n + 2));
         }
         return b;
     }
