@@ -29,6 +29,10 @@ public final class InMemoryTransportFactory implements TransportFactory {
     private static final String DELAY_SETTING = "delay-ms";
     private static final long MAX_DELAY_MS = 60_000;
 
+    /** The factory; {@link java.util.ServiceLoader} makes it. */
+    public InMemoryTransportFactory() {
+    }
+
     @Override
     public String name() {
         return NAME;

@@ -110,6 +110,10 @@ public final class JGroupsTransportFactory implements TransportFactory {
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(dlock\\.jgroups\\.[a-z-]+)}");
 
+    /** The factory; {@link java.util.ServiceLoader} makes it. */
+    public JGroupsTransportFactory() {
+    }
+
     @Override
     public String name() {
         return NAME;
