@@ -112,7 +112,7 @@ import java.util.concurrent.locks.Lock;
  * increases across the cluster.
  *
  * <p><b>Partitions (majority rule).</b> Only a view that holds a strict majority of the members of
- * the last primary view may grant ({@link io.dlock.protocol.PrimaryComponent}). On a minority side
+ * the last primary view may grant. On a minority side
  * (or on both halves of an even split) nothing is granted: {@code tryLock(timeout)} times out and
  * {@code lock()} waits until the partition heals. A thread that held the lock when its node fell
  * into the minority is fenced out: the majority side may grant the lock again, with a higher fencing

@@ -1,19 +1,23 @@
 package io.dlock;
 
 import io.dlock.protocol.ProtocolOptions;
+import io.dlock.spi.TransportFactory;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Properties;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -52,24 +56,10 @@ import java.util.function.Consumer;
  *   <tr><td>{@code dlock.lock.local-handoff}</td><td>{@code 0}</td><td>how many times in a row a held lock may
  *       pass between this node's own waiting threads before it goes back to the cluster, 0 (strict
  *       fairness) to 1000; must be the same on every node (it scales the fencing tokens)</td></tr>
- *   <tr><td>{@code dlock.inmemory.delay-ms}</td><td>{@code 0}</td><td>in-memory network: delay of every
- *       message, 0 to 60000</td></tr>
- *   <tr><td>{@code dlock.jgroups.stack}</td><td>{@code default}</td><td>JGroups stack: {@code default} (TCP on
- *       127.0.0.1), {@code tcp} (TCP with an initial-hosts list), {@code secure} (tcp plus SYM_ENCRYPT),
- *       {@code loopback} (in-JVM only), or a stack file path or class-path resource ending in {@code .xml}</td></tr>
- *   <tr><td>{@code dlock.jgroups.bind-addr}</td><td>{@code 127.0.0.1}</td><td>JGroups: address to bind to</td></tr>
- *   <tr><td>{@code dlock.jgroups.port}</td><td>{@code 7800}</td><td>JGroups: first TCP port to try, 1 to 65535</td></tr>
- *   <tr><td>{@code dlock.jgroups.port-range}</td><td>{@code 10}</td><td>JGroups: further ports tried when binding and
- *       probed by discovery, 0 to 1000</td></tr>
- *   <tr><td>{@code dlock.jgroups.initial-hosts}</td><td>{@code <bind-addr>[<port>]}</td><td>JGroups: members to
- *       contact when joining, {@code host[port],host[port],...}</td></tr>
- *   <tr><td>{@code dlock.jgroups.keystore}</td><td></td><td>JGroups secure stack: keystore file (PKCS12 or JCEKS)
- *       holding the cluster's AES key</td></tr>
- *   <tr><td>{@code dlock.jgroups.keystore-password}</td><td></td><td>JGroups secure stack: password of the keystore
- *       and of the key</td></tr>
- *   <tr><td>{@code dlock.jgroups.key-alias}</td><td>{@code dlock}</td><td>JGroups secure stack: alias of the key</td></tr>
- *   <tr><td>{@code dlock.jgroups.join-timeout-ms}</td><td>{@code 30000}</td><td>JGroups: how long joining, and
- *       then waiting for a primary view (see {@code dlock.cluster.size}), may take before start fails, 1000 to 600000</td></tr>
+ *   <tr><td>{@code dlock.<transport>.<setting>}</td><td></td><td>a setting of a transport on the class
+ *       path, declared and checked by its {@link io.dlock.spi.TransportFactory}, e.g. {@code dlock.inmemory.delay-ms}
+ *       (see {@code InMemoryTransportFactory}) or {@code dlock.jgroups.port} (see {@code JGroupsTransportFactory});
+ *       checked whichever transport {@code dlock.transport} selects</td></tr>
  * </table>
  */
 public final class DlockConfig {
@@ -97,33 +87,8 @@ public final class DlockConfig {
     public static final String LOCAL_HANDOFF = "dlock.lock.local-handoff";
     /** Largest allowed {@link #LOCAL_HANDOFF}. */
     public static final int MAX_LOCAL_HANDOFF = 1000;
-    /** Key of the in-memory network's message delay. */
-    public static final String INMEMORY_DELAY_MS = "dlock.inmemory.delay-ms";
-
-    /** Key of the JGroups stack: a built-in name or a stack file. */
-    public static final String JGROUPS_STACK = "dlock.jgroups.stack";
-    /** Key of the JGroups bind address. */
-    public static final String JGROUPS_BIND_ADDR = "dlock.jgroups.bind-addr";
-    /** Key of the first JGroups TCP port. */
-    public static final String JGROUPS_PORT = "dlock.jgroups.port";
-    /** Key of the number of further JGroups ports tried and probed. */
-    public static final String JGROUPS_PORT_RANGE = "dlock.jgroups.port-range";
-    /** Key of the JGroups initial hosts, {@code host[port],...}. */
-    public static final String JGROUPS_INITIAL_HOSTS = "dlock.jgroups.initial-hosts";
-    /** Key of the keystore of the JGroups secure stack. */
-    public static final String JGROUPS_KEYSTORE = "dlock.jgroups.keystore";
-    /** Key of the password of that keystore. */
-    public static final String JGROUPS_KEYSTORE_PASSWORD = "dlock.jgroups.keystore-password";
-    /** Key of the alias of the cluster key in that keystore. */
-    public static final String JGROUPS_KEY_ALIAS = "dlock.jgroups.key-alias";
-    /** Key of the bound on joining a JGroups cluster. */
-    public static final String JGROUPS_JOIN_TIMEOUT_MS = "dlock.jgroups.join-timeout-ms";
-
     private static final Set<String> KEYS = Set.of(MUTEX, ELECTION, TRANSPORT, CLUSTER, CLUSTER_SIZE, NODE_ID, TRY_TIMEOUT_MS,
-            LOCAL_HANDOFF, INMEMORY_DELAY_MS, JGROUPS_STACK, JGROUPS_BIND_ADDR, JGROUPS_PORT, JGROUPS_PORT_RANGE, JGROUPS_INITIAL_HOSTS,
-            JGROUPS_KEYSTORE, JGROUPS_KEYSTORE_PASSWORD, JGROUPS_KEY_ALIAS, JGROUPS_JOIN_TIMEOUT_MS);
-    private static final java.util.regex.Pattern HOST_LIST =
-            java.util.regex.Pattern.compile("[A-Za-z0-9.:_-]+\\[[0-9]{1,5}\\](,[A-Za-z0-9.:_-]+\\[[0-9]{1,5}\\])*");
+            LOCAL_HANDOFF);
     private static final String MUTEX_OPTION_PREFIX = MUTEX + ".";
     private static final String ELECTION_OPTION_PREFIX = ELECTION + ".";
 
@@ -138,25 +103,29 @@ public final class DlockConfig {
     private final OptionalInt clusterSize;
     private final Duration tryTimeout;
     private final int localHandoff;
-    private final Duration inMemoryDelay;
 
     private DlockConfig(Map<String, String> raw) {
+        List<TransportFactory> transports = new ArrayList<>();
+        ServiceLoader.load(TransportFactory.class, DlockConfig.class.getClassLoader()).forEach(transports::add);
         for (String key : raw.keySet()) {
-            if (!KEYS.contains(key) && !key.startsWith(MUTEX_OPTION_PREFIX) && !key.startsWith(ELECTION_OPTION_PREFIX)) {
+            if (!KEYS.contains(key) && !key.startsWith(MUTEX_OPTION_PREFIX) && !key.startsWith(ELECTION_OPTION_PREFIX)
+                    && transports.stream().noneMatch(t -> key.startsWith(settingPrefix(t)))) {
+                StringBuilder prefixes = new StringBuilder();
+                transports.forEach(t -> prefixes.append(", ").append(settingPrefix(t)).append("<setting>"));
                 throw new DlockConfigException("unknown configuration key '" + key + "' (value '" + raw.get(key)
                         + "'); allowed keys: " + String.join(", ", new TreeSet<>(KEYS)) + ", " + MUTEX_OPTION_PREFIX
-                        + "<option>, " + ELECTION_OPTION_PREFIX + "<option>");
+                        + "<option>, " + ELECTION_OPTION_PREFIX + "<option>" + prefixes);
             }
         }
         this.values = Collections.unmodifiableMap(new TreeMap<>(raw));
         String mutexName = raw.getOrDefault(MUTEX, MutexAlgorithm.CENTRALIZED.configName());
         Optional<MutexVariant> variant = MutexVariant.named(mutexName);
         this.mutex = variant.map(MutexVariant::algorithm).orElseGet(() -> MutexAlgorithm.fromConfigName(mutexName));
-        ProtocolOptions explicit = algorithmOptions(raw, MUTEX, mutex.configName(), mutex.definition().optionKeys(),
-                mutex.definition()::validateOptions);
+        ProtocolOptions explicit = options(raw, MUTEX_OPTION_PREFIX, MUTEX + "=" + mutex.configName(),
+                mutex.definition().optionKeys(), mutex.definition()::validateOptions);
         this.mutexOptions = variant.map(v -> withVariant(v, explicit)).orElse(explicit);
         this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, ElectionAlgorithm.BULLY.configName()));
-        this.electionOptions = algorithmOptions(raw, ELECTION, election.configName(),
+        this.electionOptions = options(raw, ELECTION_OPTION_PREFIX, ELECTION + "=" + election.configName(),
                 election.definition().map(d -> d.optionKeys()).orElse(Set.of()), DlockConfig::validateElectionOptions);
         this.transport = requireName(TRANSPORT, raw.getOrDefault(TRANSPORT, "inmemory"));
         this.cluster = requireName(CLUSTER, raw.getOrDefault(CLUSTER, "dlock"));
@@ -168,8 +137,14 @@ public final class DlockConfig {
                 ? OptionalInt.of((int) parseLong(CLUSTER_SIZE, raw.get(CLUSTER_SIZE), 1, MAX_CLUSTER_SIZE))
                 : OptionalInt.empty();
         this.localHandoff = (int) parseLong(LOCAL_HANDOFF, raw.getOrDefault(LOCAL_HANDOFF, "0"), 0, MAX_LOCAL_HANDOFF);
-        this.inMemoryDelay = Duration.ofMillis(parseLong(INMEMORY_DELAY_MS, raw.getOrDefault(INMEMORY_DELAY_MS, "0"), 0, 60_000));
-        validateJGroups(raw);
+        for (TransportFactory t : transports) {
+            options(raw, settingPrefix(t), "transport " + t.name(), t.settingKeys(), t::validateSettings);
+        }
+    }
+
+    /** {@code dlock.<name>.}: the prefix of {@code transport}'s settings. */
+    private static String settingPrefix(TransportFactory transport) {
+        return "dlock." + transport.name() + ".";
     }
 
     /** A builder with every key at its default. */
@@ -270,12 +245,12 @@ public final class DlockConfig {
     }
 
     /**
-     * The {@code <algorithmKey>.<option>} keys of {@code raw}, prefix removed, each one of the
-     * algorithm's declared keys, the values checked together by {@code validate}.
+     * The keys of {@code raw} under {@code prefix}, prefix removed, each one of the keys {@code owner} (an
+     * algorithm, {@code dlock.mutex=lamport}, or a transport) declares, the values checked together by
+     * {@code validate}.
      */
-    private static ProtocolOptions algorithmOptions(Map<String, String> raw, String algorithmKey, String algorithm,
-                                                    Set<String> allowed, Consumer<ProtocolOptions> validate) {
-        String prefix = algorithmKey + ".";
+    private static ProtocolOptions options(Map<String, String> raw, String prefix, String owner,
+                                           Set<String> allowed, Consumer<ProtocolOptions> validate) {
         Map<String, String> opts = new TreeMap<>();
         for (Map.Entry<String, String> e : raw.entrySet()) {
             if (!e.getKey().startsWith(prefix)) {
@@ -283,8 +258,8 @@ public final class DlockConfig {
             }
             String option = e.getKey().substring(prefix.length());
             if (!allowed.contains(option)) {
-                throw new DlockConfigException("unknown configuration key '" + e.getKey() + "' for " + algorithmKey + "="
-                        + algorithm + "; allowed options: "
+                throw new DlockConfigException("unknown configuration key '" + e.getKey() + "' for " + owner
+                        + "; allowed options: "
                         + (allowed.isEmpty() ? "none" : prefix + String.join(", " + prefix, new TreeSet<>(allowed))));
             }
             opts.put(option, e.getValue());
@@ -297,7 +272,7 @@ public final class DlockConfig {
             for (String option : opts.keySet()) { // name the full key, as the user wrote it
                 message = message.replace("option " + option + "=", prefix + option + "=");
             }
-            throw new DlockConfigException(algorithmKey + "=" + algorithm + ": " + message);
+            throw new DlockConfigException(owner + ": " + message);
         }
         return options;
     }
@@ -320,7 +295,7 @@ public final class DlockConfig {
     /**
      * {@code dlock.cluster.size}: how many nodes the cluster has when all run, or empty when not set.
      * With it, a view is primary only if it has more than half of them, so that nodes that start alone
-     * or in a minority never grant (see {@code io.dlock.protocol.PrimaryComponent}); without it, a node's
+     * or in a minority never grant (see {@code io.dlock.membership.PrimaryComponent}); without it, a node's
      * first view is primary, and two nodes that start together and do not find each other at once may
      * both grant until their clusters merge.
      */
@@ -342,9 +317,19 @@ public final class DlockConfig {
         return localHandoff;
     }
 
-    /** The in-memory network's delay per message. */
-    public Duration inMemoryDelay() {
-        return inMemoryDelay;
+    /**
+     * The settings of the transport named {@code transport} (the {@code dlock.<transport>.<setting>} keys,
+     * prefix removed), already checked by its {@link TransportFactory#validateSettings}.
+     */
+    public ProtocolOptions transportSettings(String transport) {
+        String prefix = "dlock." + transport + ".";
+        Map<String, String> settings = new TreeMap<>();
+        values.forEach((key, value) -> {
+            if (key.startsWith(prefix)) {
+                settings.put(key.substring(prefix.length()), value);
+            }
+        });
+        return new ProtocolOptions(settings);
     }
 
     /** Every key that was set explicitly, with its value. */
@@ -370,28 +355,6 @@ public final class DlockConfig {
                     + "' is not allowed; allowed: 1 to 200 printable ASCII characters without spaces");
         }
         return value;
-    }
-
-    private static void validateJGroups(Map<String, String> raw) {
-        for (String key : new String[] {JGROUPS_STACK, JGROUPS_BIND_ADDR, JGROUPS_KEYSTORE, JGROUPS_KEY_ALIAS}) {
-            if (raw.containsKey(key) && raw.get(key).isBlank()) {
-                throw new DlockConfigException(key + " is empty; allowed: a non-empty value");
-            }
-        }
-        if (raw.containsKey(JGROUPS_PORT)) {
-            parseLong(JGROUPS_PORT, raw.get(JGROUPS_PORT), 1, 65_535);
-        }
-        if (raw.containsKey(JGROUPS_PORT_RANGE)) {
-            parseLong(JGROUPS_PORT_RANGE, raw.get(JGROUPS_PORT_RANGE), 0, 1_000);
-        }
-        if (raw.containsKey(JGROUPS_JOIN_TIMEOUT_MS)) {
-            parseLong(JGROUPS_JOIN_TIMEOUT_MS, raw.get(JGROUPS_JOIN_TIMEOUT_MS), 1_000, 600_000);
-        }
-        String hosts = raw.get(JGROUPS_INITIAL_HOSTS);
-        if (hosts != null && !HOST_LIST.matcher(hosts.replace(" ", "")).matches()) {
-            throw new DlockConfigException(JGROUPS_INITIAL_HOSTS + "=" + hosts
-                    + " is not allowed; allowed: host[port] separated by commas, e.g. 10.0.0.1[7800],10.0.0.2[7800]");
-        }
     }
 
     private static long parseLong(String key, String value, long min, long max) {
@@ -464,11 +427,6 @@ public final class DlockConfig {
         /** {@code dlock.lock.try-timeout-ms}. */
         public Builder tryTimeout(Duration timeout) {
             return set(TRY_TIMEOUT_MS, Long.toString(timeout.toMillis()));
-        }
-
-        /** {@code dlock.inmemory.delay-ms}. */
-        public Builder inMemoryDelay(Duration delay) {
-            return set(INMEMORY_DELAY_MS, Long.toString(delay.toMillis()));
         }
 
         /**

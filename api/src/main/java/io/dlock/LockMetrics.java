@@ -1,22 +1,106 @@
 package io.dlock;
 
+import java.util.Objects;
+
 /**
  * Counters of one lock (or, from {@link LockService#metrics()}, of all locks of a node) since start.
  * Messages to the node itself are not counted, as in SPEC.md 0.4.
  *
- * @param algorithm        the mutual-exclusion algorithm's configuration name
- * @param entries          critical-section entries granted on this node
- * @param messagesSent     protocol messages this node sent
- * @param bytesSent        bytes of those messages, envelope included
- * @param messagesReceived protocol messages this node received and accepted
- * @param malformedDropped messages that could not be decoded or belonged to another algorithm
- * @param staleDropped     messages of an older epoch, dropped unread
- * @param localHandoffs    entries by a local hand-off ({@code dlock.lock.local-handoff}): a thread of this node
- *                         took over a held grant from another of its threads; not counted in {@code entries},
- *                         which counts the cluster's grants
+ * <h2>Why a final class and not a record</h2>
+ * The counters grow with the runtime: {@link #localHandoffs()} was added once already, and changed
+ * the record's canonical constructor. As a record, every new counter would change the constructor,
+ * the record pattern {@code LockMetrics(var a, var b, ...)} and the component list that users'
+ * code may depend on, so each addition would break them. As a final class with accessors, a new
+ * counter is one more accessor: code that reads the existing ones keeps compiling. Users read
+ * instances; the runtime makes them with {@link #of}, and when a counter is added it gets a new
+ * overload while the old one stays. Equality, hash code and {@link #toString()} are those the record
+ * had (all counters and the algorithm).
  */
-public record LockMetrics(String algorithm, long entries, long messagesSent, long bytesSent, long messagesReceived,
-                          long malformedDropped, long staleDropped, long localHandoffs) {
+public final class LockMetrics {
+
+    private final String algorithm;
+    private final long entries;
+    private final long messagesSent;
+    private final long bytesSent;
+    private final long messagesReceived;
+    private final long malformedDropped;
+    private final long staleDropped;
+    private final long localHandoffs;
+
+    private LockMetrics(String algorithm, long entries, long messagesSent, long bytesSent, long messagesReceived,
+                        long malformedDropped, long staleDropped, long localHandoffs) {
+        this.algorithm = algorithm;
+        this.entries = entries;
+        this.messagesSent = messagesSent;
+        this.bytesSent = bytesSent;
+        this.messagesReceived = messagesReceived;
+        this.malformedDropped = malformedDropped;
+        this.staleDropped = staleDropped;
+        this.localHandoffs = localHandoffs;
+    }
+
+    /**
+     * Counters with the given values; made by the runtime.
+     *
+     * @param algorithm        the mutual-exclusion algorithm's configuration name
+     * @param entries          critical-section entries granted on this node
+     * @param messagesSent     protocol messages this node sent
+     * @param bytesSent        bytes of those messages, envelope included
+     * @param messagesReceived protocol messages this node received and accepted
+     * @param malformedDropped messages that could not be decoded or belonged to another algorithm
+     * @param staleDropped     messages of an older epoch, dropped unread
+     * @param localHandoffs    entries by a local hand-off ({@code dlock.lock.local-handoff})
+     * @return the counters
+     */
+    public static LockMetrics of(String algorithm, long entries, long messagesSent, long bytesSent,
+                                 long messagesReceived, long malformedDropped, long staleDropped, long localHandoffs) {
+        return new LockMetrics(algorithm, entries, messagesSent, bytesSent, messagesReceived, malformedDropped,
+                staleDropped, localHandoffs);
+    }
+
+    /** The mutual-exclusion algorithm's configuration name. */
+    public String algorithm() {
+        return algorithm;
+    }
+
+    /** Critical-section entries granted on this node. */
+    public long entries() {
+        return entries;
+    }
+
+    /** Protocol messages this node sent. */
+    public long messagesSent() {
+        return messagesSent;
+    }
+
+    /** Bytes of those messages, envelope included. */
+    public long bytesSent() {
+        return bytesSent;
+    }
+
+    /** Protocol messages this node received and accepted. */
+    public long messagesReceived() {
+        return messagesReceived;
+    }
+
+    /** Messages that could not be decoded or belonged to another algorithm. */
+    public long malformedDropped() {
+        return malformedDropped;
+    }
+
+    /** Messages of an older epoch, dropped unread. */
+    public long staleDropped() {
+        return staleDropped;
+    }
+
+    /**
+     * Entries by a local hand-off ({@code dlock.lock.local-handoff}): a thread of this node took over a
+     * held grant from another of its threads; not counted in {@link #entries()}, which counts the
+     * cluster's grants.
+     */
+    public long localHandoffs() {
+        return localHandoffs;
+    }
 
     /**
      * Messages this node sent per entry it was granted. Cluster-wide, the sum of
@@ -33,5 +117,27 @@ public record LockMetrics(String algorithm, long entries, long messagesSent, lon
                 bytesSent + other.bytesSent, messagesReceived + other.messagesReceived,
                 malformedDropped + other.malformedDropped, staleDropped + other.staleDropped,
                 localHandoffs + other.localHandoffs);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LockMetrics m && Objects.equals(algorithm, m.algorithm) && entries == m.entries
+                && messagesSent == m.messagesSent && bytesSent == m.bytesSent && messagesReceived == m.messagesReceived
+                && malformedDropped == m.malformedDropped && staleDropped == m.staleDropped
+                && localHandoffs == m.localHandoffs;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(algorithm, entries, messagesSent, bytesSent, messagesReceived, malformedDropped,
+                staleDropped, localHandoffs);
+    }
+
+    /** The record's format: {@code LockMetrics[algorithm=..., entries=..., ...]}. */
+    @Override
+    public String toString() {
+        return "LockMetrics[algorithm=" + algorithm + ", entries=" + entries + ", messagesSent=" + messagesSent
+                + ", bytesSent=" + bytesSent + ", messagesReceived=" + messagesReceived + ", malformedDropped="
+                + malformedDropped + ", staleDropped=" + staleDropped + ", localHandoffs=" + localHandoffs + "]";
     }
 }

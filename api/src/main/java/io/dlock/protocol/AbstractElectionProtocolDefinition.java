@@ -4,24 +4,20 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Holds what every {@link ElectionProtocolDefinition} only declares: its name, topology, FIFO need,
- * whether it is quiet after the leader is known, option keys, codec and message-count formula, each
- * given once to the constructor and returned by a final accessor; {@link #toString()} is the name. A
+ * Holds what every {@link ElectionProtocolDefinition} only declares: its topology and whether it is
+ * quiet after the leader is known, and (in {@link AbstractProtocolDefinition}) its name, FIFO need, option
+ * keys, codec and message-count formula, each given once to the constructor and returned by a final
+ * accessor; {@link #toString()} is the name. A
  * subclass keeps only what is specific to its algorithm: {@link #create} and
  * {@link #expectedMessages}.
  *
  * @param <M> the algorithm's message type
  */
 public abstract class AbstractElectionProtocolDefinition<M extends ProtocolMessage>
-        implements ElectionProtocolDefinition<M> {
+        extends AbstractProtocolDefinition<M> implements ElectionProtocolDefinition<M> {
 
-    private final String name;
     private final ElectionTopology topology;
-    private final boolean requiresFifo;
     private final boolean quietAfterLeader;
-    private final Set<String> optionKeys;
-    private final MessageCodec<M> codec;
-    private final String messagesFormula;
 
     /**
      * @param name             the kebab-case configuration name, returned by {@link #name()} and {@link #toString()}
@@ -36,18 +32,9 @@ public abstract class AbstractElectionProtocolDefinition<M extends ProtocolMessa
      */
     protected AbstractElectionProtocolDefinition(String name, ElectionTopology topology, boolean requiresFifo,
             boolean quietAfterLeader, Set<String> optionKeys, MessageCodec<M> codec, String messagesFormula) {
-        this.name = Objects.requireNonNull(name, "name");
+        super(name, requiresFifo, optionKeys, codec, messagesFormula);
         this.topology = Objects.requireNonNull(topology, "topology");
-        this.requiresFifo = requiresFifo;
         this.quietAfterLeader = quietAfterLeader;
-        this.optionKeys = Set.copyOf(optionKeys);
-        this.codec = Objects.requireNonNull(codec, "codec");
-        this.messagesFormula = Objects.requireNonNull(messagesFormula, "messagesFormula");
-    }
-
-    @Override
-    public final String name() {
-        return name;
     }
 
     @Override
@@ -56,33 +43,7 @@ public abstract class AbstractElectionProtocolDefinition<M extends ProtocolMessa
     }
 
     @Override
-    public final boolean requiresFifo() {
-        return requiresFifo;
-    }
-
-    @Override
     public final boolean quietAfterLeader() {
         return quietAfterLeader;
-    }
-
-    @Override
-    public final Set<String> optionKeys() {
-        return optionKeys;
-    }
-
-    @Override
-    public final MessageCodec<M> codec() {
-        return codec;
-    }
-
-    @Override
-    public final String messagesFormula() {
-        return messagesFormula;
-    }
-
-    /** The configuration name. */
-    @Override
-    public final String toString() {
-        return name;
     }
 }

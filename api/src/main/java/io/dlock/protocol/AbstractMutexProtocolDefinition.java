@@ -4,23 +4,19 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Holds what every {@link MutexProtocolDefinition} only declares: its name, family, FIFO need,
- * option keys, codec and message-count formula, each given once to the constructor and returned
- * by a final accessor; {@link #toString()} is the name. A subclass keeps only what is specific to
+ * Holds what every {@link MutexProtocolDefinition} only declares: its family, and (in
+ * {@link AbstractProtocolDefinition}) its name, FIFO need, option keys, codec and message-count formula,
+ * each given once to the constructor and returned by a final accessor; {@link #toString()} is the name. A subclass keeps only what is specific to
  * its algorithm: {@link #create}, the expected costs ({@link #expectedMessagesPerEntry},
  * {@link #expectedSyncDelay}) and, where the default does not fit, {@link #validateOptions} and
  * {@link #quiescentWhenIdle}.
  *
  * @param <M> the algorithm's message type
  */
-public abstract class AbstractMutexProtocolDefinition<M extends ProtocolMessage> implements MutexProtocolDefinition<M> {
+public abstract class AbstractMutexProtocolDefinition<M extends ProtocolMessage> extends AbstractProtocolDefinition<M>
+        implements MutexProtocolDefinition<M> {
 
-    private final String name;
     private final ProtocolFamily family;
-    private final boolean requiresFifo;
-    private final Set<String> optionKeys;
-    private final MessageCodec<M> codec;
-    private final String messagesFormula;
 
     /**
      * @param name            the kebab-case configuration name, returned by {@link #name()} and {@link #toString()}
@@ -33,47 +29,12 @@ public abstract class AbstractMutexProtocolDefinition<M extends ProtocolMessage>
      */
     protected AbstractMutexProtocolDefinition(String name, ProtocolFamily family, boolean requiresFifo,
             Set<String> optionKeys, MessageCodec<M> codec, String messagesFormula) {
-        this.name = Objects.requireNonNull(name, "name");
+        super(name, requiresFifo, optionKeys, codec, messagesFormula);
         this.family = Objects.requireNonNull(family, "family");
-        this.requiresFifo = requiresFifo;
-        this.optionKeys = Set.copyOf(optionKeys);
-        this.codec = Objects.requireNonNull(codec, "codec");
-        this.messagesFormula = Objects.requireNonNull(messagesFormula, "messagesFormula");
-    }
-
-    @Override
-    public final String name() {
-        return name;
     }
 
     @Override
     public final ProtocolFamily family() {
         return family;
-    }
-
-    @Override
-    public final boolean requiresFifo() {
-        return requiresFifo;
-    }
-
-    @Override
-    public final Set<String> optionKeys() {
-        return optionKeys;
-    }
-
-    @Override
-    public final MessageCodec<M> codec() {
-        return codec;
-    }
-
-    @Override
-    public final String messagesFormula() {
-        return messagesFormula;
-    }
-
-    /** The configuration name. */
-    @Override
-    public final String toString() {
-        return name;
     }
 }

@@ -9,6 +9,10 @@ public final class LogicalClock {
 
     private long time;
 
+    /** A clock at 0. */
+    public LogicalClock() {
+    }
+
     /** The current value (0 before any event). */
     public long time() {
         return time;

@@ -14,8 +14,8 @@ import java.util.TreeSet;
  * <p>Besides the settings, the driver may attach a <em>random seed</em>, not a user setting: the seed
  * of the protocol's own random source ({@link ProtocolContext#random}), which a simulator forks for
  * each node from its run's seed so that a run replays from that seed alone. It travels with the
- * options so that every instance the driver creates for the node (also behind a
- * {@link PrimaryGate}) gets it.
+ * options so that every instance the driver creates for the node (also behind the
+ * primary-view gate of {@code io.dlock.membership}) gets it.
  *
  * @param values     the settings; copied
  * @param randomSeed the driver's seed for the protocol's random source, if it gives one

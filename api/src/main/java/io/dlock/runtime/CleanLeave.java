@@ -13,7 +13,7 @@ import java.util.function.Consumer;
 
 /**
  * The clean-leave handshake, so that shutting nodes down one by one does not shrink the cluster into a
- * minority (see {@link io.dlock.protocol.PrimaryComponent#departing}).
+ * minority (see {@link io.dlock.membership.PrimaryComponent#departing}).
  *
  * <p>A node that closes sends {@code LEAVING} to every other member of its view and waits, at most
  * {@link #ACK_TIMEOUT}, until each has answered {@code LEAVING_ACK}; only then does it close its

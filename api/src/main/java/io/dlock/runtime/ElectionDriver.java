@@ -1,6 +1,7 @@
 package io.dlock.runtime;
 
 import io.dlock.LeaderElection;
+import io.dlock.membership.EpochInbox;
 import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionEffects;
 import io.dlock.protocol.ElectionProtocol;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * wait until this node installs that view (the group's {@link EpochInbox} decides by epoch).
  *
  * <p><b>Majority rule.</b> In a view that is not primary for this node ({@link
- * io.dlock.protocol.PrimaryComponent}) the group has no leader ({@code leader()} is empty, listeners
+ * io.dlock.membership.PrimaryComponent}) the group has no leader ({@code leader()} is empty, listeners
  * hear nothing until the next leader), no election starts, and messages of that epoch are dropped:
  * a minority never elects. The next primary view starts an election as usual.
  *

@@ -5,11 +5,12 @@ import io.dlock.OwnershipLoss;
 import io.dlock.condition.ConditionCodec;
 import io.dlock.condition.ConditionMessage;
 import io.dlock.condition.ConditionProtocol;
+import io.dlock.membership.EpochInbox;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.MutexProtocolDefinition;
-import io.dlock.protocol.PrimaryGate;
+import io.dlock.membership.PrimaryGate;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
@@ -39,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * the view first) wait until this node installs that view.
  *
  * <p>The protocol is wrapped in a {@link PrimaryGate}: in a view that is not primary for this node
- * (the node runtime's {@link io.dlock.protocol.PrimaryComponent} decides) nothing is granted, requests
+ * (the node runtime's {@link io.dlock.membership.PrimaryComponent} decides) nothing is granted, requests
  * wait, and the protocol sees the next primary view only.
  *
  * @param <M> the algorithm's message type
@@ -198,7 +199,7 @@ final class LockEngine<M extends ProtocolMessage> {
     }
 
     LockMetrics metrics() {
-        return new LockMetrics(definition.name(), entries.sum(), messagesSent.sum(), bytesSent.sum(),
+        return LockMetrics.of(definition.name(), entries.sum(), messagesSent.sum(), bytesSent.sum(),
                 messagesReceived.sum(), malformed.sum(), stale.sum(), local.localHandoffs());
     }
 

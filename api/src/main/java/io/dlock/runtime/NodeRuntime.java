@@ -9,7 +9,7 @@ import io.dlock.LockService;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolFamily;
-import io.dlock.protocol.PrimaryComponent;
+import io.dlock.membership.PrimaryComponent;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.MalformedMessageException;
@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * the elections are told whether it is primary, and in a view that is not, no lock is granted and no
  * leader is elected.
  */
-public final class NodeRuntime implements LockService, Transport.Receiver {
+public final class NodeRuntime implements LockService {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeRuntime.class);
     private static final int MAX_NAME_LENGTH = 200;
@@ -131,7 +131,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         }
         NodeRuntime runtime = new NodeRuntime(config, transport);
         try {
-            transport.start(runtime);
+            transport.start(runtime.receiver);
         } catch (RuntimeException e) {
             runtime.shutdownThreads();
             transport.close();
@@ -253,7 +253,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
 
     @Override
     public LockMetrics metrics() {
-        LockMetrics sum = new LockMetrics(config.mutex().configName(), 0, 0, 0, 0, foreign.sum(), 0, 0);
+        LockMetrics sum = LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, foreign.sum(), 0, 0);
         for (LockEngine<?> e : engines.values()) {
             sum = sum.plus(e.metrics());
         }
@@ -307,8 +307,23 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
 
     // ---- Transport.Receiver ----
 
-    @Override
-    public void onMessage(NodeId from, byte[] payload) {
+    /**
+     * What the transport calls; a private object, so that only the transport this node started can
+     * feed it messages and views.
+     */
+    private final Transport.Receiver receiver = new Transport.Receiver() {
+        @Override
+        public void onMessage(NodeId from, byte[] payload) {
+            NodeRuntime.this.onMessage(from, payload);
+        }
+
+        @Override
+        public void onView(View view) {
+            NodeRuntime.this.onView(view);
+        }
+    };
+
+    private void onMessage(NodeId from, byte[] payload) {
         if (closed) {
             return;
         }
@@ -349,8 +364,7 @@ public final class NodeRuntime implements LockService, Transport.Receiver {
         }
     }
 
-    @Override
-    public void onView(View newView) {
+    private void onView(View newView) {
         boolean isPrimary;
         String why;
         synchronized (primaryComponent) {

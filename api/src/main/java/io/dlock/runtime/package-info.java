@@ -13,7 +13,7 @@
  * node also runs the group {@code dlock.mutex-coordinator}, whose leader becomes the coordinator of
  * every lock.
  *
- * <p>Lock engines and election drivers share two loop-confined helpers: {@link EpochInbox}, the
+ * <p>Lock engines and election drivers share two loop-confined helpers: {@link io.dlock.membership.EpochInbox}, the
  * epoch rule for arriving messages (drop older epochs, hold newer ones up to a bound, replay them
  * when the view is installed), public because the simulator's nodes decide through it too; and
  * {@code LoopTimers}, the protocol's named timers.

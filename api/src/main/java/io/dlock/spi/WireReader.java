@@ -80,6 +80,16 @@ public final class WireReader {
         return (int) value;
     }
 
+    /**
+     * Reads a node id written by {@link WireWriter#writeNodeId}: its value as an unsigned varint.
+     *
+     * @throws MalformedMessageException if the value is truncated or does not fit a non-negative long
+     *                                   (so every value read is a valid id)
+     */
+    public NodeId readNodeId() {
+        return NodeId.of(readVarLong());
+    }
+
     /** Reads a string written by {@link WireWriter#writeString}, at most {@link #MAX_STRING_BYTES} long. */
     public String readString() {
         int len = readVarInt(MAX_STRING_BYTES);

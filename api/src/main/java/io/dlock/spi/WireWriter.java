@@ -67,6 +67,11 @@ public final class WireWriter {
         return this;
     }
 
+    /** Appends a node id: its value as an unsigned varint (read by {@link WireReader#readNodeId}). */
+    public WireWriter writeNodeId(NodeId id) {
+        return writeVarLong(id.value());
+    }
+
     /** Writes a string as its UTF-8 length ({@link #writeVarLong}) followed by its bytes. */
     public WireWriter writeString(String value) {
         byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);

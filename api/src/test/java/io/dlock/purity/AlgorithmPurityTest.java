@@ -54,7 +54,7 @@ class AlgorithmPurityTest {
      */
     @Test
     void epochInboxUsesNoClockThreadIoOrLogging() throws IOException {
-        Path source = Path.of("src/main/java/io/dlock/runtime/EpochInbox.java");
+        Path source = Path.of("src/main/java/io/dlock/membership/EpochInbox.java");
         assertTrue(Files.isRegularFile(source), "run from the api module: " + source.toAbsolutePath());
         List<String> found = new ArrayList<>();
         scan(source, found);

@@ -32,6 +32,25 @@ class WireFormatTest {
         r.expectEnd();
     }
 
+    /** A node id is written as its unsigned varint, the same bytes as writeVarLong(id.value()), and read back. */
+    @Test
+    void nodeIdIsItsVarint() {
+        for (long v : new long[] {0, 1, 127, 128, Long.MAX_VALUE}) {
+            byte[] id = new WireWriter().writeNodeId(NodeId.of(v)).toByteArray();
+            assertArrayEquals(new WireWriter().writeVarLong(v).toByteArray(), id);
+            WireReader r = new WireReader(id);
+            assertEquals(NodeId.of(v), r.readNodeId());
+            r.expectEnd();
+        }
+    }
+
+    /** A varint that would be a negative id (-1 in ten bytes) is a malformed message, not an IllegalArgumentException. */
+    @Test
+    void negativeNodeIdIsMalformed() {
+        byte[] minusOne = {-1, -1, -1, -1, -1, -1, -1, -1, -1, 1};
+        assertThrows(MalformedMessageException.class, () -> new WireReader(minusOne).readNodeId());
+    }
+
     /** Every truncated prefix of a message fails cleanly, never with an index exception. */
     @Test
     void truncation() {

@@ -27,6 +27,10 @@ public final class InMemoryNetwork {
 
     private final Map<String, Cluster> clusters = new ConcurrentHashMap<>();
 
+    /** A network of its own, with no cluster, separate from the {@link #shared()} one. */
+    public InMemoryNetwork() {
+    }
+
     /** The JVM-wide network that {@code dlock.transport=inmemory} uses. */
     public static InMemoryNetwork shared() {
         return DEFAULT;

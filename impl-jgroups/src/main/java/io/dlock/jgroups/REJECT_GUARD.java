@@ -37,6 +37,10 @@ public final class REJECT_GUARD extends Protocol {
     private volatile View view;
     private volatile SYM_ENCRYPT encrypt;
 
+    /** The protocol; JGroups makes it when a stack names it. */
+    public REJECT_GUARD() {
+    }
+
     /** Messages dropped so far. */
     public long rejected() {
         return rejected.sum();

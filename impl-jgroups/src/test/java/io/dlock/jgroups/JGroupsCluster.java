@@ -23,7 +23,7 @@ final class JGroupsCluster implements AutoCloseable {
 
     /** n nodes with ids 1..n on the loopback stack. */
     static JGroupsCluster loopback(int n, MutexAlgorithm algorithm) {
-        return new JGroupsCluster(n, base(algorithm).set(DlockConfig.JGROUPS_STACK, "loopback"));
+        return new JGroupsCluster(n, base(algorithm).set(JGroupsTransportFactory.STACK, "loopback"));
     }
 
     /** n nodes with ids 1..n on the default TCP stack bound to 127.0.0.1, on a port block of their own. */
@@ -38,9 +38,9 @@ final class JGroupsCluster implements AutoCloseable {
     /** Adds the default stack on 127.0.0.1 with a fresh port block for n nodes. */
     static DlockConfig.Builder tcpTemplate(DlockConfig.Builder b, int n) {
         int port = freshPorts(n);
-        return b.set(DlockConfig.JGROUPS_STACK, "default").set(DlockConfig.JGROUPS_BIND_ADDR, "127.0.0.1")
-                .set(DlockConfig.JGROUPS_PORT, Integer.toString(port))
-                .set(DlockConfig.JGROUPS_PORT_RANGE, Integer.toString(n + 2));
+        return b.set(JGroupsTransportFactory.STACK, "default").set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
+                .set(JGroupsTransportFactory.PORT, Integer.toString(port))
+                .set(JGroupsTransportFactory.PORT_RANGE, Integer.toString(n + 2));
     }
 
     /** A block of ports (TCP uses port..port+range, FD_SOCK2 100 above). */

@@ -195,7 +195,7 @@ class JGroupsMutexIntegrationTest {
         int n = 3;
         int perNode = 5;
         try (JGroupsCluster cluster = new JGroupsCluster(n, JGroupsCluster.base(algorithm)
-                .set(io.dlock.DlockConfig.JGROUPS_STACK, "io/dlock/jgroups/faulty-loopback.xml"))) {
+                .set(JGroupsTransportFactory.STACK, "io/dlock/jgroups/faulty-loopback.xml"))) {
             for (LockService node : cluster.nodes) {
                 DistributedLock lock = node.lock("faulty");
                 acquire(cluster, lock);

@@ -67,7 +67,7 @@ class JGroupsPartitionTest {
     @MethodSource("algorithms")
     void onlyMajoritySideGrants(MutexAlgorithm algorithm) throws Exception {
         try (JGroupsCluster cluster = new JGroupsCluster(5, JGroupsCluster.base(algorithm)
-                .set(DlockConfig.JGROUPS_STACK, "dlock-partition-test-stack.xml"))) {
+                .set(JGroupsTransportFactory.STACK, "dlock-partition-test-stack.xml"))) {
             List<DistributedLock> locks = new ArrayList<>();
             for (LockService s : cluster.nodes) {
                 locks.add(s.lock("split"));

@@ -77,7 +77,7 @@ class LatencyBenchmark {
 
     private static double[] lockUnlock(boolean dontBundle, String stack) throws Exception {
         try (JGroupsCluster cluster = new JGroupsCluster(3, JGroupsCluster.tcpTemplate(
-                JGroupsCluster.base(MutexAlgorithm.CENTRALIZED), 3).set(DlockConfig.JGROUPS_STACK, stack), dontBundle)) {
+                JGroupsCluster.base(MutexAlgorithm.CENTRALIZED), 3).set(JGroupsTransportFactory.STACK, stack), dontBundle)) {
             DistributedLock lock = cluster.node(0).lock("bench"); // n1; the coordinator is n3
             for (int i = 0; i < WARMUP; i++) {
                 lock.lock();
@@ -97,7 +97,7 @@ class LatencyBenchmark {
     /** n1 sends 8 bytes to n3, which echoes them; the time until n1 has the answer. */
     private static double[] roundTrip(boolean dontBundle, String stack) throws Exception {
         DlockConfig.Builder template = JGroupsCluster.tcpTemplate(JGroupsCluster.base(MutexAlgorithm.CENTRALIZED), 3)
-                .set(DlockConfig.JGROUPS_STACK, stack).cluster("rtt-" + UUID.randomUUID());
+                .set(JGroupsTransportFactory.STACK, stack).cluster("rtt-" + UUID.randomUUID());
         SynchronousQueue<byte[]> answers = new SynchronousQueue<>();
         List<JGroupsTransport> transports = new ArrayList<>();
         try {

@@ -64,10 +64,10 @@ public final class ProcessNode {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         DlockConfig config = DlockConfig.builder().transport("jgroups").cluster(cluster).nodeId(id)
                 .set(DlockConfig.MUTEX, algorithm)
-                .set(DlockConfig.JGROUPS_STACK, "default")
-                .set(DlockConfig.JGROUPS_BIND_ADDR, "127.0.0.1")
-                .set(DlockConfig.JGROUPS_PORT, Integer.toString(port))
-                .set(DlockConfig.JGROUPS_PORT_RANGE, "5")
+                .set(JGroupsTransportFactory.STACK, "default")
+                .set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
+                .set(JGroupsTransportFactory.PORT, Integer.toString(port))
+                .set(JGroupsTransportFactory.PORT_RANGE, "5")
                 .build();
         JGroupsTransport transport = JGroupsTransportFactory.create(config, true);
         try (LockService service = LockService.start(config, transport)) {
@@ -163,7 +163,7 @@ public final class ProcessNode {
         loop.execute(() -> {
             try {
                 Object protocol = field(engine, "protocol");
-                if (protocol instanceof io.dlock.protocol.PrimaryGate<?> gate) {
+                if (protocol instanceof io.dlock.membership.PrimaryGate<?> gate) {
                     protocol = gate.inner(); // the majority rule's wrapper around the algorithm
                 }
                 answer.complete(holdsToken(protocol));

@@ -28,12 +28,12 @@ class SecureStackTest {
 
     private DlockConfig.Builder secure(Path keystore, int port) {
         return JGroupsCluster.base(MutexAlgorithm.CENTRALIZED)
-                .set(DlockConfig.JGROUPS_STACK, "secure")
-                .set(DlockConfig.JGROUPS_BIND_ADDR, "127.0.0.1")
-                .set(DlockConfig.JGROUPS_PORT, Integer.toString(port))
-                .set(DlockConfig.JGROUPS_PORT_RANGE, "5")
-                .set(DlockConfig.JGROUPS_KEYSTORE, keystore.toString())
-                .set(DlockConfig.JGROUPS_KEYSTORE_PASSWORD, TestKeys.PASSWORD);
+                .set(JGroupsTransportFactory.STACK, "secure")
+                .set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
+                .set(JGroupsTransportFactory.PORT, Integer.toString(port))
+                .set(JGroupsTransportFactory.PORT_RANGE, "5")
+                .set(JGroupsTransportFactory.KEYSTORE, keystore.toString())
+                .set(JGroupsTransportFactory.KEYSTORE_PASSWORD, TestKeys.PASSWORD);
     }
 
     /** A node whose keystore holds another key cannot join the secure cluster, so it gets no lock service at all. */
@@ -49,7 +49,7 @@ class SecureStackTest {
             held.lock();
             try {
                 DlockConfig intruder = secure(wrong, port).cluster(cluster.name).nodeId(99)
-                        .set(DlockConfig.JGROUPS_JOIN_TIMEOUT_MS, "4000").build();
+                        .set(JGroupsTransportFactory.JOIN_TIMEOUT_MS, "4000").build();
                 TransportException e = assertThrows(TransportException.class, () -> LockService.start(intruder));
                 assertTrue(e.getMessage().contains("could not join"), e.getMessage());
                 for (LockService member : cluster.nodes) {
@@ -85,8 +85,8 @@ class SecureStackTest {
         int port = JGroupsCluster.freshPorts(5);
         try (JGroupsCluster cluster = new JGroupsCluster(1, secure(good, port))) {
             DlockConfig plain = JGroupsCluster.base(MutexAlgorithm.CENTRALIZED).cluster(cluster.name).nodeId(98)
-                    .set(DlockConfig.JGROUPS_STACK, "default").set(DlockConfig.JGROUPS_PORT, Integer.toString(port))
-                    .set(DlockConfig.JGROUPS_PORT_RANGE, "5").set(DlockConfig.JGROUPS_JOIN_TIMEOUT_MS, "3000").build();
+                    .set(JGroupsTransportFactory.STACK, "default").set(JGroupsTransportFactory.PORT, Integer.toString(port))
+                    .set(JGroupsTransportFactory.PORT_RANGE, "5").set(JGroupsTransportFactory.JOIN_TIMEOUT_MS, "3000").build();
             assertThrows(TransportException.class, () -> LockService.start(plain));
             assertEquals(1, cluster.node(0).view().size());
             assertTrue(cluster.transports.get(0).channel().getProtocolStack()
@@ -97,9 +97,9 @@ class SecureStackTest {
     /** The secure stack refuses to start without key material, naming the missing keys. */
     @Test
     void secureStack_needsKeystore() {
-        DlockConfig config = JGroupsCluster.base(MutexAlgorithm.CENTRALIZED).set(DlockConfig.JGROUPS_STACK, "secure")
+        DlockConfig config = JGroupsCluster.base(MutexAlgorithm.CENTRALIZED).set(JGroupsTransportFactory.STACK, "secure")
                 .cluster("secure-no-key").build();
         DlockConfigException e = assertThrows(DlockConfigException.class, () -> LockService.start(config));
-        assertTrue(e.getMessage().contains(DlockConfig.JGROUPS_KEYSTORE), e.getMessage());
+        assertTrue(e.getMessage().contains(JGroupsTransportFactory.KEYSTORE), e.getMessage());
     }
 }

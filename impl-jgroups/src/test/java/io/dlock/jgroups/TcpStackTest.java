@@ -122,16 +122,16 @@ class TcpStackTest {
     @Test
     void badSettings_areRejected() {
         DlockConfigException port = assertThrows(DlockConfigException.class,
-                () -> DlockConfig.builder().set(DlockConfig.JGROUPS_PORT, "70000").build());
+                () -> DlockConfig.builder().set(JGroupsTransportFactory.PORT, "70000").build());
         assertTrue(port.getMessage().contains("dlock.jgroups.port=70000"), port.getMessage());
         DlockConfigException hosts = assertThrows(DlockConfigException.class,
-                () -> DlockConfig.builder().set(DlockConfig.JGROUPS_INITIAL_HOSTS, "a:7800").build());
+                () -> DlockConfig.builder().set(JGroupsTransportFactory.INITIAL_HOSTS, "a:7800").build());
         assertTrue(hosts.getMessage().contains("host[port]"), hosts.getMessage());
         DlockConfigException stack = assertThrows(DlockConfigException.class, () -> LockService.start(
-                JGroupsCluster.base(MutexAlgorithm.CENTRALIZED).set(DlockConfig.JGROUPS_STACK, "fast").build()));
+                JGroupsCluster.base(MutexAlgorithm.CENTRALIZED).set(JGroupsTransportFactory.STACK, "fast").build()));
         assertTrue(stack.getMessage().contains("default, tcp, secure, loopback"), stack.getMessage());
         DlockConfigException tcp = assertThrows(DlockConfigException.class, () -> LockService.start(
-                JGroupsCluster.base(MutexAlgorithm.CENTRALIZED).set(DlockConfig.JGROUPS_STACK, "tcp").build()));
-        assertTrue(tcp.getMessage().contains(DlockConfig.JGROUPS_INITIAL_HOSTS), tcp.getMessage());
+                JGroupsCluster.base(MutexAlgorithm.CENTRALIZED).set(JGroupsTransportFactory.STACK, "tcp").build()));
+        assertTrue(tcp.getMessage().contains(JGroupsTransportFactory.INITIAL_HOSTS), tcp.getMessage());
     }
 }

@@ -1,6 +1,7 @@
 package io.dlock.samples;
 
 import io.dlock.DlockConfig;
+import io.dlock.jgroups.JGroupsTransportFactory;
 import io.dlock.LockService;
 import io.dlock.MutexVariant;
 import io.dlock.bench.BenchHarness;
@@ -33,9 +34,9 @@ final class BenchClusters {
         DlockConfig.Builder b = DlockConfig.builder().transport(transport).set(DlockConfig.MUTEX, variant.name())
                 .localHandoff(handoff).cluster("bench-" + UUID.randomUUID());
         if (transport.equals("jgroups")) {
-            b.set(DlockConfig.JGROUPS_STACK, "default").set(DlockConfig.JGROUPS_BIND_ADDR, "127.0.0.1")
-                    .set(DlockConfig.JGROUPS_PORT, Integer.toString(ports.reserve(n + 4)))
-                    .set(DlockConfig.JGROUPS_PORT_RANGE, Integer.toString(n + 2));
+            b.set(JGroupsTransportFactory.STACK, "default").set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
+                    .set(JGroupsTransportFactory.PORT, Integer.toString(ports.reserve(n + 4)))
+                    .set(JGroupsTransportFactory.PORT_RANGE, Integer.toString(n + 2));
         }
         return b;
     }

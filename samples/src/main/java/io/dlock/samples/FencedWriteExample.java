@@ -4,6 +4,7 @@ import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.LockService;
 import io.dlock.StaleFencingTokenException;
+import io.dlock.jgroups.JGroupsTransportFactory;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -57,9 +58,9 @@ public final class FencedWriteExample {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         DlockConfig config = DlockConfig.builder().transport("jgroups").cluster(cluster).nodeId(id)
                 .set(DlockConfig.MUTEX, algorithm)
-                .set(DlockConfig.JGROUPS_STACK, "default")
-                .set(DlockConfig.JGROUPS_PORT, port)
-                .set(DlockConfig.JGROUPS_PORT_RANGE, "5")
+                .set(JGroupsTransportFactory.STACK, "default")
+                .set(JGroupsTransportFactory.PORT, port)
+                .set(JGroupsTransportFactory.PORT_RANGE, "5")
                 .build();
         out.println("PID " + ProcessHandle.current().pid());
         try (LockService service = LockService.start(config)) {

@@ -6,6 +6,7 @@ import io.dlock.DlockConfigException;
 import io.dlock.LeaderElection;
 import io.dlock.LockService;
 import io.dlock.MutexVariant;
+import io.dlock.jgroups.JGroupsTransportFactory;
 import io.dlock.spi.TransportException;
 import java.io.PrintWriter;
 import java.time.LocalTime;
@@ -84,16 +85,16 @@ final class NodeCommand extends DlockCommand {
         DlockConfig config;
         try {
             DlockConfig.Builder b = DlockConfig.builder().transport("jgroups").cluster(cluster)
-                    .set(DlockConfig.MUTEX, algorithm.name()).set(DlockConfig.JGROUPS_STACK, stack);
+                    .set(DlockConfig.MUTEX, algorithm.name()).set(JGroupsTransportFactory.STACK, stack);
             if (nodeId != null) {
                 b.nodeId(nodeId);
             }
             setIf(b, DlockConfig.CLUSTER_SIZE, clusterSize == null ? null : clusterSize.toString());
-            setIf(b, DlockConfig.JGROUPS_BIND_ADDR, bindAddr);
-            setIf(b, DlockConfig.JGROUPS_PORT, port == null ? null : port.toString());
-            setIf(b, DlockConfig.JGROUPS_INITIAL_HOSTS, initialHosts);
-            setIf(b, DlockConfig.JGROUPS_KEYSTORE, keystore);
-            setIf(b, DlockConfig.JGROUPS_KEYSTORE_PASSWORD, keystorePassword);
+            setIf(b, JGroupsTransportFactory.BIND_ADDR, bindAddr);
+            setIf(b, JGroupsTransportFactory.PORT, port == null ? null : port.toString());
+            setIf(b, JGroupsTransportFactory.INITIAL_HOSTS, initialHosts);
+            setIf(b, JGroupsTransportFactory.KEYSTORE, keystore);
+            setIf(b, JGroupsTransportFactory.KEYSTORE_PASSWORD, keystorePassword);
             config = b.build();
         } catch (DlockConfigException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

@@ -1,11 +1,10 @@
 package io.dlock.election.bully;
 
-import static io.dlock.mutex.common.CodecSupport.unknownType;
+import static io.dlock.spi.CodecSupport.unknownType;
 
 import io.dlock.election.bully.BullyMessage.Coordinator;
 import io.dlock.election.bully.BullyMessage.Election;
 import io.dlock.election.bully.BullyMessage.Ok;
-import io.dlock.election.common.ElectionSupport;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
@@ -33,7 +32,7 @@ final class BullyCodec implements MessageCodec<BullyMessage> {
             out.writeByte(OK);
         } else if (message instanceof Coordinator c) {
             out.writeByte(COORDINATOR);
-            ElectionSupport.writeId(out, c.leader());
+            out.writeNodeId(c.leader());
         } else {
             throw new IllegalArgumentException("not a bully message: " + message);
         }
@@ -48,7 +47,7 @@ final class BullyCodec implements MessageCodec<BullyMessage> {
         } else if (tag == OK) {
             message = new Ok();
         } else if (tag == COORDINATOR) {
-            message = new Coordinator(ElectionSupport.readId(BullyDefinition.NAME, in));
+            message = new Coordinator(in.readNodeId());
         } else {
             throw unknownType(BullyDefinition.NAME, tag);
         }

@@ -1,10 +1,9 @@
 package io.dlock.election.changroberts;
 
-import static io.dlock.mutex.common.CodecSupport.unknownType;
+import static io.dlock.spi.CodecSupport.unknownType;
 
 import io.dlock.election.changroberts.ChangRobertsMessage.Elected;
 import io.dlock.election.changroberts.ChangRobertsMessage.Election;
-import io.dlock.election.common.ElectionSupport;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.WireReader;
@@ -27,10 +26,10 @@ final class ChangRobertsCodec implements MessageCodec<ChangRobertsMessage> {
     public void encode(ChangRobertsMessage message, WireWriter out) {
         if (message instanceof Election e) {
             out.writeByte(ELECTION);
-            ElectionSupport.writeId(out, e.id());
+            out.writeNodeId(e.id());
         } else if (message instanceof Elected e) {
             out.writeByte(ELECTED);
-            ElectionSupport.writeId(out, e.leader());
+            out.writeNodeId(e.leader());
         } else {
             throw new IllegalArgumentException("not a Chang-Roberts message: " + message);
         }
@@ -42,7 +41,7 @@ final class ChangRobertsCodec implements MessageCodec<ChangRobertsMessage> {
         if (tag != ELECTION && tag != ELECTED) {
             throw unknownType(ChangRobertsDefinition.NAME, tag);
         }
-        NodeId id = ElectionSupport.readId(ChangRobertsDefinition.NAME, in);
+        NodeId id = in.readNodeId();
         in.expectEnd();
         return tag == ELECTION ? new Election(id) : new Elected(id);
     }

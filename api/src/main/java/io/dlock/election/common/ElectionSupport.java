@@ -1,31 +1,13 @@
 package io.dlock.election.common;
 
-import io.dlock.mutex.common.CodecSupport;
 import io.dlock.spi.NodeId;
-import io.dlock.spi.WireReader;
-import io.dlock.spi.WireWriter;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Helpers shared by the election algorithms: node ids on the wire and ring arithmetic. */
+/** Ring arithmetic shared by the election algorithms. */
 public final class ElectionSupport {
 
     private ElectionSupport() {
-    }
-
-    /** Writes a node id as an unsigned varint. */
-    public static void writeId(WireWriter out, NodeId id) {
-        out.writeVarLong(id.value());
-    }
-
-    /**
-     * Reads a node id written by {@link #writeId}.
-     *
-     * @throws io.dlock.spi.MalformedMessageException if the value is not a valid id
-     */
-    public static NodeId readId(String algorithm, WireReader in) {
-        long value = in.readVarLong();
-        return CodecSupport.build(algorithm, () -> NodeId.of(value));
     }
 
     /**

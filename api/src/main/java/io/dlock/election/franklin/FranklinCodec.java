@@ -1,9 +1,8 @@
 package io.dlock.election.franklin;
 
-import static io.dlock.mutex.common.CodecSupport.build;
-import static io.dlock.mutex.common.CodecSupport.unknownType;
+import static io.dlock.spi.CodecSupport.build;
+import static io.dlock.spi.CodecSupport.unknownType;
 
-import io.dlock.election.common.ElectionSupport;
 import io.dlock.election.franklin.FranklinMessage.Elected;
 import io.dlock.election.franklin.FranklinMessage.Probe;
 import io.dlock.protocol.MessageCodec;
@@ -29,11 +28,11 @@ final class FranklinCodec implements MessageCodec<FranklinMessage> {
     public void encode(FranklinMessage message, WireWriter out) {
         if (message instanceof Probe p) {
             out.writeByte(PROBE);
-            ElectionSupport.writeId(out, p.id());
+            out.writeNodeId(p.id());
             out.writeVarLong(p.phase()).writeBoolean(p.clockwise());
         } else if (message instanceof Elected e) {
             out.writeByte(ELECTED);
-            ElectionSupport.writeId(out, e.leader());
+            out.writeNodeId(e.leader());
         } else {
             throw new IllegalArgumentException("not a Franklin message: " + message);
         }
@@ -44,12 +43,12 @@ final class FranklinCodec implements MessageCodec<FranklinMessage> {
         int tag = in.readByte();
         FranklinMessage message;
         if (tag == PROBE) {
-            NodeId id = ElectionSupport.readId(FranklinDefinition.NAME, in);
+            NodeId id = in.readNodeId();
             long phase = in.readVarLong();
             boolean clockwise = in.readBoolean();
             message = build(FranklinDefinition.NAME, () -> new Probe(id, phase, clockwise));
         } else if (tag == ELECTED) {
-            message = new Elected(ElectionSupport.readId(FranklinDefinition.NAME, in));
+            message = new Elected(in.readNodeId());
         } else {
             throw unknownType(FranklinDefinition.NAME, tag);
         }

@@ -1,8 +1,7 @@
 package io.dlock.election.lelann;
 
-import static io.dlock.mutex.common.CodecSupport.unknownType;
+import static io.dlock.spi.CodecSupport.unknownType;
 
-import io.dlock.election.common.ElectionSupport;
 import io.dlock.election.lelann.LeLannMessage.Id;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.spi.WireReader;
@@ -23,7 +22,7 @@ final class LeLannCodec implements MessageCodec<LeLannMessage> {
     public void encode(LeLannMessage message, WireWriter out) {
         if (message instanceof Id m) {
             out.writeByte(ID);
-            ElectionSupport.writeId(out, m.id());
+            out.writeNodeId(m.id());
         } else {
             throw new IllegalArgumentException("not a LeLann message: " + message);
         }
@@ -35,7 +34,7 @@ final class LeLannCodec implements MessageCodec<LeLannMessage> {
         if (tag != ID) {
             throw unknownType(LeLannDefinition.NAME, tag);
         }
-        LeLannMessage message = new Id(ElectionSupport.readId(LeLannDefinition.NAME, in));
+        LeLannMessage message = new Id(in.readNodeId());
         in.expectEnd();
         return message;
     }

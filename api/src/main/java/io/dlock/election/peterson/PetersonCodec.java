@@ -1,8 +1,7 @@
 package io.dlock.election.peterson;
 
-import static io.dlock.mutex.common.CodecSupport.unknownType;
+import static io.dlock.spi.CodecSupport.unknownType;
 
-import io.dlock.election.common.ElectionSupport;
 import io.dlock.election.peterson.PetersonMessage.Elected;
 import io.dlock.election.peterson.PetersonMessage.One;
 import io.dlock.election.peterson.PetersonMessage.Two;
@@ -30,13 +29,13 @@ final class PetersonCodec implements MessageCodec<PetersonMessage> {
     public void encode(PetersonMessage message, WireWriter out) {
         if (message instanceof One m) {
             out.writeByte(ONE);
-            ElectionSupport.writeId(out, m.value());
+            out.writeNodeId(m.value());
         } else if (message instanceof Two m) {
             out.writeByte(TWO);
-            ElectionSupport.writeId(out, m.value());
+            out.writeNodeId(m.value());
         } else if (message instanceof Elected m) {
             out.writeByte(ELECTED);
-            ElectionSupport.writeId(out, m.leader());
+            out.writeNodeId(m.leader());
         } else {
             throw new IllegalArgumentException("not a Peterson message: " + message);
         }
@@ -48,7 +47,7 @@ final class PetersonCodec implements MessageCodec<PetersonMessage> {
         if (tag != ONE && tag != TWO && tag != ELECTED) {
             throw unknownType(PetersonDefinition.NAME, tag);
         }
-        NodeId id = ElectionSupport.readId(PetersonDefinition.NAME, in);
+        NodeId id = in.readNodeId();
         in.expectEnd();
         return tag == ONE ? new One(id) : tag == TWO ? new Two(id) : new Elected(id);
     }

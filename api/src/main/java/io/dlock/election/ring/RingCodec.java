@@ -1,9 +1,8 @@
 package io.dlock.election.ring;
 
-import static io.dlock.mutex.common.CodecSupport.build;
-import static io.dlock.mutex.common.CodecSupport.unknownType;
+import static io.dlock.spi.CodecSupport.build;
+import static io.dlock.spi.CodecSupport.unknownType;
 
-import io.dlock.election.common.ElectionSupport;
 import io.dlock.election.ring.RingMessage.Ack;
 import io.dlock.election.ring.RingMessage.Coordinator;
 import io.dlock.election.ring.RingMessage.Election;
@@ -53,11 +52,11 @@ final class RingCodec implements MessageCodec<RingMessage> {
         RingMessage message;
         if (tag == ELECTION || tag == COORDINATOR) {
             long hop = in.readVarLong();
-            NodeId initiator = ElectionSupport.readId(RingDefinition.NAME, in);
+            NodeId initiator = in.readNodeId();
             int count = in.readVarInt(MAX_LIST);
             List<NodeId> list = new ArrayList<>(Math.min(count, 1024));
             for (int i = 0; i < count; i++) {
-                list.add(ElectionSupport.readId(RingDefinition.NAME, in));
+                list.add(in.readNodeId());
             }
             message = tag == ELECTION
                     ? build(RingDefinition.NAME, () -> new Election(hop, initiator, list))
@@ -73,10 +72,10 @@ final class RingCodec implements MessageCodec<RingMessage> {
     }
 
     private static void writeList(WireWriter out, NodeId initiator, List<NodeId> list) {
-        ElectionSupport.writeId(out, initiator);
+        out.writeNodeId(initiator);
         out.writeVarLong(list.size());
         for (NodeId id : list) {
-            ElectionSupport.writeId(out, id);
+            out.writeNodeId(id);
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.dlock.mutex.centralized;
 
-import static io.dlock.mutex.common.CodecSupport.requireAtLeast;
+import static io.dlock.spi.CodecSupport.requireAtLeast;
 
 import io.dlock.protocol.ProtocolMessage;
 

@@ -1,5 +1,6 @@
 package io.dlock.mutex.common;
 
+import io.dlock.spi.CodecSupport;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
@@ -112,7 +113,7 @@ public final class CensusCodec {
 
     /** Appends {@code outcome}. */
     public static void writeOutcome(WireWriter out, CensusOutcome outcome) {
-        out.writeVarLong(outcome.epoch()).writeVarLong(outcome.holder().value())
+        out.writeVarLong(outcome.epoch()).writeNodeId(outcome.holder())
                 .writeBoolean(outcome.regenerated()).writeVarLong(outcome.fenceFloor());
     }
 
@@ -123,9 +124,9 @@ public final class CensusCodec {
      */
     public static CensusOutcome readOutcome(String algorithm, WireReader in) {
         long epoch = in.readVarLong();
-        long holder = in.readVarLong();
+        NodeId holder = in.readNodeId();
         boolean regenerated = in.readBoolean();
         long floor = in.readVarLong();
-        return CodecSupport.build(algorithm, () -> new CensusOutcome(epoch, NodeId.of(holder), regenerated, floor));
+        return CodecSupport.build(algorithm, () -> new CensusOutcome(epoch, holder, regenerated, floor));
     }
 }

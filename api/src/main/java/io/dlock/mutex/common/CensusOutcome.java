@@ -1,6 +1,6 @@
 package io.dlock.mutex.common;
 
-import static io.dlock.mutex.common.CodecSupport.requireAtLeast;
+import static io.dlock.spi.CodecSupport.requireAtLeast;
 
 import io.dlock.spi.NodeId;
 

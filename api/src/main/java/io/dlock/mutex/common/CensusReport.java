@@ -1,6 +1,6 @@
 package io.dlock.mutex.common;
 
-import static io.dlock.mutex.common.CodecSupport.requireAtLeast;
+import static io.dlock.spi.CodecSupport.requireAtLeast;
 
 /**
  * What one member tells the steward of a {@link TokenCensus}: whether it holds the token, the

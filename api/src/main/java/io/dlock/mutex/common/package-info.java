@@ -8,8 +8,6 @@
  *       and used after a view change to find whom to ask again.</li>
  *   <li>{@link io.dlock.mutex.common.FencingCounter}: the highest fencing token a node has seen and
  *       the rule for issuing the next one.</li>
- *   <li>{@link io.dlock.mutex.common.CodecSupport}: the validation every message codec repeats
- *       (unknown type byte, field ranges enforced by the message records).</li>
  *   <li>{@link io.dlock.mutex.common.TokenCensus}, with {@link io.dlock.mutex.common.CensusReport},
  *       {@link io.dlock.mutex.common.CensusOutcome}, {@link io.dlock.mutex.common.CensusMessage},
  *       {@link io.dlock.mutex.common.EffectsCensusPort} and {@link io.dlock.mutex.common.CensusCodec}: the

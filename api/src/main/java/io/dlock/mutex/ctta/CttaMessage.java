@@ -1,6 +1,6 @@
 package io.dlock.mutex.ctta;
 
-import static io.dlock.mutex.common.CodecSupport.requireAtLeast;
+import static io.dlock.spi.CodecSupport.requireAtLeast;
 
 import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;

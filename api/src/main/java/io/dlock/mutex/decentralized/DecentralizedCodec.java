@@ -1,7 +1,7 @@
 package io.dlock.mutex.decentralized;
 
-import static io.dlock.mutex.common.CodecSupport.build;
-import static io.dlock.mutex.common.CodecSupport.unknownType;
+import static io.dlock.spi.CodecSupport.build;
+import static io.dlock.spi.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.PeerState;
 import io.dlock.mutex.decentralized.DecentralizedMessage.Deny;

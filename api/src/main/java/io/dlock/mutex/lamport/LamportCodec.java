@@ -1,7 +1,7 @@
 package io.dlock.mutex.lamport;
 
-import static io.dlock.mutex.common.CodecSupport.build;
-import static io.dlock.mutex.common.CodecSupport.unknownType;
+import static io.dlock.spi.CodecSupport.build;
+import static io.dlock.spi.CodecSupport.unknownType;
 
 import io.dlock.mutex.lamport.LamportMessage.Ack;
 import io.dlock.mutex.lamport.LamportMessage.Release;

@@ -1,6 +1,6 @@
 package io.dlock.mutex.maekawa;
 
-import static io.dlock.mutex.common.CodecSupport.requireAtLeast;
+import static io.dlock.spi.CodecSupport.requireAtLeast;
 
 import io.dlock.mutex.common.PeerState;
 import io.dlock.protocol.ProtocolMessage;

@@ -1,7 +1,7 @@
 package io.dlock.mutex.naimitrehel;
 
-import static io.dlock.mutex.common.CodecSupport.build;
-import static io.dlock.mutex.common.CodecSupport.unknownType;
+import static io.dlock.spi.CodecSupport.build;
+import static io.dlock.spi.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CandidateElected;
@@ -50,7 +50,7 @@ final class NaimiTrehelCodec implements MessageCodec<NaimiTrehelMessage> {
     @Override
     public void encode(NaimiTrehelMessage message, WireWriter out) {
         if (message instanceof Request r) {
-            out.writeByte(REQUEST).writeVarLong(r.origin().value()).writeVarLong(r.seq());
+            out.writeByte(REQUEST).writeNodeId(r.origin()).writeVarLong(r.seq());
         } else if (message instanceof Token t) {
             out.writeByte(TOKEN).writeVarLong(t.requestSeq()).writeVarLong(t.fence()).writeVarLong(t.hop())
                     .writeVarLong(t.generation());
@@ -77,9 +77,9 @@ final class NaimiTrehelCodec implements MessageCodec<NaimiTrehelMessage> {
         String name = NaimiTrehelDefinition.NAME;
         NaimiTrehelMessage message;
         if (tag == REQUEST) {
-            long origin = in.readVarLong();
+            NodeId origin = in.readNodeId();
             long seq = in.readVarLong();
-            message = build(name, () -> new Request(NodeId.of(origin), seq));
+            message = build(name, () -> new Request(origin, seq));
         } else if (tag == TOKEN) {
             long requestSeq = in.readVarLong();
             long fence = in.readVarLong();

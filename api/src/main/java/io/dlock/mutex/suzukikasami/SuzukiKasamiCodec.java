@@ -1,7 +1,7 @@
 package io.dlock.mutex.suzukikasami;
 
-import static io.dlock.mutex.common.CodecSupport.build;
-import static io.dlock.mutex.common.CodecSupport.unknownType;
+import static io.dlock.spi.CodecSupport.build;
+import static io.dlock.spi.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusDone;
@@ -43,11 +43,11 @@ final class SuzukiKasamiCodec implements MessageCodec<SuzukiKasamiMessage> {
             out.writeByte(TOKEN).writeVarLong(t.epoch()).writeVarLong(t.hop()).writeVarLong(t.fence());
             out.writeVarLong(t.last().size());
             for (Map.Entry<NodeId, Long> e : t.last().entrySet()) {
-                out.writeVarLong(e.getKey().value()).writeVarLong(e.getValue());
+                out.writeNodeId(e.getKey()).writeVarLong(e.getValue());
             }
             out.writeVarLong(t.queue().size());
             for (NodeId q : t.queue()) {
-                out.writeVarLong(q.value());
+                out.writeNodeId(q);
             }
         } else if (!CensusCodec.write(message, out)) {
             throw new IllegalArgumentException("not a suzuki-kasami message: " + message);
@@ -69,13 +69,13 @@ final class SuzukiKasamiCodec implements MessageCodec<SuzukiKasamiMessage> {
             int n = in.readVarInt(MAX_MEMBERS);
             Map<NodeId, Long> last = new TreeMap<>();
             for (int i = 0; i < n; i++) {
-                NodeId member = NodeId.of(in.readVarLong());
+                NodeId member = in.readNodeId();
                 last.put(member, in.readVarLong());
             }
             int q = in.readVarInt(MAX_MEMBERS);
             List<NodeId> queue = new ArrayList<>(q);
             for (int i = 0; i < q; i++) {
-                queue.add(NodeId.of(in.readVarLong()));
+                queue.add(in.readNodeId());
             }
             if (last.size() != n) {
                 throw new io.dlock.spi.MalformedMessageException("suzuki-kasami token lists a member twice");

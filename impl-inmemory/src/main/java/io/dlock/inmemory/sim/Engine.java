@@ -1,10 +1,10 @@
 package io.dlock.inmemory.sim;
 
 import io.dlock.protocol.MutexProtocolDefinition;
-import io.dlock.protocol.PrimaryGate;
+import io.dlock.membership.PrimaryGate;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.runtime.EpochInbox;
+import io.dlock.membership.EpochInbox;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;

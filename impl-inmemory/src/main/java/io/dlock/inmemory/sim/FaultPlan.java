@@ -34,8 +34,8 @@ import java.util.stream.Collectors;
  *       {@link #detectCrashes} (a view without the crashed node after a detection delay),
  *       {@link #join} (a node joins mid-run), {@link #split} (a partition that heals, one view per
  *       side then a merge view) and {@link #loseMessages} (loss followed by a view change). Every
- *       view goes through each node's {@link io.dlock.protocol.PrimaryComponent}: only primary views
- *       reach the protocol ({@link io.dlock.protocol.PrimaryGate}).</li>
+ *       view goes through each node's {@link io.dlock.membership.PrimaryComponent}: only primary views
+ *       reach the protocol ({@link io.dlock.membership.PrimaryGate}).</li>
  *   <li>{@link #pause(Role, long, long)} freezes a node for a while, as a long garbage-collection
  *       pause does (issue 17): it processes nothing, and the membership does not notice.</li>
  *   <li>{@link #amnesia(NodeId, long)} restarts an idle node's protocol with no memory, as a node

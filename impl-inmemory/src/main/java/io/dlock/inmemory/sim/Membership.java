@@ -1,6 +1,6 @@
 package io.dlock.inmemory.sim;
 
-import io.dlock.protocol.PrimaryGate;
+import io.dlock.membership.PrimaryGate;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
@@ -369,7 +369,7 @@ final class Membership<M extends ProtocolMessage> {
 
     /**
      * Installs one view per side, all with the next epoch (two sides of a split may get the same view
-     * number, as with JGroups). Each live member's {@link io.dlock.protocol.PrimaryComponent} decides
+     * number, as with JGroups). Each live member's {@link io.dlock.membership.PrimaryComponent} decides
      * whether its view is primary, and the {@link PrimaryGate} passes it to the protocol or freezes it;
      * a holder frozen by a non-primary view is fenced out (its hold no longer counts for ME1). A node
      * that joins gets its protocol here, created in its first view.

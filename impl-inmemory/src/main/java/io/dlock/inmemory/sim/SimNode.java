@@ -2,10 +2,10 @@ package io.dlock.inmemory.sim;
 
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.PrimaryComponent;
-import io.dlock.protocol.PrimaryGate;
+import io.dlock.membership.PrimaryComponent;
+import io.dlock.membership.PrimaryGate;
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.runtime.EpochInbox;
+import io.dlock.membership.EpochInbox;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
 import java.util.SplittableRandom;

@@ -4,6 +4,7 @@ import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.LockService;
 import io.dlock.StaleFencingTokenException;
+import io.dlock.jgroups.JGroupsTransportFactory;
 import io.dlock.runtime.NodeRuntime;
 import io.dlock.samples.FencedFile;
 import io.dlock.spi.View;
@@ -66,10 +67,10 @@ public final class RealNetNode {
         String port = args[10];
         DlockConfig.Builder b = DlockConfig.builder().transport("jgroups").cluster(cluster).nodeId(id)
                 .set(DlockConfig.MUTEX, algorithm)
-                .set(DlockConfig.JGROUPS_STACK, stack)
-                .set(DlockConfig.JGROUPS_BIND_ADDR, bind)
-                .set(DlockConfig.JGROUPS_PORT, port)
-                .set(DlockConfig.JGROUPS_INITIAL_HOSTS, initialHosts);
+                .set(JGroupsTransportFactory.STACK, stack)
+                .set(JGroupsTransportFactory.BIND_ADDR, bind)
+                .set(JGroupsTransportFactory.PORT, port)
+                .set(JGroupsTransportFactory.INITIAL_HOSTS, initialHosts);
         if (clusterSize > 0) {
             b.clusterSize(clusterSize);
         }

@@ -1,10 +1,16 @@
-package io.dlock.protocol;
+package io.dlock.membership;
 
+import io.dlock.protocol.MutexEffects;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.protocol.ProtocolMessage;
+import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
 import java.util.HashSet;
-import java.util.Set;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Keeps one lock's {@link MutexProtocol} out of non-primary views ({@link PrimaryComponent}): the

@@ -1,4 +1,4 @@
-package io.dlock.protocol;
+package io.dlock.membership;
 
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;

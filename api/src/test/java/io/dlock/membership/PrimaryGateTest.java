@@ -1,5 +1,13 @@
-package io.dlock.protocol;
+package io.dlock.membership;
 
+import io.dlock.protocol.MessageCodec;
+import io.dlock.protocol.MutexEffects;
+import io.dlock.protocol.MutexProtocol;
+import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.protocol.ProtocolFamily;
+import io.dlock.protocol.ProtocolMessage;
+import io.dlock.protocol.ProtocolOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package io.dlock.protocol;
+package io.dlock.membership;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.dlock.runtime;
+package io.dlock.membership;
 
 import io.dlock.spi.NodeId;
 import java.util.ArrayList;

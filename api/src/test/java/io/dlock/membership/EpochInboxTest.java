@@ -1,11 +1,11 @@
-package io.dlock.runtime;
+package io.dlock.membership;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dlock.runtime.EpochInbox.Verdict;
+import io.dlock.membership.EpochInbox.Verdict;
 import io.dlock.spi.NodeId;
 import java.util.ArrayList;
 import java.util.List;

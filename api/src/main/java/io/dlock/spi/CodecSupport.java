@@ -1,6 +1,5 @@
-package io.dlock.mutex.common;
+package io.dlock.spi;
 
-import io.dlock.spi.MalformedMessageException;
 import java.util.function.Supplier;
 
 /**

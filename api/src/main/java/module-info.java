@@ -1,0 +1,39 @@
+/**
+ * dlock's API, its service-provider interface for transports, the contract every algorithm implements,
+ * and the algorithms themselves. What is exported, and why:
+ * <ul>
+ *   <li>{@code io.dlock}: the API applications use (LockService, DistributedLock, LeaderElection,
+ *       DlockConfig, LockMetrics, the algorithm enums).</li>
+ *   <li>{@code io.dlock.spi}: what a transport implements and uses (Transport, TransportFactory, View,
+ *       NodeId, the wire format and codec helpers).</li>
+ *   <li>{@code io.dlock.protocol}: the algorithm authors' contract (MutexProtocol, ElectionProtocol, their
+ *       definitions, effects and options), which the simulator drives and tests implement.</li>
+ * </ul>
+ * Exported only to the simulator ({@code io.dlock.inmemory}), a second driver of the same algorithms:
+ * {@code io.dlock.membership} (the majority rule and the gate that applies it), and
+ * {@code io.dlock.election.bully} and {@code io.dlock.election.ring}, whose definitions are its election
+ * defaults.
+ *
+ * <p>Not exported: {@code io.dlock.runtime} (the driver behind {@code LockService.start}; neither transport
+ * uses it), {@code io.dlock.mutex.common} and {@code io.dlock.election.common} (building blocks of the
+ * algorithms), and the other algorithm packages: applications choose an algorithm by name
+ * ({@link io.dlock.MutexAlgorithm}, {@link io.dlock.ElectionAlgorithm}) and reach its definition through
+ * {@code io.dlock.protocol}'s interfaces. Their message records also carry types of
+ * {@code io.dlock.mutex.common} (the token census), so exporting them would leak that package.
+ *
+ * <p>Transports are found with {@link java.util.ServiceLoader}: the module {@code uses}
+ * {@link io.dlock.spi.TransportFactory}, and {@code dlock-inmemory} and {@code dlock-jgroups} provide one.
+ */
+module io.dlock.api {
+    requires org.slf4j;
+
+    exports io.dlock;
+    exports io.dlock.spi;
+    exports io.dlock.protocol;
+
+    exports io.dlock.election.bully to io.dlock.inmemory;
+    exports io.dlock.election.ring to io.dlock.inmemory;
+    exports io.dlock.membership to io.dlock.inmemory;
+
+    uses io.dlock.spi.TransportFactory;
+}

@@ -1,0 +1,17 @@
+/**
+ * The {@code dlock} command line and the examples. An application, so it exports nothing; its command
+ * package is open to picocli, which reads the commands' annotated fields by reflection. JGroups comes
+ * with {@code io.dlock.jgroups}; xchart 3.8.8 has no module descriptor (automatic module
+ * {@code org.knowm.xchart}, from its manifest); picocli, progressbar and slf4j have descriptors.
+ */
+module io.dlock.samples {
+    requires io.dlock.inmemory;
+    requires io.dlock.jgroups;
+    requires io.dlock.bench;
+    requires info.picocli;
+    requires org.knowm.xchart;
+    requires me.tongfei.progressbar;
+    requires java.desktop;
+
+    opens io.dlock.samples to info.picocli;
+}
