@@ -24,7 +24,7 @@ class BenchCommandTest {
         return c;
     }
 
-    /** The defaults are the matrix: both transports, 3 and 5 nodes, 1 and 4 threads, no hand-off. */
+    /** The defaults are the full matrix: both transports, 3 and 5 nodes, 1 and 4 threads, no hand-off. */
     @Test
     void defaults() {
         BenchCommand c = parse();
