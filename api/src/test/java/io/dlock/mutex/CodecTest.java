@@ -71,7 +71,7 @@ class CodecTest {
                 Arguments.of(LAMPORT, new LamportMessage.Ack(big, big, big)),
                 Arguments.of(LAMPORT, new LamportMessage.Release(3, 9, 2)),
                 Arguments.of(LAMPORT, new LamportMessage.Release(big, big, big)),
-                // token algorithms (issue 3) and their census messages
+                // token algorithms and their census messages
                 Arguments.of(TOKEN_RING, new TokenRingMessage.Token(1, 1, 0)),
                 Arguments.of(TOKEN_RING, new TokenRingMessage.Token(big, big, big)),
                 Arguments.of(TOKEN_RING, new TokenRingMessage.TokenAck(1, 1)),

@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Wire formats and configuration of the Maekawa, decentralized and Raynal algorithms (issue 4). */
+/** Wire formats and configuration of the Maekawa, decentralized and Raynal algorithms. */
 class QuorumFamilyCodecTest {
 
     private static final long BIG = Long.MAX_VALUE;

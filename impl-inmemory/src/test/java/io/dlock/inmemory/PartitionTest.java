@@ -24,7 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The majority rule on the real-time in-memory network (issue 8): a 5-node cluster split 3|2 by
+ * The majority rule on the real-time in-memory network (only a view with a majority of the previous one grants): a 5-node cluster split 3|2 by
  * {@link InMemoryNetwork#split}, each side with its own view of the same epoch. Only the majority
  * side grants; the minority's {@code tryLock} times out; a holder cut off on the minority side is
  * fenced out (the majority grants with a higher fence); after the heal every node locks again with

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The majority rule on JGroups (issue 8): 5 channels in one JVM, split 3|2 with DISCARD
+ * The majority rule on JGroups (only a view with a majority of the previous one grants): 5 channels in one JVM, split 3|2 with DISCARD
  * ({@code addIgnoreMember} on both sides); failure detection gives each side its own view (possibly
  * with the same view id), and only the majority side grants: {@code tryLock} on the minority times
  * out, on the majority it succeeds. After the heal (MERGE3 installs a merge view with a higher id)

@@ -25,7 +25,7 @@ class BenchCommandTest {
         return c.options;
     }
 
-    /** The defaults are the matrix: both transports, 3 and 5 nodes, 1 and 4 threads, no hand-off. */
+    /** The defaults are the full matrix: both transports, 3 and 5 nodes, 1 and 4 threads, no hand-off. */
     @Test
     void defaults() {
         BenchOptions o = parse();

@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The JSON output of compare, elect and sweep: valid JSON with the keys the issues name. */
+/** The JSON output of compare, elect and sweep: valid JSON with the keys each test below lists. */
 @Timeout(60)
 class JsonOutputTest {
 
@@ -22,7 +22,7 @@ class JsonOutputTest {
         }
     }
 
-    /** compare --format json: an array, one object per algorithm, with issue 2's keys. */
+    /** compare --format json: an array, one object per algorithm, with the keys below (algorithm, nodes, entries, messagesPerEntry, ...). */
     @Test
     void compare_json() throws Exception {
         Run r = Run.dlock("compare", "--nodes", "3", "--entries", "30", "--algorithms", "centralized,ricart-agrawala,maekawa",
@@ -41,7 +41,7 @@ class JsonOutputTest {
         assertEquals(4.0, rows.get(1).get("messagesPerEntry").asDouble(), 1e-9, r::toString); // 2(N-1)
     }
 
-    /** elect --format json: one object per run, with issue 5's keys, for every message-passing election. */
+    /** elect --format json: one object per run, with the keys below (algorithm, nodes, ring, leader, messages, ...), for every message-passing election. */
     @Test
     void elect_json() throws Exception {
         for (ElectionAlgorithm a : ElectionAlgorithm.messagePassing()) {

@@ -34,7 +34,7 @@ import java.util.TreeMap;
  * <p><b>Deviations.</b> Each forwarded message carries a hop number that its ACK names (SPEC.md
  * gives the ACK no content), so a late ACK cannot acknowledge another hop. A node remembers the
  * successors it found dead for the rest of the run (SPEC.md: "mark the successor crashed"), drops
- * them from the lists it forwards, and ends a circulation whose initiator it finds dead (issue 17):
+ * them from the lists it forwards, and ends a circulation whose initiator it finds dead:
  * a COORDINATOR that would have to skip its dead initiator has been everywhere, and is not
  * forwarded again (it used to circle for ever, since only its initiator stops it); an ELECTION whose
  * initiator died turns into COORDINATOR at the first node already in its list, as usual.
@@ -143,7 +143,7 @@ final class Ring implements ElectionProtocol<RingMessage> {
                 break;
             }
             if (message instanceof Coordinator c && candidate.equals(c.initiator())) {
-                return; // its initiator is dead: every live node has seen it (issue 17)
+                return; // its initiator is dead: every live node has seen it
             }
         }
         long hop = ++nextHop;

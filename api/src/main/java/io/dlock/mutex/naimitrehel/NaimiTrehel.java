@@ -202,7 +202,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
         requesting = false;
         ft = Ft.NORMAL;
         if (hasToken && tokenGeneration < generation) {
-            // issue 17: a token was regenerated while we were in the CS (we were slower than the
+            // a token was regenerated while we were in the CS (we were slower than the
             // recovery timers): ours is a stale duplicate; drop it so that we do not keep a second
             // token for good. Rule 16 pointed LAST at the new holder and cleared NEXT.
             hasToken = false;

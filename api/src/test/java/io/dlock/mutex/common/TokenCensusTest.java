@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The token census's decision logic on its own, one member at a time (SPEC-independent, issue 3 design). */
+/** The token census's decision logic on its own, one member at a time (the census is dlock's own design for view changes, not part of any algorithm). */
 class TokenCensusTest {
 
     private static final NodeId N0 = NodeId.of(0);

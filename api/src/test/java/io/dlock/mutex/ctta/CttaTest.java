@@ -227,7 +227,7 @@ class CttaTest {
     }
 
     /**
-     * CT-8, refused by {@code TG < CG} alone (issue 17): the token on its way to site 1 is held back;
+     * CT-8, refused by {@code TG < CG} alone: the token on its way to site 1 is held back;
      * site 3, also waiting, regenerates it (every site, site 1 included, acknowledged the new age g)
      * and enters. The old token (TG = 0) then reaches site 1, which holds no token and never accepted
      * one (so neither the "already have a token" guard nor the duplicate check can refuse it): only
@@ -287,7 +287,7 @@ class CttaTest {
         assertEquals(List.of(), c.violations());
     }
 
-    // ---- seed §5: failure modes (issue 17) -----------------------------------------------------
+    // ---- seed §5: failure modes ----------------------------------------------------------------
 
     /** Runs a failure detector's report on site {@code k} (a harness event) and collects its effects. */
     private static void on(Cluster<CttaMessage> c, long k, java.util.function.Consumer<Ctta> report) {
@@ -572,7 +572,7 @@ class CttaTest {
     }
 
     /**
-     * Issue 17, the release guard Suzuki-Kasami has: a census that gives the token to another site
+     * The release guard Suzuki-Kasami has: a census that gives the token to another site
      * while this one is in the critical section (only when a partition heals: the other site's token
      * was confirmed by a census this site missed) leaves it without a token; leaving the critical
      * section then sends nothing and does not touch a token it no longer has (before: a

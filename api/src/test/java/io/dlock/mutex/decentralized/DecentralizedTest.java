@@ -169,7 +169,7 @@ class DecentralizedTest {
     }
 
     /**
-     * SPEC.md A2 rule 9 (issue 17): node 2 has not answered when node 0's reply timeout fires; node 0
+     * SPEC.md A2 rule 9: node 2 has not answered when node 0's reply timeout fires; node 0
      * counts it as DENY, has 2 of 3 votes and enters. Node 2's GRANT then arrives late: node 0 keeps
      * it with the others and returns it at exit, so node 1 gets node 2's vote afterwards (it is not
      * stranded).

@@ -113,7 +113,7 @@ class MaekawaTest {
     }
 
     /**
-     * Issue 17: the default quorums come from the projective plane of order q (q the smallest prime
+     * The default quorums come from the projective plane of order q (q the smallest prime
      * power with q^2+q+1 >= N): for every N from 2 to 200 every two sets intersect, each node is in
      * its own set, and K <= q+1; at N = q^2+q+1 (7, 13, 21, 31, 57, 73, 91, 133, 183) every set has
      * exactly q+1 members, every node is in q+1 sets and two sets meet in exactly one node.
@@ -156,7 +156,7 @@ class MaekawaTest {
         }
     }
 
-    /** The largest plane quorum at the sizes of issue 17 (and 100), against the grid's: 3, 4, 4, 5, 6, 8, 12 instead of 3 (plane), 5, 7, 7, 11, 15, 19. */
+    /** The largest plane quorum at the cluster sizes the simulations use, 7, 9, 13, 16, 31, 57 (and 100), against the grid's: 3, 4, 4, 5, 6, 8, 12 instead of 3 (plane), 5, 7, 7, 11, 15, 19. */
     @Test
     void planeQuorumSizesAtIssueSizes() {
         Map<Integer, Integer> maxK = Map.of(7, 3, 9, 4, 13, 4, 16, 5, 31, 6, 57, 8, 100, 12);
@@ -297,7 +297,7 @@ class MaekawaTest {
     }
 
     /**
-     * MK-5 (issue 17): Maekawa's published deadlock-free rules, without SPEC.md's displacement rule
+     * MK-5: Maekawa's published deadlock-free rules, without SPEC.md's displacement rule
      * (test-only variant), deadlock on some random FIFO schedules, at the N = 7 plane and with 3x3
      * grid quorums, and never violate ME1; the same schedules never deadlock with the rule
      * ({@link #randomFifoSchedulesKeepTheArbiterInvariant}).

@@ -316,7 +316,7 @@ class NaimiTrehelTest {
     }
 
     /**
-     * Issue 17: a stale token refused by the generation rule alone. Node 3's token and node 1's
+     * A stale token refused by the generation rule alone. Node 3's token and node 1's
      * REQUEST are both lost; both recover, node 1 (the smaller candidate) regenerates generation 1 and
      * enters, and node 3 learns of it (CANDIDATE_ELECTED). The lost token then reaches node 3, which
      * has never accepted a token (so the duplicate check on (fence, hop) lets it through): only

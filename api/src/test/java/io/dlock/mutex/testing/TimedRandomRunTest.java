@@ -9,7 +9,7 @@ import io.dlock.protocol.ProtocolOptions;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The harness itself (issue 17): a run that leaves a request waiting is not reported as complete. */
+/** The harness itself: a run that leaves a request waiting is not reported as complete. */
 class TimedRandomRunTest {
 
     /**

@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  * At the end, {@link #ungranted()} counts the live nodes whose request was never granted (ME3).
  * A crashed node stops holding at its crash and its own pending request no longer counts.
  *
- * <p>Partitions (issue 8): a holder whose node installs a view that is not primary is <em>fenced
+ * <p>Partitions (only a primary view, one with a majority of the previous view, may grant): a holder whose node installs a view that is not primary is <em>fenced
  * out</em> ({@link #onFencedOut}): from then on its hold no longer counts for ME1, which is checked
  * within the primary side only (the primary side may grant while the fenced-out holder, cut off, is
  * still in its critical section: that is what its older fencing token is for). Fences are checked

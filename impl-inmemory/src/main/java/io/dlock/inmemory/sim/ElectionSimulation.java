@@ -135,7 +135,7 @@ public final class ElectionSimulation extends AbstractSimulation<ElectionSimulat
 
     /**
      * A copy in which the lowest initiator crashes at virtual time {@code time}, in the middle of the
-     * election (issue 17): it processes nothing more, messages to it are lost, and the run must end
+     * election: it processes nothing more, messages to it are lost, and the run must end
      * with every other live node knowing the highest live id. Only the algorithms that tolerate
      * crashes during a run (bully, ring with list) are expected to survive it.
      *

@@ -9,7 +9,7 @@ import java.util.Arrays;
  * same instant come out in the order they were scheduled: the order is total and independent of
  * anything but the sequence of {@link #add} calls, which is what makes a run a function of its seed.
  *
- * <p>Layout (issue 19): almost every event is due within a few time units of now (message delays,
+ * <p>Layout (chosen so that the cost per event does not grow with the number of messages in flight): almost every event is due within a few time units of now (message delays,
  * think and hold times), so the queue is a <em>bucket ring</em> of {@value #WINDOW} one-instant
  * buckets covering the times {@code [base, base + WINDOW)}, each bucket a FIFO list threaded through
  * {@link Event#next} (insertion order is sequence order, so a bucket's head is its smallest key),

@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
  *   <li>{@link #partition} cuts the links between groups for a time window;</li>
  *   <li>{@link #installView} installs a new view (a new epoch) on its live members, as the runtime
  *       does on a membership change: every message of an older epoch still in flight is dropped;</li>
- *   <li>membership faults (issue 8), with the views a membership service would install:
+ *   <li>membership faults, with the views a membership service would install:
  *       {@link #crash(Role, long)} (the holder, a waiter, the last sender, the coordinator...),
  *       {@link #detectCrashes} (a view without the crashed node after a detection delay),
  *       {@link #join} (a node joins mid-run), {@link #split} (a partition that heals, one view per
@@ -37,7 +37,7 @@ import java.util.stream.Collectors;
  *       view goes through each node's {@link io.dlock.membership.PrimaryComponent}: only primary views
  *       reach the protocol ({@link io.dlock.membership.PrimaryGate}).</li>
  *   <li>{@link #pause(Role, long, long)} freezes a node for a while, as a long garbage-collection
- *       pause does (issue 17): it processes nothing, and the membership does not notice.</li>
+ *       pause does: it processes nothing, and the membership does not notice.</li>
  *   <li>{@link #amnesia(NodeId, long)} restarts an idle node's protocol with no memory, as a node
  *       that crashed and recovered before anyone noticed (the decentralized algorithm's
  *       "coordinator reset", SPEC.md A2 rule 8, DEC-4).</li>

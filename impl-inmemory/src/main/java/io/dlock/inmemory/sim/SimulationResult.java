@@ -47,7 +47,7 @@ import java.util.TreeMap;
  * @param error             an exception thrown by a protocol handler (it ends the run); {@code null} if none
  * @param replay            one line of Java that replays this run
  * @param recoveryTimes     for each fault injected while the lock was held or wanted, the virtual
- *                          time from the fault to the next grant (issue 8)
+ *                          time from the fault to the next grant (how long the cluster went without a holder)
  * @param fencedOut         holders fenced out by a non-primary view
  * @param addedViolations   violations of the invariants a test added ({@link Simulation#check})
  */

@@ -16,7 +16,7 @@ import java.util.Locale;
 import java.util.UUID;
 
 /**
- * Measurements for issue 3's report, not a test (it asserts nothing and prints figures):
+ * Measurements of the token algorithms' costs, not a test (it asserts nothing and prints figures):
  * <ol>
  *   <li>messages per entry of Raymond and Naimi-Trehel (and, for comparison, Suzuki-Kasami and the
  *       token ring) on the

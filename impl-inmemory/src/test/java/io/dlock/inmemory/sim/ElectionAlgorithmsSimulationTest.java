@@ -89,7 +89,7 @@ class ElectionAlgorithmsSimulationTest {
     }
 
     /**
-     * Issue 17: the initiator (the lowest node, not the maximum) crashes in the middle of the
+     * The initiator (the lowest node, not the maximum) crashes in the middle of the
      * election, at a time drawn from the seed; for the two algorithms that tolerate crashes during a
      * run, every other node learns the highest live id and the run ends (the ring election's
      * COORDINATOR used to circle for ever, since only its initiator stopped it), over 200 seeds x
@@ -188,7 +188,7 @@ class ElectionAlgorithmsSimulationTest {
     }
 
     /**
-     * FR-1, FR-2, PE-1, PE-2 (issue 17: expected counts computed here from the ring itself, not from
+     * FR-1, FR-2, PE-1, PE-2 (expected counts computed here from the ring itself, not from
      * the production model): every ring order and 200 seeds, the measured count equals the count of
      * {@link #franklinMessages} and {@link #petersonMessages}, which play the phases on the ring
      * positions and add up every hop; sorted rings take 2 phases (5n and 4n); never more than
@@ -314,7 +314,7 @@ class ElectionAlgorithmsSimulationTest {
     }
 
     /**
-     * CR-6 (issue 17): unit delay, all initiate, every ring order, both comparison rules: the leader
+     * CR-6: unit delay, all initiate, every ring order, both comparison rules: the leader
      * knows it won at time n (its id came back), every other node learns it by 2n-1 (ELECTED), and
      * the leader absorbs its ELECTED at 2n, the end of the run.
      */

@@ -16,7 +16,7 @@ class FaultInjectionTest {
 
     /** Duplicated messages (5%) lose nothing and break nothing for a duplicate-tolerant algorithm. */
     /**
-     * A paused holder (issue 17) stays in the critical section for the whole pause: nobody else is
+     * A paused holder (a long GC pause the membership does not notice) stays in the critical section for the whole pause: nobody else is
      * granted in the meantime (the toy algorithm has no recovery), the run ends after the pause, every
      * request is still granted, and the replay line rebuilds the pause.
      */

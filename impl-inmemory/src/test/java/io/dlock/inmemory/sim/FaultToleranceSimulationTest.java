@@ -21,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Issue 8's simulator fault sweep: every registered mutual-exclusion algorithm, N in {3, 5, 8},
+ * The simulator's fault sweep: every registered mutual-exclusion algorithm, N in {3, 5, 8},
  * {@value #SEEDS} seeds each, under a fault schedule drawn from the seed: crash of the holder, of a
  * waiter, of the last sender (often the token in flight), of the highest member (the centralized
  * coordinator) or the lowest (the census steward); a node joining mid-run; a partition seen by the
@@ -141,7 +141,7 @@ class FaultToleranceSimulationTest {
                 .maxTime(1_000_000).maxEvents(5_000_000).seed(seed);
     }
 
-    /** Issue 8's verdict on one faulty run. */
+    /** The fault sweep's verdict on one faulty run. */
     static final RunCheck FAULT_TOLERANT = r -> {
         if (r.error() != null) {
             return "protocol exception: " + r.error();

@@ -171,7 +171,7 @@ class MutexAlgorithmsSimulationTest {
     }
 
     /**
-     * Issue 17: a workload that never involves node 0 (the token ring's first holder, Raynal's first
+     * A workload that never involves node 0 (the token ring's first holder, Raynal's first
      * privileged node, the first root or token site of the others) is served: every request granted,
      * safely, 100 seeds, N = 2..8, node 0 left out, and nodes 0 and 1 left out. The token ring and
      * Raynal used to start moving only at node 0's first event, so nobody was ever served.

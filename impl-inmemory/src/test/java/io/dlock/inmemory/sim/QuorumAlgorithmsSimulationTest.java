@@ -12,10 +12,10 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /**
- * The quorum and prime-number algorithms of issue 4 in the simulator, beyond the generic sweep of
+ * The quorum and prime-number algorithms (Maekawa, decentralized, Raynal) in the simulator, beyond the generic sweep of
  * {@link MutexAlgorithmsSimulationTest}: Maekawa at the sizes where its quorums are squares or the
  * plane, its basic version's deadlocks (MK-5), unit-delay synchronization delay (MK-7), and the
- * measured messages per entry quoted in the issue note.
+ * measured messages per entry quoted in the README's algorithm table.
  */
 class QuorumAlgorithmsSimulationTest {
 
@@ -40,7 +40,7 @@ class QuorumAlgorithmsSimulationTest {
     }
 
     /**
-     * Issue 17: with the default projective-plane quorums, at N = 7, 9, 13, 16, 31, 57, the measured
+     * With the default projective-plane quorums, at N = 7, 9, 13, 16, 31, 57, the measured
      * messages per entry (default load, 3 entries per node, FIFO, delays 1-10; every seed safe and
      * every request granted) lie within 3(K-1) ... 5(K-1) (K averaged over the nodes, as the
      * uncontended cost is) and within the seed's 5 ceil(sqrt N). The grid quorums it replaced cost
@@ -71,7 +71,7 @@ class QuorumAlgorithmsSimulationTest {
         }
     }
 
-    /** Prints messages per entry under load and unit-delay SD for every size (figures for the issue note). */
+    /** Prints messages per entry under load and unit-delay SD for every size (figures for the README's algorithm table). */
     @Test
     void maekawaFigures() {
         for (int n : new int[] {2, 3, 4, 5, 7, 8, 9, 16, 25, 32}) {
@@ -115,7 +115,7 @@ class QuorumAlgorithmsSimulationTest {
     }
 
     /**
-     * Issue 17, SPEC.md A2 rule 9: a replica crashes at time 0 and stays in the view (no failure
+     * SPEC.md A2 rule 9: a replica crashes at time 0 and stays in the view (no failure
      * detection): every attempt still decides after the reply timeout, counting the dead replica as
      * DENY, and every other node's requests are granted, safely (100 seeds, N = 3, 5, 8; the dead node
      * makes no request). Before, every attempt waited for its reply for ever.
@@ -133,7 +133,7 @@ class QuorumAlgorithmsSimulationTest {
     }
 
     /**
-     * Issue 17: the back-off is drawn from a source the simulator forks from the run's seed. With unit
+     * The back-off is drawn from a source the simulator forks from the run's seed. With unit
      * delays and fixed think and hold times the back-off is the only randomness of a contended run:
      * 20 run seeds give 20 different traces (they all gave one trace when the source was seeded from
      * the option seed and the node id only), and one seed replays identically.
@@ -154,7 +154,7 @@ class QuorumAlgorithmsSimulationTest {
     }
 
     /**
-     * DEC-4 in the simulator (issue 17): N = 3, m = 2; nodes 0 and 2 ask at once and hold long; node 1
+     * DEC-4 in the simulator: N = 3, m = 2; nodes 0 and 2 ask at once and hold long; node 1
      * (a replica that never asks) restarts with no memory ({@link FaultPlan#amnesia}) while the winner
      * is in the critical section, so the loser's retry collects node 1's vote and its own: ME1 is
      * violated in some of 50 seeds, and never in the same runs without the amnesia.

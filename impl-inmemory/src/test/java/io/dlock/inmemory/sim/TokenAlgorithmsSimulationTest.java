@@ -81,7 +81,7 @@ class TokenAlgorithmsSimulationTest {
     }
 
     /**
-     * TR-5 (issue 17), the TOKEN_ACK variant: node 2 crashes at time 0 and stays in the view (no
+     * TR-5, the TOKEN_ACK variant: node 2 crashes at time 0 and stays in the view (no
      * failure detection). Without TOKEN_ACK the token dies with node 2's first visit and the others
      * are never served; with {@code token-ack-ms = 30} (above the largest round trip, 20) node 1 gets
      * no ack, skips node 2 after one timeout and the ring goes on: every request of the others is

@@ -16,7 +16,7 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /**
- * Token loss in the simulator (issue 3): the token of CTTA and of Naimi-Trehel is dropped (or held
+ * Token loss in the simulator: the token of CTTA and of Naimi-Trehel is dropped (or held
  * back) in flight; each algorithm's own recovery (REGENERATE; consult/query/election) makes one new
  * token, a stale token that reappears is discarded, and every request is granted, with ME1 and
  * increasing fences checked after every event. Also: the checker fails a run in which two tokens
@@ -105,7 +105,7 @@ class TokenRecoverySimulationTest {
     }
 
     /**
-     * Issue 17: a holder paused (a long GC pause) for longer than Twait + 3 Telec while it is in the
+     * A holder paused (a long GC pause) for longer than Twait + 3 Telec while it is in the
      * critical section, with every node requesting before, during and after: the others regenerate
      * the token (rules 7-15) and enter while the paused node still holds, the one overlap the seed
      * admits; once the paused node leaves that critical section it drops its token of the older
