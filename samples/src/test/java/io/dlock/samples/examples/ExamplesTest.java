@@ -20,6 +20,14 @@ class ExamplesTest {
         assertEquals(60, DropInLockExample.run(MutexAlgorithm.SUZUKI_KASAMI, 60));
     }
 
+    /** Two producers and a consumer on three nodes pass every item through a buffer of three, once each. */
+    @Test
+    void boundedBuffer_passesEveryItemOnce() throws Exception {
+        assertEquals(20, BoundedBufferExample.run(MutexAlgorithm.RICART_AGRAWALA, 10).size());
+        assertEquals(20, BoundedBufferExample.run(MutexAlgorithm.SUZUKI_KASAMI, 10).size());
+        assertEquals(20, BoundedBufferExample.run(MutexAlgorithm.CENTRALIZED, 10).size());
+    }
+
     /** The leader runs the job; when it leaves, the next leader runs it; the third node never does. */
     @Test
     void leaderJob_movesWithTheLeader() throws Exception {
