@@ -61,6 +61,74 @@ class LatencyBenchmark {
         report.forEach(System.out::println);
     }
 
+    /**
+     * Signal-to-wake latency of a distributed condition: 3 nodes on the default TCP stack over 127.0.0.1, the
+     * waiter on n2, the signaller on n3 (the condition's keeper is n1, so every step crosses the network):
+     * from just before {@code signal()} (the signaller holds the lock) until the waiter is back in its
+     * critical section after {@code await()}: SIGNAL to the keeper, WAKE to the waiter, the signaller's
+     * unlock, and the waiter's reacquisition. Printed beside a plain lock+unlock of the same cluster.
+     */
+    @Test
+    void signalToWake() throws Exception {
+        for (MutexAlgorithm algorithm : List.of(MutexAlgorithm.CENTRALIZED, MutexAlgorithm.RICART_AGRAWALA,
+                MutexAlgorithm.SUZUKI_KASAMI)) {
+            try (JGroupsCluster cluster = new JGroupsCluster(3, JGroupsCluster.tcpTemplate(JGroupsCluster.base(algorithm), 3))) {
+                DistributedLock waiterLock = cluster.node(1).lock("cond");
+                DistributedLock signallerLock = cluster.node(2).lock("cond");
+                java.util.concurrent.locks.Condition waiterCondition = waiterLock.newCondition("ready");
+                java.util.concurrent.locks.Condition signallerCondition = signallerLock.newCondition("ready");
+                int rounds = WARMUP / 3 + MEASURED / 5;
+                java.util.concurrent.atomic.AtomicInteger generation = new java.util.concurrent.atomic.AtomicInteger();
+                java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
+                java.util.concurrent.atomic.AtomicLong signalledAt = new java.util.concurrent.atomic.AtomicLong();
+                long[] wake = new long[rounds];
+                Thread waiter = new Thread(() -> {
+                    try {
+                        for (int i = 1; i <= rounds; i++) {
+                            waiterLock.lock();
+                            try {
+                                waiting.set(i);
+                                while (generation.get() < i) {
+                                    waiterCondition.await();
+                                }
+                                wake[i - 1] = System.nanoTime() - signalledAt.get();
+                            } finally {
+                                waiterLock.unlock();
+                            }
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, "waiter");
+                waiter.start();
+                for (int i = 1; i <= rounds; i++) {
+                    while (waiting.get() < i) {
+                        Thread.onSpinWait();
+                    }
+                    signallerLock.lock(); // granted once the waiter's await has released the lock
+                    try {
+                        generation.set(i);
+                        signalledAt.set(System.nanoTime());
+                        signallerCondition.signal();
+                    } finally {
+                        signallerLock.unlock();
+                    }
+                }
+                waiter.join(TimeUnit.MINUTES.toMillis(2));
+                long[] measured = Arrays.copyOfRange(wake, WARMUP / 3, rounds);
+                long[] lockUnlock = new long[MEASURED / 5];
+                for (int i = 0; i < lockUnlock.length; i++) {
+                    long start = System.nanoTime();
+                    waiterLock.lock();
+                    waiterLock.unlock();
+                    lockUnlock[i] = System.nanoTime() - start;
+                }
+                System.out.println(line("signal->wake, " + algorithm.configName(), stats(measured)));
+                System.out.println(line("lock+unlock, " + algorithm.configName(), stats(lockUnlock)));
+            }
+        }
+    }
+
     private static String line(String what, double[] s) {
         return String.format(Locale.ROOT, "%-48s p50 %7.1f us  p90 %7.1f us  p99 %7.1f us  mean %7.1f us", what,
                 s[0], s[1], s[2], s[3]);
