@@ -52,6 +52,14 @@ import java.util.concurrent.locks.Lock;
  * makes it return {@code false} at once). It returns {@code false} if the lock is held elsewhere for
  * longer than that.
  *
+ * <h2>{@code tryLock(0, unit)}</h2>
+ * As {@code ReentrantLock.tryLock(0, unit)}: it never waits for the cluster. It succeeds at once where this
+ * node can know the lock is free without asking anyone: a token algorithm whose node holds the idle token
+ * (suzuki-kasami, raymond, naimi-trehel, token-ring), or the centralized algorithm on the coordinator's own
+ * node while its lock is free; it sends no message. Everywhere else (another local thread holds or waits
+ * for the lock, the token is elsewhere, a permission-based algorithm that must always ask, a node outside
+ * the primary component) it returns {@code false} at once, also without a message.
+ *
  * <h2>Conditions</h2>
  * {@link #newCondition()} gives a distributed {@link Condition}: {@code await} releases the lock (every hold
  * of the calling thread) and waits for a signal from any node of the cluster, then reacquires the lock,

@@ -188,6 +188,16 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
         inner.onRequest();
     }
 
+    /** Never while frozen (outside the primary component nothing is granted); else the algorithm's answer. */
+    @Override
+    public boolean tryEnterLocally() {
+        if (frozen || !inner.tryEnterLocally()) {
+            return false;
+        }
+        requested = true;
+        return true;
+    }
+
     @Override
     public void onRelease() {
         if (swallowRelease) {

@@ -32,6 +32,19 @@ public interface MutexProtocol<M extends ProtocolMessage> {
     /** The local node wants the critical section. Answer later (or now) with {@link MutexEffects#granted}. */
     void onRequest();
 
+    /**
+     * The local node wants the critical section only if it can enter now, without asking anyone: what
+     * {@code tryLock(0, unit)} needs. If this node can know that the lock is free (a token algorithm whose
+     * node holds the idle token, a coordinator whose lock is free), it enters: it calls
+     * {@link MutexEffects#granted} before returning true, sends nothing, and the entry ends with
+     * {@link #onRelease} as after {@link #onRequest}. Otherwise it changes nothing, sends nothing, and
+     * returns false. Same precondition as {@code onRequest}: no request outstanding. Default: false (an
+     * algorithm that cannot know without asking).
+     */
+    default boolean tryEnterLocally() {
+        return false;
+    }
+
     /** The local node leaves the critical section. */
     void onRelease();
 

@@ -51,6 +51,8 @@ final class LocalLockState {
         IDLE,
         /** A request is outstanding. */
         REQUESTED,
+        /** {@code tryLock(0)}: the event loop asks the protocol whether it can enter locally; nothing was sent. */
+        TRYING,
         /** The grant arrived; the head waiter has not taken it yet. */
         GRANTED,
         /** A local thread holds the lock. */
@@ -62,6 +64,8 @@ final class LocalLockState {
     private final ArrayDeque<Thread> waiters = new ArrayDeque<>();
     private final Runnable issueRequest;
     private final Runnable issueRelease;
+    /** Queues a local entry attempt on the event loop (null: not supported, tryLock(0) asks the cluster). */
+    private final Runnable issueLocalTry;
     private final String lockName;
     /** H: hand-offs allowed per distributed grant. */
     private final int maxHandoffs;
@@ -109,11 +113,25 @@ final class LocalLockState {
      * @param maxHandoffs  H, local hand-offs allowed per distributed grant (0 = none)
      */
     LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, int maxHandoffs) {
+        this(lockName, issueRequest, issueRelease, null, maxHandoffs);
+    }
+
+    /**
+     * @param lockName      the lock's name, for error messages
+     * @param issueRequest  queues a distributed request on the lock's event loop; never blocks
+     * @param issueRelease  queues a distributed release on the lock's event loop; never blocks
+     * @param issueLocalTry queues a local entry attempt on the event loop, answered by {@link #onGranted} or
+     *                      {@link #onLocalTryRefused}; never blocks
+     * @param maxHandoffs   H, local hand-offs allowed per distributed grant (0 = none)
+     */
+    LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, Runnable issueLocalTry,
+                   int maxHandoffs) {
         if (maxHandoffs < 0) {
             throw new IllegalArgumentException("maxHandoffs must be >= 0, got " + maxHandoffs);
         }
         this.issueRequest = issueRequest;
         this.issueRelease = issueRelease;
+        this.issueLocalTry = issueLocalTry;
         this.lockName = lockName;
         this.maxHandoffs = maxHandoffs;
     }
@@ -142,6 +160,9 @@ final class LocalLockState {
             requireOpen();
             if (interruptible && Thread.interrupted()) {
                 throw new InterruptedException();
+            }
+            if (timeoutNanos == 0 && issueLocalTry != null) {
+                return tryLocally(me);
             }
             long deadline = timeoutNanos >= 0 ? System.nanoTime() + timeoutNanos : 0;
             waiters.add(me);
@@ -180,6 +201,48 @@ final class LocalLockState {
             } catch (InterruptedException | RuntimeException e) {
                 giveUp(me);
                 throw e;
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * {@code tryLock(0)}: succeeds only if this node can enter now without asking the cluster. Fails at once
+     * if another local thread holds or waits for the lock or a request is outstanding; otherwise asks the
+     * protocol on the event loop (local work, no message) and waits for its answer. Called with the mutex held.
+     */
+    private boolean tryLocally(Thread me) {
+        if (owner != null || !waiters.isEmpty() || phase != Phase.IDLE) {
+            return false;
+        }
+        waiters.add(me);
+        phase = Phase.TRYING;
+        issueLocalTry.run();
+        while (phase == Phase.TRYING && closedReason == null) {
+            changed.awaitUninterruptibly();
+        }
+        if (phase == Phase.GRANTED && waiters.peekFirst() == me) {
+            waiters.pollFirst();
+            owner = me;
+            holds = 1;
+            heldFence = grantedFence;
+            phase = Phase.HELD;
+            return true;
+        }
+        waiters.remove(me);
+        changed.signalAll(); // threads that queued meanwhile: the head now asks the cluster
+        requireOpen();
+        return false;
+    }
+
+    /** Called on the event loop when the protocol could not enter locally ({@code tryLock(0)}). */
+    void onLocalTryRefused() {
+        mutex.lock();
+        try {
+            if (phase == Phase.TRYING) {
+                phase = Phase.IDLE;
+                changed.signalAll();
             }
         } finally {
             mutex.unlock();
@@ -381,7 +444,7 @@ final class LocalLockState {
             if (closedReason != null) {
                 return;
             }
-            if (phase != Phase.REQUESTED) {
+            if (phase != Phase.REQUESTED && phase != Phase.TRYING) {
                 throw new IllegalStateException("grant without an outstanding request (phase " + phase + ")");
             }
             grantedFence = scale(fencingToken);

@@ -96,7 +96,7 @@ final class LockEngine<M extends ProtocolMessage> {
         this.loop = new SerialExecutor(pool);
         this.protocolTimers = new LoopTimers(timers, loop, () -> !stopped, timer -> protocol.onTimer(timer));
         this.local = new LocalLockState(name, () -> loop.execute(this::request), () -> loop.execute(this::release),
-                localHandoff);
+                () -> loop.execute(this::tryEnterLocally), localHandoff);
         this.ownershipListeners = new OwnershipListeners(events);
         this.facade = new RuntimeLock(name, local, this, tryTimeoutNanos);
         this.view = initialView;
@@ -212,6 +212,13 @@ final class LockEngine<M extends ProtocolMessage> {
     private void request() {
         if (!stopped) {
             protocol.onRequest();
+        }
+    }
+
+    /** tryLock(0): enter without a message if the protocol can, else tell the waiting thread at once. */
+    private void tryEnterLocally() {
+        if (stopped || !protocol.tryEnterLocally()) {
+            local.onLocalTryRefused();
         }
     }
 
