@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.MutexAlgorithm;
-import io.dlock.mutex.common.CensusMessage;
+import io.dlock.mutex.common.CensusCarrier;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolFamily;
@@ -59,7 +59,7 @@ class TokenAlgorithmsCensusTest {
             }
         }
         assertTrue(c.inCS(3));
-        long census = c.sent().stream().filter(e -> e.message() instanceof CensusMessage).count();
+        long census = c.sent().stream().filter(e -> e.message() instanceof CensusCarrier).count();
         assertEquals(3L * (n - 1) + (lazy ? 1 : 0), census, d.name() + (lazy ? " lazy" : " view change"));
         assertEquals(List.of(), c.violations());
     }

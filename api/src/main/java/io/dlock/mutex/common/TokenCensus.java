@@ -213,20 +213,23 @@ public final class TokenCensus<M> {
     }
 
     /**
-     * Routes a message: a census message (one of {@link CensusMessage}'s interfaces) goes to its
-     * handler; any other message, while the census is {@linkplain #active() active}, is deferred.
-     * Either way it returns true, and the algorithm is done with the message. It returns false
-     * (after {@link #beforeEvent}) for an algorithm message the algorithm must handle now.
+     * Routes a message: a census message (a {@link CensusCarrier}) goes to its handler; any other
+     * message, while the census is {@linkplain #active() active}, is deferred. Either way it returns
+     * true, and the algorithm is done with the message. It returns false (after {@link #beforeEvent})
+     * for an algorithm message the algorithm must handle now.
      */
     public boolean onMessage(NodeId from, M message) {
-        if (message instanceof CensusMessage.Hello h) {
-            onHello(from, h.epoch());
-        } else if (message instanceof CensusMessage.Query q) {
-            onQuery(from, q.epoch());
-        } else if (message instanceof CensusMessage.Report r) {
-            onReport(from, r.report());
-        } else if (message instanceof CensusMessage.Done d) {
-            onDone(from, d.outcome());
+        if (message instanceof CensusCarrier carrier) {
+            CensusMessage census = carrier.message();
+            if (census instanceof CensusMessage.Hello h) {
+                onHello(from, h.epoch());
+            } else if (census instanceof CensusMessage.Query q) {
+                onQuery(from, q.epoch());
+            } else if (census instanceof CensusMessage.Report r) {
+                onReport(from, r.report());
+            } else if (census instanceof CensusMessage.Done d) {
+                onDone(from, d.outcome());
+            }
         } else {
             beforeEvent();
             if (!active()) {

@@ -5,11 +5,8 @@ import static io.dlock.mutex.common.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
 import io.dlock.mutex.ctta.CttaMessage.Ack;
-import io.dlock.mutex.ctta.CttaMessage.CensusQuery;
+import io.dlock.mutex.ctta.CttaMessage.Census;
 import io.dlock.mutex.ctta.CttaMessage.CrReq;
-import io.dlock.mutex.ctta.CttaMessage.Done;
-import io.dlock.mutex.ctta.CttaMessage.Hello;
-import io.dlock.mutex.ctta.CttaMessage.Report;
 import io.dlock.mutex.ctta.CttaMessage.Jdcg;
 import io.dlock.mutex.ctta.CttaMessage.Nack;
 import io.dlock.mutex.ctta.CttaMessage.Partition;
@@ -102,7 +99,7 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
         } else if (tag == PARTITION) {
             message = new Partition();
         } else {
-            message = CensusCodec.read(tag, in, name, Hello::new, CensusQuery::new, Report::new, Done::new);
+            message = CensusCodec.read(tag, in, name, Census::new);
             if (message == null) {
                 throw unknownType(name, tag);
             }

@@ -5,10 +5,7 @@ import static io.dlock.mutex.common.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CandidateElected;
-import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CensusQuery;
-import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Done;
-import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Hello;
-import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Report;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Census;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Consult;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.ConsultReply;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Election;
@@ -97,7 +94,7 @@ final class NaimiTrehelCodec implements MessageCodec<NaimiTrehelMessage> {
                 default -> new CandidateElected(v);
             });
         } else {
-            message = CensusCodec.read(tag, in, name, Hello::new, CensusQuery::new, Report::new, Done::new);
+            message = CensusCodec.read(tag, in, name, Census::new);
             if (message == null) {
                 throw unknownType(name, tag);
             }

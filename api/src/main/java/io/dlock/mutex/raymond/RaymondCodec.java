@@ -4,10 +4,7 @@ import static io.dlock.mutex.common.CodecSupport.build;
 import static io.dlock.mutex.common.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
-import io.dlock.mutex.raymond.RaymondMessage.CensusDone;
-import io.dlock.mutex.raymond.RaymondMessage.CensusHello;
-import io.dlock.mutex.raymond.RaymondMessage.CensusQuery;
-import io.dlock.mutex.raymond.RaymondMessage.CensusReportMessage;
+import io.dlock.mutex.raymond.RaymondMessage.Census;
 import io.dlock.mutex.raymond.RaymondMessage.Privilege;
 import io.dlock.mutex.raymond.RaymondMessage.Request;
 import io.dlock.protocol.MessageCodec;
@@ -53,8 +50,7 @@ final class RaymondCodec implements MessageCodec<RaymondMessage> {
             long seq = in.readVarLong();
             message = build(name, () -> new Request(seq));
         } else {
-            message = CensusCodec.read(tag, in, name, CensusHello::new, CensusQuery::new, CensusReportMessage::new,
-                    CensusDone::new);
+            message = CensusCodec.read(tag, in, name, Census::new);
         }
         if (message == null) {
             throw unknownType(name, tag);

@@ -4,10 +4,7 @@ import static io.dlock.mutex.common.CodecSupport.build;
 import static io.dlock.mutex.common.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
-import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusDone;
-import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusHello;
-import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusQuery;
-import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusReportMessage;
+import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Census;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Request;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Token;
 import io.dlock.protocol.MessageCodec;
@@ -82,8 +79,7 @@ final class SuzukiKasamiCodec implements MessageCodec<SuzukiKasamiMessage> {
             }
             message = build(name, () -> new Token(epoch, hop, fence, last, queue));
         } else {
-            message = CensusCodec.read(tag, in, name, CensusHello::new, CensusQuery::new, CensusReportMessage::new,
-                    CensusDone::new);
+            message = CensusCodec.read(tag, in, name, Census::new);
         }
         if (message == null) {
             throw unknownType(name, tag);

@@ -4,10 +4,7 @@ import static io.dlock.mutex.common.CodecSupport.build;
 import static io.dlock.mutex.common.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
-import io.dlock.mutex.tokenring.TokenRingMessage.CensusDone;
-import io.dlock.mutex.tokenring.TokenRingMessage.CensusHello;
-import io.dlock.mutex.tokenring.TokenRingMessage.CensusQuery;
-import io.dlock.mutex.tokenring.TokenRingMessage.CensusReportMessage;
+import io.dlock.mutex.tokenring.TokenRingMessage.Census;
 import io.dlock.mutex.tokenring.TokenRingMessage.Token;
 import io.dlock.mutex.tokenring.TokenRingMessage.TokenAck;
 import io.dlock.protocol.MessageCodec;
@@ -54,8 +51,7 @@ final class TokenRingCodec implements MessageCodec<TokenRingMessage> {
             long hop = in.readVarLong();
             message = build(name, () -> new TokenAck(epoch, hop));
         } else {
-            message = CensusCodec.read(tag, in, name, CensusHello::new, CensusQuery::new, CensusReportMessage::new,
-                    CensusDone::new);
+            message = CensusCodec.read(tag, in, name, Census::new);
         }
         if (message == null) {
             throw unknownType(name, tag);

@@ -279,13 +279,8 @@ class TokenCensusTest {
         assertEquals(3L << 32, r.fences.highest(), "every view raises the epoch floor");
     }
 
-    private record Hello(long epoch) implements CensusMessage.Hello {
-    }
-
-    private record Query(long epoch) implements CensusMessage.Query {
-    }
-
-    private record Done(CensusOutcome outcome) implements CensusMessage.Done {
+    /** An algorithm's census record, as each token algorithm declares one. */
+    private record Census(CensusMessage message) implements CensusCarrier {
     }
 
     /** onMessage routes census messages to their handlers and defers other messages while a census is active. */
@@ -336,10 +331,10 @@ class TokenCensusTest {
                 });
         assertTrue(c.onMessage(N2, "early"));
         assertEquals(List.of("HELLO(2)->n0"), r.drain());
-        assertTrue(c.onMessage(N0, new Hello(2)), "not the steward: ignored, but consumed");
-        assertTrue(c.onMessage(N0, new Query(2)));
+        assertTrue(c.onMessage(N0, new Census(new CensusMessage.Hello(2))), "not the steward: ignored, but consumed");
+        assertTrue(c.onMessage(N0, new Census(new CensusMessage.Query(2))));
         assertEquals(List.of("REPORT(2,false)->n0"), r.drain());
-        assertTrue(c.onMessage(N0, new Done(new CensusOutcome(2, N2, false, 0))));
+        assertTrue(c.onMessage(N0, new Census(new CensusMessage.Done(new CensusOutcome(2, N2, false, 0)))));
         assertEquals(List.of("n2:early"), r.redelivered);
         assertFalse(c.onMessage(N2, "now"), "census complete: the algorithm handles it");
     }

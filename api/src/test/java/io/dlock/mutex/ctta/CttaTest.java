@@ -12,6 +12,7 @@ import io.dlock.mutex.ctta.CttaMessage.CrReq;
 import io.dlock.mutex.ctta.CttaMessage.Jdcg;
 import io.dlock.mutex.ctta.CttaMessage.Nack;
 import io.dlock.mutex.ctta.CttaMessage.Token;
+import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.RecordingEffects;
@@ -589,7 +590,8 @@ class CttaTest {
         fx.view(v3);
         a.onView(v3); // we are the steward: QUERY to node 1
         // node 1 holds a token confirmed by the census of epoch 2, which we missed (we were cut off)
-        a.onMessage(NodeId.of(1), new CttaMessage.Report(new CensusReport(3, true, false, 5L << 32, 5L << 32, 0, false, 2)));
+        a.onMessage(NodeId.of(1), new CttaMessage.Census(new CensusMessage.Report(
+                new CensusReport(3, true, false, 5L << 32, 5L << 32, 0, false, 2))));
         assertFalse(a.hasToken(), a.toString());
         fx.drainSent();
         a.onRelease();

@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.naimitrehel.NaimiTrehel.Ft;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CandidateElected;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Census;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Consult;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.ConsultReply;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Election;
@@ -380,9 +382,9 @@ class NaimiTrehelTest {
         for (NaimiTrehelMessage m : List.of(new Request(id(3), 1), new Request(id(Long.MAX_VALUE), Long.MAX_VALUE),
                 new Token(0, 0, 1, 0), new Token(7, 1L << 40, 9, 2), new Consult(4), new ConsultReply(4), new Query(5),
                 new NaimiTrehelMessage.TokenPresent(5), new Election(6), new CandidateElected(1),
-                new NaimiTrehelMessage.Hello(3), new NaimiTrehelMessage.CensusQuery(3),
-                new NaimiTrehelMessage.Report(new CensusReport(3, true, true, 9, 9, 2, false)),
-                new NaimiTrehelMessage.Done(new CensusOutcome(3, id(1), true, 1L << 33)))) {
+                new Census(new CensusMessage.Hello(3)), new Census(new CensusMessage.Query(3)),
+                new Census(new CensusMessage.Report(new CensusReport(3, true, true, 9, 9, 2, false))),
+                new Census(new CensusMessage.Done(new CensusOutcome(3, id(1), true, 1L << 33))))) {
             assertEquals(m, codec.fromBytes(codec.toBytes(m)));
         }
         assertThrows(MalformedMessageException.class, () -> codec.fromBytes(new byte[] {1, 3, 0}));
