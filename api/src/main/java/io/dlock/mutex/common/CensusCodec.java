@@ -38,13 +38,16 @@ public final class CensusCodec {
     }
 
     /**
-     * Writes {@code message} with its type byte if it carries a census message ({@link CensusCarrier}).
+     * Writes {@code message}, which must carry a census message ({@link CensusCarrier}), with its type
+     * byte: the last branch of a token algorithm's encoder, after its own messages.
      *
-     * @return false (and nothing written) if it does not
+     * @param algorithm the algorithm's configuration name, for the error message
+     * @throws IllegalArgumentException if {@code message} carries no census message (it is not one of
+     *                                  the algorithm's messages)
      */
-    public static boolean write(Object message, WireWriter out) {
+    public static void write(Object message, WireWriter out, String algorithm) {
         if (!(message instanceof CensusCarrier carrier)) {
-            return false;
+            throw new IllegalArgumentException("not a " + algorithm + " message: " + message);
         }
         CensusMessage census = carrier.message();
         if (census instanceof CensusMessage.Hello h) {
@@ -58,16 +61,16 @@ public final class CensusCodec {
             out.writeByte(DONE);
             writeOutcome(out, d.outcome());
         }
-        return true;
     }
 
     /**
      * Reads the census message of type byte {@code tag} (already read) and wraps it in the
-     * algorithm's {@link CensusCarrier} record.
+     * algorithm's {@link CensusCarrier} record: the last branch of a token algorithm's decoder, after
+     * its own type bytes.
      *
      * @param wrap the algorithm's carrier constructor ({@code Census::new})
-     * @return the message, or null if {@code tag} is not a census type byte (nothing read)
-     * @throws io.dlock.spi.MalformedMessageException for a bad field
+     * @throws io.dlock.spi.MalformedMessageException for a bad field, or if {@code tag} is not a census
+     *                                                 type byte either (an unknown type)
      */
     public static <M> M read(int tag, WireReader in, String algorithm, Function<CensusMessage, ? extends M> wrap) {
         CensusMessage census;
@@ -82,7 +85,7 @@ public final class CensusCodec {
             CensusOutcome o = readOutcome(algorithm, in);
             census = new CensusMessage.Done(o);
         } else {
-            return null;
+            throw CodecSupport.unknownType(algorithm, tag);
         }
         return CodecSupport.build(algorithm, () -> wrap.apply(census));
     }

@@ -1,7 +1,6 @@
 package io.dlock.mutex.ctta;
 
 import static io.dlock.mutex.common.CodecSupport.build;
-import static io.dlock.mutex.common.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
 import io.dlock.mutex.ctta.CttaMessage.Ack;
@@ -61,8 +60,8 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
             out.writeByte(NACK).writeVarLong(k.g());
         } else if (message instanceof Partition) {
             out.writeByte(PARTITION);
-        } else if (!CensusCodec.write(message, out)) {
-            throw new IllegalArgumentException("not a ctta message: " + message);
+        } else {
+            CensusCodec.write(message, out, CttaDefinition.NAME);
         }
     }
 
@@ -100,9 +99,6 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
             message = new Partition();
         } else {
             message = CensusCodec.read(tag, in, name, Census::new);
-            if (message == null) {
-                throw unknownType(name, tag);
-            }
         }
         in.expectEnd();
         return message;

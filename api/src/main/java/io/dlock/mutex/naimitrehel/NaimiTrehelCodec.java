@@ -1,7 +1,6 @@
 package io.dlock.mutex.naimitrehel;
 
 import static io.dlock.mutex.common.CodecSupport.build;
-import static io.dlock.mutex.common.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CandidateElected;
@@ -63,8 +62,8 @@ final class NaimiTrehelCodec implements MessageCodec<NaimiTrehelMessage> {
             out.writeByte(ELECTION).writeVarLong(e.seq());
         } else if (message instanceof CandidateElected c) {
             out.writeByte(CANDIDATE_ELECTED).writeVarLong(c.generation());
-        } else if (!CensusCodec.write(message, out)) {
-            throw new IllegalArgumentException("not a naimi-trehel message: " + message);
+        } else {
+            CensusCodec.write(message, out, NaimiTrehelDefinition.NAME);
         }
     }
 
@@ -95,9 +94,6 @@ final class NaimiTrehelCodec implements MessageCodec<NaimiTrehelMessage> {
             });
         } else {
             message = CensusCodec.read(tag, in, name, Census::new);
-            if (message == null) {
-                throw unknownType(name, tag);
-            }
         }
         in.expectEnd();
         return message;

@@ -1,7 +1,6 @@
 package io.dlock.mutex.raymond;
 
 import static io.dlock.mutex.common.CodecSupport.build;
-import static io.dlock.mutex.common.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
 import io.dlock.mutex.raymond.RaymondMessage.Census;
@@ -31,8 +30,8 @@ final class RaymondCodec implements MessageCodec<RaymondMessage> {
             out.writeByte(PRIVILEGE).writeVarLong(t.epoch()).writeVarLong(t.hop()).writeVarLong(t.fence());
         } else if (message instanceof Request r) {
             out.writeByte(REQUEST).writeVarLong(r.seq());
-        } else if (!CensusCodec.write(message, out)) {
-            throw new IllegalArgumentException("not a raymond message: " + message);
+        } else {
+            CensusCodec.write(message, out, RaymondDefinition.NAME);
         }
     }
 
@@ -51,9 +50,6 @@ final class RaymondCodec implements MessageCodec<RaymondMessage> {
             message = build(name, () -> new Request(seq));
         } else {
             message = CensusCodec.read(tag, in, name, Census::new);
-        }
-        if (message == null) {
-            throw unknownType(name, tag);
         }
         in.expectEnd();
         return message;

@@ -1,7 +1,6 @@
 package io.dlock.mutex.suzukikasami;
 
 import static io.dlock.mutex.common.CodecSupport.build;
-import static io.dlock.mutex.common.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Census;
@@ -46,8 +45,8 @@ final class SuzukiKasamiCodec implements MessageCodec<SuzukiKasamiMessage> {
             for (NodeId q : t.queue()) {
                 out.writeVarLong(q.value());
             }
-        } else if (!CensusCodec.write(message, out)) {
-            throw new IllegalArgumentException("not a suzuki-kasami message: " + message);
+        } else {
+            CensusCodec.write(message, out, SuzukiKasamiDefinition.NAME);
         }
     }
 
@@ -80,9 +79,6 @@ final class SuzukiKasamiCodec implements MessageCodec<SuzukiKasamiMessage> {
             message = build(name, () -> new Token(epoch, hop, fence, last, queue));
         } else {
             message = CensusCodec.read(tag, in, name, Census::new);
-        }
-        if (message == null) {
-            throw unknownType(name, tag);
         }
         in.expectEnd();
         return message;

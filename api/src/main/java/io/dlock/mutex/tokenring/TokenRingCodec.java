@@ -1,7 +1,6 @@
 package io.dlock.mutex.tokenring;
 
 import static io.dlock.mutex.common.CodecSupport.build;
-import static io.dlock.mutex.common.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
 import io.dlock.mutex.tokenring.TokenRingMessage.Census;
@@ -31,8 +30,8 @@ final class TokenRingCodec implements MessageCodec<TokenRingMessage> {
             out.writeByte(TOKEN).writeVarLong(t.epoch()).writeVarLong(t.hop()).writeVarLong(t.fence());
         } else if (message instanceof TokenAck a) {
             out.writeByte(TOKEN_ACK).writeVarLong(a.epoch()).writeVarLong(a.hop());
-        } else if (!CensusCodec.write(message, out)) {
-            throw new IllegalArgumentException("not a token-ring message: " + message);
+        } else {
+            CensusCodec.write(message, out, TokenRingDefinition.NAME);
         }
     }
 
@@ -52,9 +51,6 @@ final class TokenRingCodec implements MessageCodec<TokenRingMessage> {
             message = build(name, () -> new TokenAck(epoch, hop));
         } else {
             message = CensusCodec.read(tag, in, name, Census::new);
-        }
-        if (message == null) {
-            throw unknownType(name, tag);
         }
         in.expectEnd();
         return message;
