@@ -2,7 +2,6 @@ package io.dlock.mutex.naimitrehel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -411,71 +410,5 @@ class NaimiTrehelTest {
         c.release(0);
         c.deliverAll();
         assertTrue(c.inCS(2));
-    }
-
-    /** A view change while the token is in flight: the census finds no token, the steward regenerates one, and the waiter is granted. */
-    @Test
-    void tokenLostAtViewChangeIsRegeneratedByTheCensus() {
-        Cluster<NaimiTrehelMessage> c = new Cluster<>(DEF, 4);
-        c.request(0);
-        c.request(3);
-        c.deliverAll();
-        c.release(0);
-        assertNotNull(c.peek(0, 3, Token.class));
-        int before = c.messagesSent();
-        c.changeView(c.nextView(0, 1, 2, 3)); // the token in flight is lost with the old epoch
-        c.deliverAll();
-        assertTrue(c.inCS(3));
-        assertEquals(1, tokenCount(c));
-        assertTrue(c.messagesSent() - before >= 3 * 3, "census QUERY, REPORT, DONE");
-        c.release(3);
-        c.deliverAll();
-        assertEquals(List.of(), c.violations());
-    }
-
-    /** The holder leaves in the critical section: the others go on with one regenerated token and larger fences. */
-    @Test
-    void holderLeavesThenOthersContinue() {
-        Cluster<NaimiTrehelMessage> c = new Cluster<>(DEF, 4);
-        c.request(2);
-        c.deliverAll();
-        assertTrue(c.inCS(2));
-        c.request(1);
-        c.deliverAll();
-        c.changeView(c.nextView(0, 1, 3));
-        c.deliverAll();
-        assertTrue(c.inCS(1));
-        c.release(1);
-        c.request(3);
-        c.deliverAll();
-        assertTrue(c.inCS(3));
-        assertEquals(1, tokenCount(c));
-        assertEquals(List.of(), c.violations()); // includes: fences strictly increasing
-    }
-
-    /** Created on first use (startsIdle = false): the first requester greets the steward, the census makes the token, all are granted. */
-    @Test
-    void lazyCreationMakesOneToken() {
-        Cluster<NaimiTrehelMessage> c = Cluster.lazy(DEF, 3, ProtocolOptions.NONE);
-        c.request(2);
-        c.deliverAll();
-        assertTrue(c.inCS(2));
-        c.request(1);
-        c.release(2);
-        c.deliverAll();
-        assertTrue(c.inCS(1));
-        c.release(1);
-        c.deliverAll();
-        assertEquals(1, tokenCount(c));
-        assertEquals(List.of(), c.violations());
-    }
-
-    private static int tokenCount(Cluster<NaimiTrehelMessage> c) {
-        int count = 0;
-        for (NodeId m : c.members()) {
-            long k = m.value();
-            count += c.protocol(k) != null && nt(c, k).hasToken() ? 1 : 0;
-        }
-        return count;
     }
 }
