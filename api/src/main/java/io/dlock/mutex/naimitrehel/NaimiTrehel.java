@@ -516,10 +516,6 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
         return hasToken;
     }
 
-    Ft ft() {
-        return ft;
-    }
-
     @Override
     public String toString() {
         return "NaimiTrehel[" + self + " last=" + last + " next=" + next + (hasToken ? " token" : "")
