@@ -11,6 +11,7 @@ import io.dlock.mutex.centralized.CentralizedMessage;
 import io.dlock.mutex.centralized.CentralizedMessage.ClientState;
 import io.dlock.mutex.lamport.LamportDefinition;
 import io.dlock.mutex.lamport.LamportMessage;
+import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.raymond.RaymondDefinition;
@@ -76,25 +77,27 @@ class CodecTest {
                 Arguments.of(TOKEN_RING, new TokenRingMessage.Token(big, big, big)),
                 Arguments.of(TOKEN_RING, new TokenRingMessage.TokenAck(1, 1)),
                 Arguments.of(TOKEN_RING, new TokenRingMessage.TokenAck(big, big)),
-                Arguments.of(TOKEN_RING, new TokenRingMessage.CensusHello(3)),
-                Arguments.of(TOKEN_RING, new TokenRingMessage.CensusQuery(big)),
-                Arguments.of(TOKEN_RING, new TokenRingMessage.CensusReportMessage(
-                        new CensusReport(2, true, true, 9, 10, 0, false))),
-                Arguments.of(TOKEN_RING, new TokenRingMessage.CensusDone(new CensusOutcome(2, NodeId.of(big), true, big))),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.Census(new CensusMessage.Hello(3))),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.Census(new CensusMessage.Query(big))),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.Census(new CensusMessage.Report(
+                        new CensusReport(2, true, true, 9, 10, 0, false)))),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.Census(
+                        new CensusMessage.Done(new CensusOutcome(2, NodeId.of(big), true, big)))),
                 Arguments.of(SK, new SuzukiKasamiMessage.Request(1)),
                 Arguments.of(SK, new SuzukiKasamiMessage.Request(big)),
                 Arguments.of(SK, new SuzukiKasamiMessage.Token(0, 1, 0, Map.of(), List.of())),
                 Arguments.of(SK, new SuzukiKasamiMessage.Token(big, big, big,
                         Map.of(NodeId.of(0), 0L, NodeId.of(7), big), List.of(NodeId.of(big), NodeId.of(3)))),
-                Arguments.of(SK, new SuzukiKasamiMessage.CensusReportMessage(
-                        new CensusReport(big, false, false, 0, big, big, true))),
-                Arguments.of(SK, new SuzukiKasamiMessage.CensusDone(new CensusOutcome(0, NodeId.of(0), false, 0))),
+                Arguments.of(SK, new SuzukiKasamiMessage.Census(new CensusMessage.Report(
+                        new CensusReport(big, false, false, 0, big, big, true)))),
+                Arguments.of(SK, new SuzukiKasamiMessage.Census(
+                        new CensusMessage.Done(new CensusOutcome(0, NodeId.of(0), false, 0)))),
                 Arguments.of(RAYMOND, new RaymondMessage.Request(1)),
                 Arguments.of(RAYMOND, new RaymondMessage.Request(big)),
                 Arguments.of(RAYMOND, new RaymondMessage.Privilege(1, 1, 0)),
                 Arguments.of(RAYMOND, new RaymondMessage.Privilege(big, big, big)),
-                Arguments.of(RAYMOND, new RaymondMessage.CensusHello(0)),
-                Arguments.of(RAYMOND, new RaymondMessage.CensusQuery(1)));
+                Arguments.of(RAYMOND, new RaymondMessage.Census(new CensusMessage.Hello(0))),
+                Arguments.of(RAYMOND, new RaymondMessage.Census(new CensusMessage.Query(1))));
     }
 
     /** Decoding an encoded message gives an equal message, and re-encoding gives the same bytes. */

@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.mutex.common.CensusCarrier;
 import io.dlock.mutex.common.CensusMessage;
+import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.testing.Cluster;
+import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolFamily;
 import io.dlock.protocol.ProtocolMessage;
@@ -15,15 +18,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The token census as every token algorithm runs it: its cost (3(N-1) messages per view change, one
- * HELLO more when a lock is first used by a member that is not the steward), and a member that
- * leaves and comes back as a new node under the same id (a restarted node), which the census must
- * not take for the old instance.
+ * HELLO more when a lock is first used by a member that is not the steward); a token lost with the
+ * old epoch, a holder that leaves and a lock created on first use, each ending with exactly one
+ * token; and a member that leaves and comes back as a new node under the same id (a restarted
+ * node), which the census must not take for the old instance.
  */
 class TokenAlgorithmsCensusTest {
 
@@ -52,15 +57,118 @@ class TokenAlgorithmsCensusTest {
             c.changeView(c.nextView(0, 1, 2, 3, 4));
         }
         c.request(3);
-        for (int round = 0; round < 1000 && !c.inCS(3); round++) {
-            c.deliverAll();
-            for (Map.Entry<NodeId, String> t : c.runningTimers()) {
-                c.fireTimer(t.getKey().value(), t.getValue()); // token-ring's idle pause
-            }
-        }
-        assertTrue(c.inCS(3));
-        long census = c.sent().stream().filter(e -> e.message() instanceof CensusMessage).count();
+        settleUntil(c, () -> c.inCS(3));
+        long census = c.sent().stream().filter(e -> e.message() instanceof CensusCarrier).count();
         assertEquals(3L * (n - 1) + (lazy ? 1 : 0), census, d.name() + (lazy ? " lazy" : " view change"));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /**
+     * Delivers everything, then, until {@code condition} holds, fires the running timers (token-ring's
+     * idle pause) and delivers again; fails if it never holds.
+     */
+    private static void settleUntil(Cluster<?> c, BooleanSupplier condition) {
+        c.deliverAll();
+        for (int round = 0; round < 1000 && !condition.getAsBoolean(); round++) {
+            for (Map.Entry<NodeId, String> t : c.runningTimers()) {
+                c.fireTimer(t.getKey().value(), t.getValue());
+            }
+            c.deliverAll();
+        }
+        assertTrue(condition.getAsBoolean(), "never settled: " + c);
+    }
+
+    /** A cluster of {@code n} started as the simulator starts one (token-ring's ring[0] sets its token going). */
+    private static Cluster<?> started(MutexAlgorithm algorithm, int n) {
+        Cluster<?> c = new Cluster<>(algorithm.definition(), n);
+        for (NodeId m : c.members()) {
+            c.act(m.value(), MutexProtocol::onStart);
+        }
+        return c;
+    }
+
+    /** The census messages of {@code type} sent since message number {@code from}, in order. */
+    private static <T extends CensusMessage> List<T> censusSent(Cluster<?> c, int from, Class<T> type) {
+        return c.sent().subList(from, c.sent().size()).stream()
+                .filter(e -> e.message() instanceof CensusCarrier carrier && type.isInstance(carrier.message()))
+                .map(e -> type.cast(((CensusCarrier) e.message()).message())).toList();
+    }
+
+    /**
+     * How many tokens the members hold, as a census sees them: installs a view of the same members
+     * (a new epoch; nothing is in flight at the call) and counts the members whose REPORT says they
+     * hold the token, plus the steward if DONE keeps the token at the steward without regenerating
+     * it. Observable from the messages alone, unlike the algorithms' private state. A regenerated
+     * token (none held) counts 0.
+     */
+    private static long tokensSeenByACensus(Cluster<?> c) {
+        assertEquals(List.of(), c.inFlight(), "tokens can be counted only when nothing is in flight");
+        int from = c.messagesSent();
+        long[] members = c.members().stream().mapToLong(NodeId::value).toArray();
+        c.changeView(c.nextView(members));
+        settleUntil(c, () -> !censusSent(c, from, CensusMessage.Done.class).isEmpty());
+        CensusOutcome outcome = censusSent(c, from, CensusMessage.Done.class).get(0).outcome();
+        long reported = censusSent(c, from, CensusMessage.Report.class).stream()
+                .filter(r -> r.report().holdsToken()).count();
+        boolean stewardHolds = !outcome.regenerated() && outcome.holder().equals(c.view().member(0));
+        return reported + (stewardHolds ? 1 : 0);
+    }
+
+    /** A view change while the token is in flight: the census finds no token, the steward regenerates one, and the waiter is granted. */
+    @ParameterizedTest
+    @MethodSource("tokenAlgorithms")
+    void tokenLostAtViewChangeIsRegeneratedByTheCensus(MutexAlgorithm algorithm) {
+        Cluster<?> c = started(algorithm, 4);
+        c.request(0);
+        c.request(3);
+        settleUntil(c, () -> c.inCS(0));
+        c.release(0); // the token leaves node 0 toward node 3
+        assertTrue(!c.inFlight().isEmpty() && !c.inCS(3), "the token is in flight");
+        int before = c.messagesSent();
+        c.changeView(c.nextView(0, 1, 2, 3)); // the token in flight is lost with the old epoch
+        settleUntil(c, () -> c.inCS(3));
+        List<CensusMessage.Done> done = censusSent(c, before, CensusMessage.Done.class);
+        assertEquals(3, done.size(), "one DONE to each of the 3 other members");
+        assertTrue(done.get(0).outcome().regenerated(), "no member reported the token: " + done);
+        c.release(3);
+        settleUntil(c, () -> c.inFlight().isEmpty());
+        assertEquals(1, tokensSeenByACensus(c));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** The holder leaves in the critical section: the others go on with one regenerated token and larger fences. */
+    @ParameterizedTest
+    @MethodSource("tokenAlgorithms")
+    void holderLeavesThenOthersContinue(MutexAlgorithm algorithm) {
+        Cluster<?> c = started(algorithm, 4);
+        c.request(2);
+        settleUntil(c, () -> c.inCS(2));
+        c.request(1);
+        c.deliverAll();
+        c.changeView(c.nextView(0, 1, 3));
+        settleUntil(c, () -> c.inCS(1));
+        c.release(1);
+        c.request(3);
+        settleUntil(c, () -> c.inCS(3));
+        c.release(3);
+        settleUntil(c, () -> c.inFlight().isEmpty());
+        assertEquals(1, tokensSeenByACensus(c));
+        assertEquals(List.of(), c.violations()); // includes: fences strictly increasing
+    }
+
+    /** Created on first use (startsIdle = false): the first requester greets the steward, the census makes the token, all are granted. */
+    @ParameterizedTest
+    @MethodSource("tokenAlgorithms")
+    void lazyCreationMakesOneToken(MutexAlgorithm algorithm) {
+        Cluster<?> c = Cluster.lazy(algorithm.definition(), 3, ProtocolOptions.NONE);
+        c.request(2);
+        settleUntil(c, () -> c.inCS(2));
+        c.request(1);
+        c.release(2);
+        settleUntil(c, () -> c.inCS(1));
+        c.release(1);
+        settleUntil(c, () -> c.inFlight().isEmpty());
+        assertEquals(1, tokensSeenByACensus(c));
         assertEquals(List.of(), c.violations());
     }
 

@@ -7,6 +7,7 @@ import io.dlock.mutex.centralized.CentralizedMessage.Release;
 import io.dlock.mutex.centralized.CentralizedMessage.Request;
 import io.dlock.mutex.centralized.CentralizedMessage.Sync;
 import io.dlock.mutex.centralized.CentralizedMessage.SyncQuery;
+import io.dlock.mutex.common.EpochRoster;
 import io.dlock.mutex.common.FencingCounter;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
@@ -16,9 +17,7 @@ import io.dlock.spi.View;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Centralized mutual exclusion: one coordinator keeps a FIFO queue of requests and grants the lock
@@ -74,9 +73,10 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      * unique per client); myRequestId (the current or last request); clientFences (highest token
      * seen). Coordinator state (the inner Coordinator, present iff this node is the highest member):
      * latestRequest and released (per client, highest ids seen); queue (FIFO of tickets
-     * (client, requestId)); holder (ticket and its token, or none); fences (the token counter);
-     * awaitingSync (members whose SYNC for this epoch has not arrived). queryPending: a coordinator
-     * created without startsIdle sends its SYNC_QUERY on its first event (effects are for handlers).
+     * (client, requestId)); holder (ticket and its token, or none); fences (the token counter).
+     * roster (EpochRoster): the view; at the coordinator, the members whose SYNC for this epoch has
+     * not arrived; and the first-event SYNC_QUERY a coordinator created without startsIdle owes
+     * (effects are for handlers).
      *
      * Invariants:
      *  - At most one ticket is the holder, and a GRANT (or a local grant) is issued only when the
@@ -110,7 +110,12 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     private final NodeId self;
     private final MutexEffects<CentralizedMessage> effects;
     private final boolean sendDenied;
-    private View view;
+    /**
+     * The sync's roster: the current view; at the coordinator, the members whose SYNC for this epoch
+     * has not arrived; and the SYNC_QUERY a coordinator created without startsIdle owes at its first
+     * event (effects are for handlers).
+     */
+    private final EpochRoster roster;
 
     private ClientState state = ClientState.IDLE;
     private long requestCounter;
@@ -119,8 +124,6 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
     /** Present iff this node is the coordinator of the current view. */
     private Coordinator coordinator;
-    /** A SYNC_QUERY is due at the first event (a coordinator created without startsIdle). */
-    private boolean queryPending;
     /** The leader the runtime's election reported ({@link #onLeader}), and its epoch; null before any. */
     private NodeId elected;
     private long electedEpoch = -1;
@@ -134,23 +137,23 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     Centralized(ProtocolContext<CentralizedMessage> context, boolean sendDenied) {
         this.self = context.self();
         this.effects = context.effects();
-        this.view = context.view();
+        this.roster = new EpochRoster(self, context.view());
         this.sendDenied = sendDenied;
         if (isCoordinator()) {
             coordinator = new Coordinator();
             if (!context.startsIdle()) {
                 // members may hold or wait for the lock already: learn their state before granting
+                View view = roster.view();
                 coordinator.fences.enterEpoch(view.epoch());
-                coordinator.awaitSyncFromOthers(view);
-                queryPending = view.size() > 1;
+                roster.expectOthers();
+                roster.setFirstEventDue(view.size() > 1);
             }
         }
     }
 
     /** Sends the SYNC_QUERY a coordinator created without startsIdle owes, at its first event. */
-    private void sendPendingQuery() {
-        if (queryPending) {
-            queryPending = false;
+    private void beforeEvent() {
+        if (roster.takeFirstEventDue()) {
             effects.broadcast(new SyncQuery());
         }
     }
@@ -165,6 +168,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      * election of dlock elects (SPEC.md F29), so both agree once the election is over.
      */
     private NodeId coordinatorId() {
+        View view = roster.view();
         return elected != null && electedEpoch == view.epoch() && view.contains(elected) ? elected : view.highest();
     }
 
@@ -175,14 +179,14 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      */
     @Override
     public void onLeader(NodeId leader, long epoch) {
-        if (epoch < view.epoch() || (epoch == electedEpoch && leader.equals(elected))) {
+        if (epoch < roster.view().epoch() || (epoch == electedEpoch && leader.equals(elected))) {
             return;
         }
         NodeId before = coordinatorId();
         elected = leader;
         electedEpoch = epoch;
-        if (epoch == view.epoch() && !coordinatorId().equals(before)) {
-            onView(view);
+        if (roster.isCurrent(epoch) && !coordinatorId().equals(before)) {
+            onView(roster.view());
         }
     }
 
@@ -190,7 +194,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
     @Override
     public void onRequest() {
-        sendPendingQuery();
+        beforeEvent();
         if (state != ClientState.IDLE) {
             throw new IllegalStateException(self + " already has an outstanding request");
         }
@@ -206,7 +210,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
     @Override
     public void onRelease() {
-        sendPendingQuery();
+        beforeEvent();
         if (state != ClientState.HOLDING) {
             throw new IllegalStateException(self + " does not hold the lock");
         }
@@ -237,7 +241,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
     @Override
     public void onMessage(NodeId from, CentralizedMessage message) {
-        sendPendingQuery();
+        beforeEvent();
         if (message instanceof Grant grant) {
             if (from.equals(coordinatorId())) {
                 onGrant(grant.requestId(), grant.fence());
@@ -264,11 +268,10 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
     @Override
     public void onView(View newView) {
-        if (newView.epoch() != view.epoch()) {
+        if (!roster.isCurrent(newView.epoch())) {
             unansweredQueryFrom = null; // queries of older epochs are void; the new coordinator asks again
         }
-        view = newView;
-        queryPending = false; // the query below replaces it
+        roster.enter(newView); // no SYNC owed, no first-event query: the query below replaces it
         if (isCoordinator()) {
             if (coordinator == null) {
                 coordinator = new Coordinator();
@@ -276,7 +279,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
                 coordinator.retainMembersOf(newView);
             }
             coordinator.fences.enterEpoch(newView.epoch());
-            coordinator.awaitSyncFromOthers(newView);
+            roster.expectOthers();
             effects.broadcast(new SyncQuery());
             coordinator.onSync(self, clientSync());
         } else {
@@ -310,7 +313,6 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         private final Map<NodeId, Long> latestRequest = new TreeMap<>();
         private final Map<NodeId, Long> released = new TreeMap<>();
         private final Deque<Ticket> queue = new ArrayDeque<>();
-        private final Set<NodeId> awaitingSync = new TreeSet<>();
         private final FencingCounter fences = new FencingCounter();
         private Ticket holder;
         private long holderFence;
@@ -338,7 +340,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
         void onSync(NodeId client, Sync sync) {
             fences.observe(sync.maxFence());
-            awaitingSync.remove(client);
+            roster.record(client);
             long requestId = sync.requestId();
             if (sync.state() == ClientState.IDLE) {
                 releaseUpTo(client, requestId); // covers a RELEASE lost with the old epoch
@@ -381,7 +383,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
         /** Rules 2 and 6: grant the head of the queue if the lock is free and no SYNC is awaited. */
         private void grantNext() {
-            if (!awaitingSync.isEmpty() || holder != null || queue.isEmpty()) {
+            if (!roster.isComplete() || holder != null || queue.isEmpty()) {
                 return;
             }
             holder = queue.pollFirst();
@@ -406,18 +408,9 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
             }
         }
 
-        void awaitSyncFromOthers(View newView) {
-            awaitingSync.clear();
-            for (NodeId member : newView.members()) {
-                if (!member.equals(self)) {
-                    awaitingSync.add(member);
-                }
-            }
-        }
-
         @Override
         public String toString() {
-            return "coordinator[holder=" + holder + ", queue=" + queue + ", awaitingSync=" + awaitingSync
+            return "coordinator[holder=" + holder + ", queue=" + queue + ", awaitingSync=" + roster.owed()
                     + ", counter=" + fences.highest() + "]";
         }
     }

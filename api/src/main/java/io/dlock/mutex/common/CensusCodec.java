@@ -5,19 +5,18 @@ import io.dlock.spi.NodeId;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
 import java.util.function.Function;
-import java.util.function.LongFunction;
 
 /**
  * Wire format of the census messages every token algorithm shares, written once. An algorithm's
- * codec calls {@link #write} and {@link #read} first; the census messages use the type bytes
- * {@value #HELLO} to {@value #DONE}, which algorithms leave free for them.
+ * codec calls {@link #write} and {@link #read} for its {@link CensusCarrier} record; the census
+ * messages use the type bytes {@value #HELLO} to {@value #DONE}, which algorithms leave free for them.
  *
  * <pre>
  *   60 Hello   epoch
  *   61 Query   epoch
  *   62 Report  report
  *   63 Done    outcome
- *   report   epoch flags(bit0 holdsToken, bit1 inCS, bit2 waiting) tokenFence maxFence requestNumber
+ *   report   epoch flags(bit0 holdsToken, bit1 inCS, bit2 waiting) tokenFence maxFence requestNumber tokenEpoch
  *   outcome  epoch holder regenerated(byte) fenceFloor
  * </pre>
  */
@@ -40,48 +39,56 @@ public final class CensusCodec {
     }
 
     /**
-     * Writes {@code message} with its type byte if it is a census message.
+     * Writes {@code message}, which must carry a census message ({@link CensusCarrier}), with its type
+     * byte: the last branch of a token algorithm's encoder, after its own messages.
      *
-     * @return false (and nothing written) if it is not one
+     * @param algorithm the algorithm's configuration name, for the error message
+     * @throws IllegalArgumentException if {@code message} carries no census message (it is not one of
+     *                                  the algorithm's messages)
      */
-    public static boolean write(Object message, WireWriter out) {
-        if (message instanceof CensusMessage.Hello h) {
+    public static void write(Object message, WireWriter out, String algorithm) {
+        if (!(message instanceof CensusCarrier carrier)) {
+            throw new IllegalArgumentException("not a " + algorithm + " message: " + message);
+        }
+        CensusMessage census = carrier.message();
+        if (census instanceof CensusMessage.Hello h) {
             out.writeByte(HELLO).writeVarLong(h.epoch());
-        } else if (message instanceof CensusMessage.Query q) {
+        } else if (census instanceof CensusMessage.Query q) {
             out.writeByte(QUERY).writeVarLong(q.epoch());
-        } else if (message instanceof CensusMessage.Report r) {
+        } else if (census instanceof CensusMessage.Report r) {
             out.writeByte(REPORT);
             writeReport(out, r.report());
-        } else if (message instanceof CensusMessage.Done d) {
+        } else if (census instanceof CensusMessage.Done d) {
             out.writeByte(DONE);
             writeOutcome(out, d.outcome());
-        } else {
-            return false;
         }
-        return true;
     }
 
     /**
-     * Reads the census message of type byte {@code tag} (already read) with the algorithm's record
-     * constructors.
+     * Reads the census message of type byte {@code tag} (already read) and wraps it in the
+     * algorithm's {@link CensusCarrier} record: the last branch of a token algorithm's decoder, after
+     * its own type bytes.
      *
-     * @return the message, or null if {@code tag} is not a census type byte (nothing read)
-     * @throws io.dlock.spi.MalformedMessageException for a bad field
+     * @param wrap the algorithm's carrier constructor ({@code Census::new})
+     * @throws io.dlock.spi.MalformedMessageException for a bad field, or if {@code tag} is not a census
+     *                                                 type byte either (an unknown type)
      */
-    public static <M> M read(int tag, WireReader in, String algorithm, LongFunction<? extends M> hello,
-                             LongFunction<? extends M> query, Function<CensusReport, ? extends M> report,
-                             Function<CensusOutcome, ? extends M> done) {
+    public static <M> M read(int tag, WireReader in, String algorithm, Function<CensusMessage, ? extends M> wrap) {
+        CensusMessage census;
         if (tag == HELLO || tag == QUERY) {
             long epoch = in.readVarLong();
-            return CodecSupport.build(algorithm, () -> tag == HELLO ? hello.apply(epoch) : query.apply(epoch));
+            census = CodecSupport.build(algorithm,
+                    () -> tag == HELLO ? new CensusMessage.Hello(epoch) : new CensusMessage.Query(epoch));
         } else if (tag == REPORT) {
             CensusReport r = readReport(algorithm, in);
-            return CodecSupport.build(algorithm, () -> report.apply(r));
+            census = new CensusMessage.Report(r);
         } else if (tag == DONE) {
             CensusOutcome o = readOutcome(algorithm, in);
-            return CodecSupport.build(algorithm, () -> done.apply(o));
+            census = new CensusMessage.Done(o);
+        } else {
+            throw CodecSupport.unknownType(algorithm, tag);
         }
-        return null;
+        return CodecSupport.build(algorithm, () -> wrap.apply(census));
     }
 
     /** Appends {@code report}. */

@@ -4,62 +4,50 @@ import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.NodeId;
 import java.util.function.Function;
-import java.util.function.LongFunction;
 
 /**
- * A {@link TokenCensus.Port} whose sends go through the algorithm's {@link MutexEffects}, built from
- * the algorithm's four census records; the algorithm supplies the rest (its report, its rebuild,
- * the redelivery of deferred messages).
+ * A {@link TokenCensus.Port} whose sends go through the algorithm's {@link MutexEffects}, each
+ * {@link CensusMessage} wrapped in the algorithm's {@link CensusCarrier} record; the algorithm
+ * supplies the rest (its report, its rebuild, the redelivery of deferred messages).
  *
  * @param <M> the algorithm's message type
  */
 public abstract class EffectsCensusPort<M extends ProtocolMessage> implements TokenCensus.Port<M> {
 
     private final MutexEffects<M> effects;
-    private final LongFunction<? extends M> hello;
-    private final LongFunction<? extends M> query;
-    private final Function<CensusReport, ? extends M> report;
-    private final Function<CensusOutcome, ? extends M> done;
+    private final Function<CensusMessage, ? extends M> wrap;
 
     /**
      * @param effects where the census messages go
-     * @param hello   the algorithm's HELLO record for an epoch
-     * @param query   its QUERY record for an epoch
-     * @param report  its REPORT record
-     * @param done    its DONE record
+     * @param wrap    the algorithm's {@link CensusCarrier} record constructor ({@code Census::new})
      */
-    protected EffectsCensusPort(MutexEffects<M> effects, LongFunction<? extends M> hello,
-                                LongFunction<? extends M> query, Function<CensusReport, ? extends M> report,
-                                Function<CensusOutcome, ? extends M> done) {
+    protected EffectsCensusPort(MutexEffects<M> effects, Function<CensusMessage, ? extends M> wrap) {
         this.effects = effects;
-        this.hello = hello;
-        this.query = query;
-        this.report = report;
-        this.done = done;
+        this.wrap = wrap;
     }
 
     @Override
     public void sendHello(NodeId steward, long epoch) {
-        effects.send(steward, hello.apply(epoch));
+        effects.send(steward, wrap.apply(new CensusMessage.Hello(epoch)));
     }
 
     @Override
     public void broadcastQuery(long epoch) {
-        effects.broadcast(query.apply(epoch));
+        effects.broadcast(wrap.apply(new CensusMessage.Query(epoch)));
     }
 
     @Override
     public void sendReport(NodeId steward, CensusReport r) {
-        effects.send(steward, report.apply(r));
+        effects.send(steward, wrap.apply(new CensusMessage.Report(r)));
     }
 
     @Override
     public void sendDone(NodeId member, CensusOutcome outcome) {
-        effects.send(member, done.apply(outcome));
+        effects.send(member, wrap.apply(new CensusMessage.Done(outcome)));
     }
 
     @Override
     public void broadcastDone(CensusOutcome outcome) {
-        effects.broadcast(done.apply(outcome));
+        effects.broadcast(wrap.apply(new CensusMessage.Done(outcome)));
     }
 }

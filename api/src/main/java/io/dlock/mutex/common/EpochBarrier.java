@@ -2,8 +2,6 @@ package io.dlock.mutex.common;
 
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The epoch barrier of the algorithms whose grants depend on every member's state (Maekawa,
@@ -13,7 +11,7 @@ import java.util.TreeSet;
  *
  * <p>Each algorithm sends its own announcement message (with what it needs to rebuild: the holder,
  * the waiting requests, the highest fencing token); this class only tracks who has announced in the
- * current epoch and whether this node still owes its own announcement.
+ * current epoch and whether this node still owes its own announcement (an {@link EpochRoster}).
  *
  * <p>Why it is safe: messages of the old epoch are dropped, so a node that was in the critical
  * section when it installed the new view says so in its announcement, and a member grants in the new
@@ -27,53 +25,38 @@ import java.util.TreeSet;
  */
 public final class EpochBarrier {
 
-    private final NodeId self;
-    private View view;
-    private final Set<NodeId> missing = new TreeSet<>();
-    private boolean announceDue;
+    private final EpochRoster roster;
 
     /**
      * @param self       this node
      * @param view       the view the protocol is created in
-     * @param startsIdle whether every member is known to start idle; if so, no census runs until the
-     *                   next view change; if not, one runs now and this node owes its announcement
+     * @param startsIdle whether every member is known to start idle; if so, no barrier holds until the
+     *                   next view change; if not, one holds now and this node owes its announcement at
+     *                   its first event
      */
     public EpochBarrier(NodeId self, View view, boolean startsIdle) {
-        this.self = self;
-        this.view = view;
+        roster = new EpochRoster(self, view);
         if (!startsIdle) {
-            expectAll(view);
-            announceDue = view.size() > 1;
+            roster.expectOthers();
+            roster.setFirstEventDue(view.size() > 1);
         }
     }
 
     /**
      * A new view: forgets every announcement and waits for one from each other member. The caller
-     * announces its own state now (so no announcement is due afterwards).
+     * announces its own state now (so no announcement is due at the first event afterwards).
      */
     public void startEpoch(View newView) {
-        view = newView;
-        expectAll(newView);
-        announceDue = false;
-    }
-
-    private void expectAll(View v) {
-        missing.clear();
-        for (NodeId member : v.members()) {
-            if (!member.equals(self)) {
-                missing.add(member);
-            }
-        }
+        roster.enter(newView);
+        roster.expectOthers();
     }
 
     /**
-     * Whether this node still owes its announcement (a protocol created without startsIdle, at its
-     * first event); returns true once, then false.
+     * Whether this node still owes its announcement at its first event (a protocol created without
+     * startsIdle); returns true once, then false.
      */
-    public boolean takeAnnounceDue() {
-        boolean due = announceDue;
-        announceDue = false;
-        return due;
+    public boolean takeFirstEventDue() {
+        return roster.takeFirstEventDue();
     }
 
     /**
@@ -83,26 +66,21 @@ public final class EpochBarrier {
      *         non-member): the caller then applies its content
      */
     public boolean record(NodeId member) {
-        return missing.remove(member);
+        return roster.record(member);
     }
 
-    /** Whether every other member has announced in this epoch (always true when no census runs). */
+    /** Whether every other member has announced in this epoch (always true when no barrier holds). */
     public boolean isComplete() {
-        return missing.isEmpty();
-    }
-
-    /** The members whose announcement has not arrived, ascending (a snapshot). */
-    public Set<NodeId> missing() {
-        return Set.copyOf(new TreeSet<>(missing));
+        return roster.isComplete();
     }
 
     /** The view of the current epoch. */
     public View view() {
-        return view;
+        return roster.view();
     }
 
     @Override
     public String toString() {
-        return isComplete() ? "census complete" : "census missing " + missing;
+        return "barrier " + roster;
     }
 }

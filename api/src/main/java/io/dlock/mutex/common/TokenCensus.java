@@ -60,9 +60,10 @@ public final class TokenCensus<M> {
     /*
      * Overview.
      *
-     * State: view (current), phase (COMPLETE: the census of view.epoch() is done here; WAITING: a
-     * member waits for DONE; COLLECTING: the steward waits for REPORTs), firstEventPending (created
-     * with startsIdle = false and no event handled yet), awaiting and reports (steward), lastOutcome
+     * State: roster (the current view; the members whose REPORT the steward awaits; the first-event
+     * step owed by an instance created with startsIdle = false that has handled no event yet), phase
+     * (COMPLETE: the census of view.epoch() is done here; WAITING: a member waits for DONE;
+     * COLLECTING: the steward waits for REPORTs), reports (steward), lastOutcome
      * (the decision of the current epoch, once COMPLETE), instantiated (members known to have a
      * protocol instance: every member of the view of the last complete census, plus a steward that
      * queried us), deferred (algorithm messages received while active).
@@ -116,10 +117,9 @@ public final class TokenCensus<M> {
     private final NodeId self;
     private final FencingCounter fences;
     private final Port<M> port;
-    private View view;
+    /** The view, the members whose REPORT is owed (steward, while collecting), the first-event HELLO or QUERY. */
+    private final EpochRoster roster;
     private Phase phase;
-    private boolean firstEventPending;
-    private final Set<NodeId> awaiting = new TreeSet<>();
     private final Map<NodeId, CensusReport> reports = new TreeMap<>();
     private CensusOutcome lastOutcome;
     /** The epoch of the last census completed here (0: none): the basis of this member's token. */
@@ -141,7 +141,7 @@ public final class TokenCensus<M> {
      */
     public TokenCensus(NodeId self, View view, boolean startsIdle, FencingCounter fences, Port<M> port) {
         this.self = self;
-        this.view = view;
+        this.roster = new EpochRoster(self, view);
         this.fences = fences;
         this.port = port;
         if (startsIdle) {
@@ -152,7 +152,7 @@ public final class TokenCensus<M> {
         } else {
             fences.enterEpoch(view.epoch());
             phase = Phase.WAITING;
-            firstEventPending = true;
+            roster.setFirstEventDue(true);
         }
     }
 
@@ -163,7 +163,7 @@ public final class TokenCensus<M> {
 
     /** The steward of the current view. */
     public NodeId steward() {
-        return stewardOf(view);
+        return stewardOf(roster.view());
     }
 
     /** Whether this member is the steward of the current view. */
@@ -173,7 +173,7 @@ public final class TokenCensus<M> {
 
     /** The current view. */
     public View view() {
-        return view;
+        return roster.view();
     }
 
     /**
@@ -181,7 +181,7 @@ public final class TokenCensus<M> {
      * critical section entered with it.
      */
     public boolean active() {
-        return phase != Phase.COMPLETE || firstEventPending;
+        return phase != Phase.COMPLETE || roster.firstEventDue();
     }
 
     /** The outcome of the current epoch's census, or null while it is active. */
@@ -202,31 +202,33 @@ public final class TokenCensus<M> {
      * themselves): starts the census owed by an instance created with {@code startsIdle = false}.
      */
     public void beforeEvent() {
-        if (firstEventPending) {
-            firstEventPending = false;
+        if (roster.takeFirstEventDue()) {
             if (isSteward()) {
                 startCensus();
             } else {
-                port.sendHello(steward(), view.epoch());
+                port.sendHello(steward(), roster.view().epoch());
             }
         }
     }
 
     /**
-     * Routes a message: a census message (one of {@link CensusMessage}'s interfaces) goes to its
-     * handler; any other message, while the census is {@linkplain #active() active}, is deferred.
-     * Either way it returns true, and the algorithm is done with the message. It returns false
-     * (after {@link #beforeEvent}) for an algorithm message the algorithm must handle now.
+     * Routes a message: a census message (a {@link CensusCarrier}) goes to its handler; any other
+     * message, while the census is {@linkplain #active() active}, is deferred. Either way it returns
+     * true, and the algorithm is done with the message. It returns false (after {@link #beforeEvent})
+     * for an algorithm message the algorithm must handle now.
      */
     public boolean onMessage(NodeId from, M message) {
-        if (message instanceof CensusMessage.Hello h) {
-            onHello(from, h.epoch());
-        } else if (message instanceof CensusMessage.Query q) {
-            onQuery(from, q.epoch());
-        } else if (message instanceof CensusMessage.Report r) {
-            onReport(from, r.report());
-        } else if (message instanceof CensusMessage.Done d) {
-            onDone(from, d.outcome());
+        if (message instanceof CensusCarrier carrier) {
+            CensusMessage census = carrier.message();
+            if (census instanceof CensusMessage.Hello h) {
+                onHello(from, h.epoch());
+            } else if (census instanceof CensusMessage.Query q) {
+                onQuery(from, q.epoch());
+            } else if (census instanceof CensusMessage.Report r) {
+                onReport(from, r.report());
+            } else if (census instanceof CensusMessage.Done d) {
+                onDone(from, d.outcome());
+            }
         } else {
             beforeEvent();
             if (!active()) {
@@ -246,17 +248,15 @@ public final class TokenCensus<M> {
     public void onView(View newView) {
         // a member that left may come back as a new node with no instance: forget departed members
         instantiated.retainAll(newView.members());
-        instantiated.retainAll(view.members());
-        boolean stewardKnown = instantiated.contains(stewardOf(newView)) && !firstEventPending;
-        view = newView;
-        firstEventPending = false;
+        instantiated.retainAll(roster.view().members());
+        boolean stewardKnown = instantiated.contains(stewardOf(newView)) && !roster.firstEventDue();
+        roster.enter(newView); // nothing owed, no first-event HELLO: the view change replaces it
         deferred.clear();
         fences.enterEpoch(newView.epoch());
         if (isSteward()) {
             startCensus();
         } else {
             phase = Phase.WAITING;
-            awaiting.clear();
             if (!stewardKnown) {
                 port.sendHello(steward(), newView.epoch());
             }
@@ -265,12 +265,11 @@ public final class TokenCensus<M> {
 
     /** HELLO from {@code from}: a steward not yet counting starts; a finished one answers DONE. */
     public void onHello(NodeId from, long epoch) {
-        if (epoch != view.epoch() || !isSteward()) {
+        if (!roster.isCurrent(epoch) || !isSteward()) {
             beforeEvent();
             return;
         }
-        if (firstEventPending) {
-            firstEventPending = false;
+        if (roster.takeFirstEventDue()) {
             startCensus(); // the QUERY reaches {@code from} too
         } else if (phase == Phase.COMPLETE && !from.equals(self)) {
             port.sendDone(from, lastOutcome);
@@ -279,55 +278,50 @@ public final class TokenCensus<M> {
 
     /** QUERY from the steward: report (once per epoch; a duplicate after DONE is ignored). */
     public void onQuery(NodeId from, long epoch) {
-        if (epoch != view.epoch() || !from.equals(steward()) || isSteward()) {
+        if (!roster.isCurrent(epoch) || !from.equals(steward()) || isSteward()) {
             beforeEvent();
             return;
         }
-        firstEventPending = false; // the steward runs the census: no HELLO needed
+        roster.setFirstEventDue(false); // the steward runs the census: no HELLO needed
         instantiated.add(from);
         if (phase == Phase.COMPLETE) {
             return; // a duplicate of the query this census already answered
         }
         phase = Phase.WAITING;
-        port.sendReport(from, port.localReport(view.epoch()).withTokenEpoch(completedEpoch));
+        port.sendReport(from, port.localReport(epoch).withTokenEpoch(completedEpoch));
     }
 
     /** REPORT at the steward; decides when every member has reported. */
     public void onReport(NodeId from, CensusReport report) {
         beforeEvent();
-        if (phase != Phase.COLLECTING || report.epoch() != view.epoch() || !awaiting.remove(from)) {
+        if (phase != Phase.COLLECTING || !roster.isCurrent(report.epoch()) || !roster.record(from)) {
             return; // not collecting, another epoch, or a duplicate
         }
         reports.put(from, report);
-        if (awaiting.isEmpty()) {
+        if (roster.isComplete()) {
             decide();
         }
     }
 
     /** DONE from the steward: the census of this epoch is complete here. */
     public void onDone(NodeId from, CensusOutcome outcome) {
-        if (outcome.epoch() != view.epoch() || !from.equals(steward()) || isSteward()
+        if (!roster.isCurrent(outcome.epoch()) || !from.equals(steward()) || isSteward()
                 || phase == Phase.COMPLETE) {
             beforeEvent();
             return; // another epoch, not from the steward, or a duplicate
         }
-        firstEventPending = false;
+        roster.setFirstEventDue(false);
         complete(outcome);
     }
 
     private void startCensus() {
         phase = Phase.COLLECTING;
         reports.clear();
-        awaiting.clear();
-        for (NodeId member : view.members()) {
-            if (!member.equals(self)) {
-                awaiting.add(member);
-            }
-        }
-        if (awaiting.isEmpty()) {
+        roster.expectOthers();
+        if (roster.isComplete()) {
             decide();
         } else {
-            port.broadcastQuery(view.epoch());
+            port.broadcastQuery(roster.view().epoch());
         }
     }
 
@@ -337,6 +331,7 @@ public final class TokenCensus<M> {
      * token at the steward, and the fence floor.
      */
     private void decide() {
+        View view = roster.view();
         reports.put(self, port.localReport(view.epoch()).withTokenEpoch(completedEpoch));
         NodeId holder = null;
         CensusReport best = null;
@@ -373,9 +368,9 @@ public final class TokenCensus<M> {
         phase = Phase.COMPLETE;
         completedEpoch = outcome.epoch();
         lastOutcome = outcome;
-        awaiting.clear();
+        roster.clear();
         instantiated.clear();
-        instantiated.addAll(view.members());
+        instantiated.addAll(roster.view().members());
         fences.observe(outcome.fenceFloor());
         port.censusDone(outcome);
         List<Deferred<M>> due = List.copyOf(deferred);
@@ -387,8 +382,8 @@ public final class TokenCensus<M> {
 
     @Override
     public String toString() {
-        return "Census[" + view.epoch() + " " + (firstEventPending ? "FIRST_EVENT_PENDING" : phase)
-                + (phase == Phase.COLLECTING ? " awaiting=" + awaiting : "")
+        return "Census[" + roster.view().epoch() + " " + (roster.firstEventDue() ? "FIRST_EVENT_DUE" : phase)
+                + (phase == Phase.COLLECTING ? " awaiting=" + roster.owed() : "")
                 + (lastOutcome != null && !active() ? " holder=" + lastOutcome.holder() : "") + "]";
     }
 }

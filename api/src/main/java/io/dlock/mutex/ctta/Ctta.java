@@ -6,11 +6,8 @@ import io.dlock.mutex.common.EffectsCensusPort;
 import io.dlock.mutex.common.FencingCounter;
 import io.dlock.mutex.common.TokenCensus;
 import io.dlock.mutex.ctta.CttaMessage.Ack;
-import io.dlock.mutex.ctta.CttaMessage.CensusQuery;
+import io.dlock.mutex.ctta.CttaMessage.Census;
 import io.dlock.mutex.ctta.CttaMessage.CrReq;
-import io.dlock.mutex.ctta.CttaMessage.Done;
-import io.dlock.mutex.ctta.CttaMessage.Hello;
-import io.dlock.mutex.ctta.CttaMessage.Report;
 import io.dlock.mutex.ctta.CttaMessage.Jdcg;
 import io.dlock.mutex.ctta.CttaMessage.Nack;
 import io.dlock.mutex.ctta.CttaMessage.Partition;
@@ -602,7 +599,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     private final class CensusPort extends EffectsCensusPort<CttaMessage> {
 
         CensusPort() {
-            super(effects, Hello::new, CensusQuery::new, Report::new, Done::new);
+            super(effects, Census::new);
         }
 
         @Override

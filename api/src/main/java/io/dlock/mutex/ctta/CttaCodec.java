@@ -1,15 +1,11 @@
 package io.dlock.mutex.ctta;
 
 import static io.dlock.spi.CodecSupport.build;
-import static io.dlock.spi.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
 import io.dlock.mutex.ctta.CttaMessage.Ack;
-import io.dlock.mutex.ctta.CttaMessage.CensusQuery;
+import io.dlock.mutex.ctta.CttaMessage.Census;
 import io.dlock.mutex.ctta.CttaMessage.CrReq;
-import io.dlock.mutex.ctta.CttaMessage.Done;
-import io.dlock.mutex.ctta.CttaMessage.Hello;
-import io.dlock.mutex.ctta.CttaMessage.Report;
 import io.dlock.mutex.ctta.CttaMessage.Jdcg;
 import io.dlock.mutex.ctta.CttaMessage.Nack;
 import io.dlock.mutex.ctta.CttaMessage.Partition;
@@ -64,8 +60,8 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
             out.writeByte(NACK).writeVarLong(k.g());
         } else if (message instanceof Partition) {
             out.writeByte(PARTITION);
-        } else if (!CensusCodec.write(message, out)) {
-            throw new IllegalArgumentException("not a ctta message: " + message);
+        } else {
+            CensusCodec.write(message, out, CttaDefinition.NAME);
         }
     }
 
@@ -102,10 +98,7 @@ final class CttaCodec implements MessageCodec<CttaMessage> {
         } else if (tag == PARTITION) {
             message = new Partition();
         } else {
-            message = CensusCodec.read(tag, in, name, Hello::new, CensusQuery::new, Report::new, Done::new);
-            if (message == null) {
-                throw unknownType(name, tag);
-            }
+            message = CensusCodec.read(tag, in, name, Census::new);
         }
         in.expectEnd();
         return message;

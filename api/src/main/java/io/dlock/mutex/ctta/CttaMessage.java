@@ -2,12 +2,10 @@ package io.dlock.mutex.ctta;
 
 import static io.dlock.spi.CodecSupport.requireAtLeast;
 
+import io.dlock.mutex.common.CensusCarrier;
 import io.dlock.mutex.common.CensusMessage;
-import io.dlock.mutex.common.CensusOutcome;
-import io.dlock.mutex.common.CensusReport;
 import io.dlock.protocol.ProtocolMessage;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The messages of {@link Ctta} (SPEC.md A6). Site indices are ranks in the current view (the
@@ -100,47 +98,16 @@ public sealed interface CttaMessage extends ProtocolMessage {
     }
 
     /**
-     * Token census (not in the seed): a site created on first use greets the steward.
+     * Token census (not in the seed): one of the four {@link CensusMessage}s of
+     * {@link io.dlock.mutex.common.TokenCensus}, carried in this algorithm's message type; a site reports {@code LR_i[i]} as its request number, from which the steward rebuilds {@code HR(i)} of a regenerated token ({@code LR_i[i]}, minus 1 while waiting: CT-3).
      *
-     * @param epoch the epoch of the census wanted
+     * @param message the census message carried
      */
-    record Hello(long epoch) implements CttaMessage, CensusMessage.Hello {
-        public Hello {
-            requireAtLeast("epoch", epoch, 0);
-        }
-    }
-
-    /**
-     * Token census: the steward asks for a {@link Report}.
-     *
-     * @param epoch the epoch of the census
-     */
-    record CensusQuery(long epoch) implements CttaMessage, CensusMessage.Query {
-        public CensusQuery {
-            requireAtLeast("epoch", epoch, 0);
-        }
-    }
-
-    /**
-     * Token census: a site's state; its request number is {@code LR_i[i]}, from which the steward
-     * rebuilds {@code HR(i)} of a regenerated token ({@code LR_i[i]}, minus 1 while waiting: CT-3).
-     *
-     * @param report what the site reports
-     */
-    record Report(CensusReport report) implements CttaMessage, CensusMessage.Report {
-        public Report {
-            Objects.requireNonNull(report, "report");
-        }
-    }
-
-    /**
-     * Token census: the steward's decision.
-     *
-     * @param outcome the decision
-     */
-    record Done(CensusOutcome outcome) implements CttaMessage, CensusMessage.Done {
-        public Done {
-            Objects.requireNonNull(outcome, "outcome");
+    record Census(CensusMessage message) implements CttaMessage, CensusCarrier {
+        public Census {
+            if (message == null) {
+                throw new IllegalArgumentException("census message must not be null");
+            }
         }
     }
 }

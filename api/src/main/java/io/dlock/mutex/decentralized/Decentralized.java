@@ -38,7 +38,7 @@ import java.util.TreeSet;
  * vote it gave ("amnesia"): then a second client can collect m votes while the first holds, with the
  * probability of {@link DecentralizedDefinition#violationProbability} (at least {@code 2m - N} of
  * the first client's voters must reset). dlock's runtime never resets a coordinator silently: a
- * member that restarts comes back as a new view member, and the census below rebuilds every vote.
+ * member that restarts comes back as a new view member, and the epoch barrier below rebuilds every vote.
  *
  * <p><b>Assumptions.</b> Reliable within an epoch; FIFO not required; replicas = the members of the
  * current view (the DHT's {@code coord[0..N-1]}); randomness only for the back-off, from the
@@ -81,14 +81,14 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
      * Client state: state (IDLE, TRYING, BACKOFF, HOLDING); attempt (never reset); tries (attempts
      * of the current request); replied / granted (members that answered / voted for the current
      * attempt); voters (members holding a vote for us that we must release: granted, or every
-     * member after a census in which we announced HOLDING).
+     * member after an epoch barrier in which we announced HOLDING).
      * Coordinator state: holder (client and attempt we voted for, or null); seen (per client, the
      * newest attempt seen); released (per client, the newest attempt released); announcedHolder.
      *
      * Invariants:
-     *  - A coordinator votes for at most one attempt at a time (holder), and never while a census
-     *    runs: ME1 follows from m > N/2 (m is computed from the current view).
-     *  - A client is HOLDING only after m GRANTs for its current attempt, or across a census in
+     *  - A coordinator votes for at most one attempt at a time (holder), and never while the barrier
+     *    holds: ME1 follows from m > N/2 (m is computed from the current view).
+     *  - A client is HOLDING only after m GRANTs for its current attempt, or across an epoch barrier in
      *    which every coordinator voted for it.
      *  - Every vote given to a client is returned by one RELEASE: after a failed attempt (rule 4),
      *    after the CS (rule 6), or at once if it answers an attempt that is no longer current.
@@ -310,7 +310,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
             fences.observe(s.fence());
             if (barrier.record(from)) {
                 applyState(from, s);
-                finishCensusIfComplete();
+                finishBarrierIfComplete();
             }
         }
     }
@@ -334,13 +334,13 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
             effects.setTimer(BACKOFF, random.nextLong(Math.max(1, backoffBase)) + 1);
         }
         announce();
-        finishCensusIfComplete();
+        finishBarrierIfComplete();
     }
 
-    // ---- census -----------------------------------------------------------------------------------
+    // ---- epoch barrier -----------------------------------------------------------------------------
 
     private void announceIfDue() {
-        if (barrier.takeAnnounceDue()) {
+        if (barrier.takeFirstEventDue()) {
             announce();
         }
     }
@@ -366,7 +366,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         }
     }
 
-    private void finishCensusIfComplete() {
+    private void finishBarrierIfComplete() {
         if (barrier.isComplete() && announcedHolder != null) {
             holder = announcedHolder;
             holderAttempt = announcedAttempt;

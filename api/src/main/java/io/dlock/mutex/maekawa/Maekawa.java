@@ -89,7 +89,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
      * Arbiter state: lockedFor (request we are locked for, or null) and lockGrant (its grant
      * number); grants (counter of grant numbers); waitQ (priority queue by (ts, id)); notified
      * (queued requesters that know they cannot win here); inquireSent; latest (per requester, the
-     * newest timestamp seen); census (the epoch barrier).
+     * newest timestamp seen); barrier (the EpochBarrier).
      *
      * Self-messages (our own arbiter, our own requester) go through a local queue that is drained
      * at the end of each event, through the same handlers, and are not counted (SPEC.md 0.2).
@@ -102,7 +102,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
      *  - MK-6: every request in waitQ other than its head is in notified; the head is in notified,
      *    or an INQUIRE has been sent for the current lock (inquireSent). This is what the
      *    displacement rule maintains (rule 2c), and what rules out the published rules' 3-cycle.
-     *  - Nothing is granted while a census runs (barrier.isComplete() is false).
+     *  - Nothing is granted while a barrier holds (barrier.isComplete() is false).
      *  - Requests of one requester arrive in timestamp order (FIFO, and timestamps increase), so a
      *    REQUEST not newer than latest[i] is a duplicate and a newer one means the older is done.
      *
@@ -146,7 +146,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     private final Set<NodeId> notified = new TreeSet<>();
     private boolean inquireSent;
     private final Map<NodeId, Long> latest = new TreeMap<>();
-    /** The holder announced in the current census, if this arbiter is in its quorum. */
+    /** The holder announced to the current epoch's barrier, if this arbiter is in its quorum. */
     private RequestStamp announcedHolder;
 
     /** A self-message waiting for local delivery. */
@@ -255,7 +255,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         yieldedTo.clear();
         pendingInquire.clear();
         announce();
-        finishCensusIfComplete();
+        finishBarrierIfComplete();
         drainLocal();
     }
 
@@ -430,7 +430,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     /** Removes the queued requests of {@code from} older than {@code ts} (they are over). */
     private void dropOlderRequestsOf(NodeId from, long ts) {
         if (announcedHolder != null && announcedHolder.node().equals(from) && announcedHolder.timestamp() < ts) {
-            announcedHolder = null; // it released before our census completed
+            announcedHolder = null; // it released before our barrier completed
         }
         boolean removed = waitQ.removeIf(q -> q.node().equals(from) && q.timestamp() < ts);
         if (removed && waitQ.stream().noneMatch(q -> q.node().equals(from))) {
@@ -443,10 +443,10 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         }
     }
 
-    // ---- census (view changes, start on first use) ----------------------------------------------
+    // ---- epoch barrier (view changes, start on first use) ---------------------------------------
 
     private void announceIfDue() {
-        if (barrier.takeAnnounceDue()) {
+        if (barrier.takeFirstEventDue()) {
             announce();
         }
     }
@@ -471,7 +471,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         fences.observe(s.fence());
         if (barrier.record(from)) {
             applyState(from, s);
-            finishCensusIfComplete();
+            finishBarrierIfComplete();
         }
     }
 
@@ -500,8 +500,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         }
     }
 
-    /** The census is complete: lock for the holder, then serve the queued requests. */
-    private void finishCensusIfComplete() {
+    /** The barrier is complete: lock for the holder, then serve the queued requests. */
+    private void finishBarrierIfComplete() {
         if (!barrier.isComplete() || lockedFor != null) {
             return;
         }

@@ -6,14 +6,11 @@ import io.dlock.mutex.common.EffectsCensusPort;
 import io.dlock.mutex.common.FencingCounter;
 import io.dlock.mutex.common.TokenCensus;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CandidateElected;
-import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CensusQuery;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Census;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Consult;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.ConsultReply;
-import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Done;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Election;
-import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Hello;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Query;
-import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Report;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Request;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Token;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.TokenPresent;
@@ -462,7 +459,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     private final class CensusPort extends EffectsCensusPort<NaimiTrehelMessage> {
 
         CensusPort() {
-            super(effects, Hello::new, CensusQuery::new, Report::new, Done::new);
+            super(effects, Census::new);
         }
 
         @Override
@@ -517,10 +514,6 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
 
     boolean hasToken() {
         return hasToken;
-    }
-
-    Ft ft() {
-        return ft;
     }
 
     @Override

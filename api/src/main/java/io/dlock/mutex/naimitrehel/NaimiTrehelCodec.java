@@ -1,14 +1,10 @@
 package io.dlock.mutex.naimitrehel;
 
 import static io.dlock.spi.CodecSupport.build;
-import static io.dlock.spi.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CandidateElected;
-import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CensusQuery;
-import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Done;
-import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Hello;
-import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Report;
+import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Census;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Consult;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.ConsultReply;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Election;
@@ -66,8 +62,8 @@ final class NaimiTrehelCodec implements MessageCodec<NaimiTrehelMessage> {
             out.writeByte(ELECTION).writeVarLong(e.seq());
         } else if (message instanceof CandidateElected c) {
             out.writeByte(CANDIDATE_ELECTED).writeVarLong(c.generation());
-        } else if (!CensusCodec.write(message, out)) {
-            throw new IllegalArgumentException("not a naimi-trehel message: " + message);
+        } else {
+            CensusCodec.write(message, out, NaimiTrehelDefinition.NAME);
         }
     }
 
@@ -97,10 +93,7 @@ final class NaimiTrehelCodec implements MessageCodec<NaimiTrehelMessage> {
                 default -> new CandidateElected(v);
             });
         } else {
-            message = CensusCodec.read(tag, in, name, Hello::new, CensusQuery::new, Report::new, Done::new);
-            if (message == null) {
-                throw unknownType(name, tag);
-            }
+            message = CensusCodec.read(tag, in, name, Census::new);
         }
         in.expectEnd();
         return message;

@@ -2,9 +2,8 @@ package io.dlock.mutex.naimitrehel;
 
 import static io.dlock.spi.CodecSupport.requireAtLeast;
 
+import io.dlock.mutex.common.CensusCarrier;
 import io.dlock.mutex.common.CensusMessage;
-import io.dlock.mutex.common.CensusOutcome;
-import io.dlock.mutex.common.CensusReport;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.NodeId;
 import java.util.Objects;
@@ -116,46 +115,16 @@ public sealed interface NaimiTrehelMessage extends ProtocolMessage {
     }
 
     /**
-     * Token census (not in the seed): a member created on first use greets the steward.
+     * Token census (not in the seed): one of the four {@link CensusMessage}s of
+     * {@link io.dlock.mutex.common.TokenCensus}, carried in this algorithm's message type; a member reports its latest REQUEST number; at DONE every node sets LAST to the holder and NEXT to nil.
      *
-     * @param epoch the epoch of the census wanted
+     * @param message the census message carried
      */
-    record Hello(long epoch) implements NaimiTrehelMessage, CensusMessage.Hello {
-        public Hello {
-            requireAtLeast("epoch", epoch, 0);
-        }
-    }
-
-    /**
-     * Token census: the steward asks for a {@link Report}.
-     *
-     * @param epoch the epoch of the census
-     */
-    record CensusQuery(long epoch) implements NaimiTrehelMessage, CensusMessage.Query {
-        public CensusQuery {
-            requireAtLeast("epoch", epoch, 0);
-        }
-    }
-
-    /**
-     * Token census: a member's state (its request number is its latest REQUEST number).
-     *
-     * @param report what the member reports
-     */
-    record Report(CensusReport report) implements NaimiTrehelMessage, CensusMessage.Report {
-        public Report {
-            Objects.requireNonNull(report, "report");
-        }
-    }
-
-    /**
-     * Token census: the steward's decision; every node sets LAST to the holder and NEXT to nil.
-     *
-     * @param outcome the decision
-     */
-    record Done(CensusOutcome outcome) implements NaimiTrehelMessage, CensusMessage.Done {
-        public Done {
-            Objects.requireNonNull(outcome, "outcome");
+    record Census(CensusMessage message) implements NaimiTrehelMessage, CensusCarrier {
+        public Census {
+            if (message == null) {
+                throw new IllegalArgumentException("census message must not be null");
+            }
         }
     }
 }

@@ -5,10 +5,7 @@ import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
 import io.dlock.mutex.common.FencingCounter;
 import io.dlock.mutex.common.TokenCensus;
-import io.dlock.mutex.raymond.RaymondMessage.CensusDone;
-import io.dlock.mutex.raymond.RaymondMessage.CensusHello;
-import io.dlock.mutex.raymond.RaymondMessage.CensusQuery;
-import io.dlock.mutex.raymond.RaymondMessage.CensusReportMessage;
+import io.dlock.mutex.raymond.RaymondMessage.Census;
 import io.dlock.mutex.raymond.RaymondMessage.Privilege;
 import io.dlock.mutex.raymond.RaymondMessage.Request;
 import io.dlock.protocol.MutexEffects;
@@ -210,7 +207,7 @@ final class Raymond implements MutexProtocol<RaymondMessage> {
     private final class Port extends EffectsCensusPort<RaymondMessage> {
 
         Port() {
-            super(effects, CensusHello::new, CensusQuery::new, CensusReportMessage::new, CensusDone::new);
+            super(effects, Census::new);
         }
 
         @Override

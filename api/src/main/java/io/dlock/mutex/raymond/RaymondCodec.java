@@ -1,13 +1,9 @@
 package io.dlock.mutex.raymond;
 
 import static io.dlock.spi.CodecSupport.build;
-import static io.dlock.spi.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
-import io.dlock.mutex.raymond.RaymondMessage.CensusDone;
-import io.dlock.mutex.raymond.RaymondMessage.CensusHello;
-import io.dlock.mutex.raymond.RaymondMessage.CensusQuery;
-import io.dlock.mutex.raymond.RaymondMessage.CensusReportMessage;
+import io.dlock.mutex.raymond.RaymondMessage.Census;
 import io.dlock.mutex.raymond.RaymondMessage.Privilege;
 import io.dlock.mutex.raymond.RaymondMessage.Request;
 import io.dlock.protocol.MessageCodec;
@@ -34,8 +30,8 @@ final class RaymondCodec implements MessageCodec<RaymondMessage> {
             out.writeByte(PRIVILEGE).writeVarLong(t.epoch()).writeVarLong(t.hop()).writeVarLong(t.fence());
         } else if (message instanceof Request r) {
             out.writeByte(REQUEST).writeVarLong(r.seq());
-        } else if (!CensusCodec.write(message, out)) {
-            throw new IllegalArgumentException("not a raymond message: " + message);
+        } else {
+            CensusCodec.write(message, out, RaymondDefinition.NAME);
         }
     }
 
@@ -53,11 +49,7 @@ final class RaymondCodec implements MessageCodec<RaymondMessage> {
             long seq = in.readVarLong();
             message = build(name, () -> new Request(seq));
         } else {
-            message = CensusCodec.read(tag, in, name, CensusHello::new, CensusQuery::new, CensusReportMessage::new,
-                    CensusDone::new);
-        }
-        if (message == null) {
-            throw unknownType(name, tag);
+            message = CensusCodec.read(tag, in, name, Census::new);
         }
         in.expectEnd();
         return message;

@@ -2,14 +2,13 @@ package io.dlock.mutex.raymond;
 
 import static io.dlock.spi.CodecSupport.requireAtLeast;
 
+import io.dlock.mutex.common.CensusCarrier;
 import io.dlock.mutex.common.CensusMessage;
-import io.dlock.mutex.common.CensusOutcome;
-import io.dlock.mutex.common.CensusReport;
 import io.dlock.protocol.ProtocolMessage;
 
 /**
  * The messages of {@link Raymond}: the paper's REQUEST and PRIVILEGE, between tree neighbours, and
- * the four census messages of {@link io.dlock.mutex.common.TokenCensus}.
+ * {@link Census}, which carries the census messages of {@link io.dlock.mutex.common.TokenCensus}.
  */
 public sealed interface RaymondMessage extends ProtocolMessage {
 
@@ -41,34 +40,16 @@ public sealed interface RaymondMessage extends ProtocolMessage {
         }
     }
 
-    /** Census: a member created on first use greets the steward. */
-    record CensusHello(long epoch) implements RaymondMessage, CensusMessage.Hello {
-        public CensusHello {
-            requireAtLeast("epoch", epoch, 0);
-        }
-    }
-
-    /** Census: the steward asks for a report. */
-    record CensusQuery(long epoch) implements RaymondMessage, CensusMessage.Query {
-        public CensusQuery {
-            requireAtLeast("epoch", epoch, 0);
-        }
-    }
-
-    /** Census: a member's report. */
-    record CensusReportMessage(CensusReport report) implements RaymondMessage, CensusMessage.Report {
-        public CensusReportMessage {
-            if (report == null) {
-                throw new IllegalArgumentException("report must not be null");
-            }
-        }
-    }
-
-    /** Census: the steward's decision. */
-    record CensusDone(CensusOutcome outcome) implements RaymondMessage, CensusMessage.Done {
-        public CensusDone {
-            if (outcome == null) {
-                throw new IllegalArgumentException("outcome must not be null");
+    /**
+     * Token census (not in the seed): one of the four {@link CensusMessage}s of
+     * {@link io.dlock.mutex.common.TokenCensus}, carried in this algorithm's message type; a member reports no request number (0).
+     *
+     * @param message the census message carried
+     */
+    record Census(CensusMessage message) implements RaymondMessage, CensusCarrier {
+        public Census {
+            if (message == null) {
+                throw new IllegalArgumentException("census message must not be null");
             }
         }
     }

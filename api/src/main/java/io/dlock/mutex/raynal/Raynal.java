@@ -80,7 +80,7 @@ import java.util.TreeSet;
  *       ranks of the view, so every node announces its state; once all have, every node rebuilds
  *       the same X values: the privileged node is the announced holder if any, else the waiting
  *       node of lowest rank, else rank 0 (its X is 1, every other X is its attribute). Nobody
- *       enters, replies or passes in the new epoch before its census is complete, and an INFORM
+ *       enters, replies or passes in the new epoch before its barrier is complete, and an INFORM
  *       received earlier in the epoch is kept (it is newer than the rebuilt value).</li>
  * </ul>
  */
@@ -89,10 +89,11 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     /*
      * Overview.
      *
-     * Common: requesting (onRequest to onRelease), inCS, fences, census; announcedHolder and
-     * announcedWaiting (what the census said); checkDue (the first event must evaluate rule 5/8).
+     * Common: requesting (onRequest to onRelease), inCS, fences, barrier; announcedHolder and
+     * announcedWaiting (what the barrier's announcements said); checkDue (the first event must
+     * evaluate rule 5/8).
      * Original: x (our X), attempt (never reused), attemptOpen, replies (member -> X for the
-     * current attempt), deferred (requests received while our census runs).
+     * current attempt), deferred (requests received while our barrier holds).
      * INFORM: xs (replica of every X, by rank), seen (newest pass count per rank in this epoch),
      * passes (our pass count in this epoch), passTimer (an idle pass is scheduled).
      *
@@ -101,7 +102,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
      *    when h leaves or passes, and then to Q / A_(h+1). A node's own X changes only when it holds
      *    the right, so any snapshot (REPLYs, or the INFORM replica) whose product is Q / A_i shows
      *    that i holds the right: ME1, even with stale values.
-     *  - Nothing is entered, replied or passed in an epoch before its census is complete; every node
+     *  - Nothing is entered, replied or passed in an epoch before its barrier is complete; every node
      *    rebuilds from the same announcements, so they agree on the X values.
      *  - INFORM: xs[k] only moves to values with a larger pass count of k (no regression under
      *    reordering or duplicates).
@@ -130,8 +131,8 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     private PrimeRatio x;
     private long attempt;
     private boolean attemptOpen;
-    /** We left the CS while our census ran (after announcing HOLDING): the pass is applied after the rebuild. */
-    private boolean exitedDuringCensus;
+    /** We left the CS while our barrier held (after announcing HOLDING): the pass is applied after the rebuild. */
+    private boolean exitedDuringBarrier;
     private final Map<NodeId, PrimeRatio> replies = new TreeMap<>();
     private final List<Deferred> deferred = new ArrayList<>();
 
@@ -141,7 +142,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     private long passes;
     private boolean passTimer;
 
-    /** A REQUEST received while our census runs, answered when it completes. */
+    /** A REQUEST received while our barrier holds, answered when it completes. */
     private record Deferred(NodeId from, long attempt) {
     }
 
@@ -186,7 +187,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     // ---- events -------------------------------------------------------------------------------
 
     private void beginEvent() {
-        if (barrier.takeAnnounceDue()) {
+        if (barrier.takeFirstEventDue()) {
             announce();
         }
         if (checkDue) {
@@ -227,11 +228,11 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         requesting = false;
         if (original) {
             x = x.timesRatio(me, successor()); // rule 4: the right passes, logically
-            exitedDuringCensus = !barrier.isComplete();
+            exitedDuringBarrier = !barrier.isComplete();
         } else if (barrier.isComplete()) {
             pass(); // rule 9
         } else {
-            exitedDuringCensus = true; // our X is rebuilt when the census completes: pass then
+            exitedDuringBarrier = true; // our X is rebuilt when the barrier completes: pass then
         }
     }
 
@@ -252,7 +253,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
             fences.observe(s.fence());
             if (barrier.record(from)) {
                 applyState(from, s.state());
-                finishCensusIfComplete();
+                finishBarrierIfComplete();
             }
         }
     }
@@ -289,19 +290,19 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         announcedHolder = null;
         announcedWaiting.clear();
         passes = 0;
-        exitedDuringCensus = false;
-        xs = null; // rebuilt when the census is complete
+        exitedDuringBarrier = false;
+        xs = null; // rebuilt when the barrier is complete
         rebuild(0, false);
         checkDue = false;
         announce();
-        finishCensusIfComplete();
+        finishBarrierIfComplete();
     }
 
     // ---- original -------------------------------------------------------------------------------
 
     private void startAttempt() {
         if (!barrier.isComplete()) {
-            return; // started when the census completes
+            return; // started when the barrier completes
         }
         attempt++;
         attemptOpen = true;
@@ -401,7 +402,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         effects.broadcast(new Inform(xs[me], passes, fences.highest()));
     }
 
-    // ---- census -----------------------------------------------------------------------------------
+    // ---- epoch barrier -----------------------------------------------------------------------------
 
     private void announce() {
         PeerState s = inCS ? PeerState.HOLDING : requesting ? PeerState.WAITING : PeerState.IDLE;
@@ -417,15 +418,15 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         }
     }
 
-    private void finishCensusIfComplete() {
+    private void finishBarrierIfComplete() {
         if (!barrier.isComplete()) {
             return;
         }
         NodeId h = announcedHolder != null ? announcedHolder
                 : announcedWaiting.isEmpty() ? view.member(0) : announcedWaiting.first();
         rebuild(view.indexOf(h), true);
-        boolean owedPass = exitedDuringCensus && h.equals(self);
-        exitedDuringCensus = false;
+        boolean owedPass = exitedDuringBarrier && h.equals(self);
+        exitedDuringBarrier = false;
         if (owedPass && original) {
             x = x.timesRatio(me, successor()); // we left the CS after announcing HOLDING: the right moves on
         } else if (owedPass) {

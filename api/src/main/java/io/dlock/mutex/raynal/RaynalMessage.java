@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * The messages of {@link Raynal}: REQUEST and REPLY for the original algorithm, INFORM for the
- * seed's modification, STATE for the census after a view change.
+ * seed's modification, STATE for the epoch barrier after a view change.
  */
 public sealed interface RaynalMessage extends ProtocolMessage {
 

@@ -5,10 +5,7 @@ import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
 import io.dlock.mutex.common.FencingCounter;
 import io.dlock.mutex.common.TokenCensus;
-import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusDone;
-import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusHello;
-import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusQuery;
-import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusReportMessage;
+import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Census;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Request;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Token;
 import io.dlock.protocol.MutexEffects;
@@ -292,7 +289,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
     private final class Port extends EffectsCensusPort<SuzukiKasamiMessage> {
 
         Port() {
-            super(effects, CensusHello::new, CensusQuery::new, CensusReportMessage::new, CensusDone::new);
+            super(effects, Census::new);
         }
 
         @Override

@@ -1,13 +1,9 @@
 package io.dlock.mutex.suzukikasami;
 
 import static io.dlock.spi.CodecSupport.build;
-import static io.dlock.spi.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
-import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusDone;
-import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusHello;
-import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusQuery;
-import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.CensusReportMessage;
+import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Census;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Request;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Token;
 import io.dlock.protocol.MessageCodec;
@@ -49,8 +45,8 @@ final class SuzukiKasamiCodec implements MessageCodec<SuzukiKasamiMessage> {
             for (NodeId q : t.queue()) {
                 out.writeNodeId(q);
             }
-        } else if (!CensusCodec.write(message, out)) {
-            throw new IllegalArgumentException("not a suzuki-kasami message: " + message);
+        } else {
+            CensusCodec.write(message, out, SuzukiKasamiDefinition.NAME);
         }
     }
 
@@ -82,11 +78,7 @@ final class SuzukiKasamiCodec implements MessageCodec<SuzukiKasamiMessage> {
             }
             message = build(name, () -> new Token(epoch, hop, fence, last, queue));
         } else {
-            message = CensusCodec.read(tag, in, name, CensusHello::new, CensusQuery::new, CensusReportMessage::new,
-                    CensusDone::new);
-        }
-        if (message == null) {
-            throw unknownType(name, tag);
+            message = CensusCodec.read(tag, in, name, Census::new);
         }
         in.expectEnd();
         return message;

@@ -2,9 +2,8 @@ package io.dlock.mutex.suzukikasami;
 
 import static io.dlock.spi.CodecSupport.requireAtLeast;
 
+import io.dlock.mutex.common.CensusCarrier;
 import io.dlock.mutex.common.CensusMessage;
-import io.dlock.mutex.common.CensusOutcome;
-import io.dlock.mutex.common.CensusReport;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.NodeId;
 import java.util.List;
@@ -12,8 +11,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The messages of {@link SuzukiKasami}: the seed's REQUEST and TOKEN, and the four census messages
- * of {@link io.dlock.mutex.common.TokenCensus}.
+ * The messages of {@link SuzukiKasami}: the seed's REQUEST and TOKEN, and {@link Census}, which
+ * carries the census messages of {@link io.dlock.mutex.common.TokenCensus}.
  */
 public sealed interface SuzukiKasamiMessage extends ProtocolMessage {
 
@@ -57,34 +56,16 @@ public sealed interface SuzukiKasamiMessage extends ProtocolMessage {
         }
     }
 
-    /** Census: a member created on first use greets the steward (see {@link io.dlock.mutex.common.TokenCensus}). */
-    record CensusHello(long epoch) implements SuzukiKasamiMessage, CensusMessage.Hello {
-        public CensusHello {
-            requireAtLeast("epoch", epoch, 0);
-        }
-    }
-
-    /** Census: the steward asks for a report. */
-    record CensusQuery(long epoch) implements SuzukiKasamiMessage, CensusMessage.Query {
-        public CensusQuery {
-            requireAtLeast("epoch", epoch, 0);
-        }
-    }
-
-    /** Census: a member's report; {@code requestNumber} is its {@code RN[me]}. */
-    record CensusReportMessage(CensusReport report) implements SuzukiKasamiMessage, CensusMessage.Report {
-        public CensusReportMessage {
-            if (report == null) {
-                throw new IllegalArgumentException("report must not be null");
-            }
-        }
-    }
-
-    /** Census: the steward's decision. */
-    record CensusDone(CensusOutcome outcome) implements SuzukiKasamiMessage, CensusMessage.Done {
-        public CensusDone {
-            if (outcome == null) {
-                throw new IllegalArgumentException("outcome must not be null");
+    /**
+     * Token census (not in the seed): one of the four {@link CensusMessage}s of
+     * {@link io.dlock.mutex.common.TokenCensus}, carried in this algorithm's message type; a member reports {@code RN[me]} as its request number, from which the steward rebuilds {@code LN} of a regenerated token.
+     *
+     * @param message the census message carried
+     */
+    record Census(CensusMessage message) implements SuzukiKasamiMessage, CensusCarrier {
+        public Census {
+            if (message == null) {
+                throw new IllegalArgumentException("census message must not be null");
             }
         }
     }

@@ -5,10 +5,7 @@ import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
 import io.dlock.mutex.common.FencingCounter;
 import io.dlock.mutex.common.TokenCensus;
-import io.dlock.mutex.tokenring.TokenRingMessage.CensusDone;
-import io.dlock.mutex.tokenring.TokenRingMessage.CensusHello;
-import io.dlock.mutex.tokenring.TokenRingMessage.CensusQuery;
-import io.dlock.mutex.tokenring.TokenRingMessage.CensusReportMessage;
+import io.dlock.mutex.tokenring.TokenRingMessage.Census;
 import io.dlock.mutex.tokenring.TokenRingMessage.Token;
 import io.dlock.mutex.tokenring.TokenRingMessage.TokenAck;
 import io.dlock.protocol.MutexEffects;
@@ -295,7 +292,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
     private final class Port extends EffectsCensusPort<TokenRingMessage> {
 
         Port() {
-            super(effects, CensusHello::new, CensusQuery::new, CensusReportMessage::new, CensusDone::new);
+            super(effects, Census::new);
         }
 
         @Override

@@ -1,13 +1,9 @@
 package io.dlock.mutex.tokenring;
 
 import static io.dlock.spi.CodecSupport.build;
-import static io.dlock.spi.CodecSupport.unknownType;
 
 import io.dlock.mutex.common.CensusCodec;
-import io.dlock.mutex.tokenring.TokenRingMessage.CensusDone;
-import io.dlock.mutex.tokenring.TokenRingMessage.CensusHello;
-import io.dlock.mutex.tokenring.TokenRingMessage.CensusQuery;
-import io.dlock.mutex.tokenring.TokenRingMessage.CensusReportMessage;
+import io.dlock.mutex.tokenring.TokenRingMessage.Census;
 import io.dlock.mutex.tokenring.TokenRingMessage.Token;
 import io.dlock.mutex.tokenring.TokenRingMessage.TokenAck;
 import io.dlock.protocol.MessageCodec;
@@ -34,8 +30,8 @@ final class TokenRingCodec implements MessageCodec<TokenRingMessage> {
             out.writeByte(TOKEN).writeVarLong(t.epoch()).writeVarLong(t.hop()).writeVarLong(t.fence());
         } else if (message instanceof TokenAck a) {
             out.writeByte(TOKEN_ACK).writeVarLong(a.epoch()).writeVarLong(a.hop());
-        } else if (!CensusCodec.write(message, out)) {
-            throw new IllegalArgumentException("not a token-ring message: " + message);
+        } else {
+            CensusCodec.write(message, out, TokenRingDefinition.NAME);
         }
     }
 
@@ -54,11 +50,7 @@ final class TokenRingCodec implements MessageCodec<TokenRingMessage> {
             long hop = in.readVarLong();
             message = build(name, () -> new TokenAck(epoch, hop));
         } else {
-            message = CensusCodec.read(tag, in, name, CensusHello::new, CensusQuery::new, CensusReportMessage::new,
-                    CensusDone::new);
-        }
-        if (message == null) {
-            throw unknownType(name, tag);
+            message = CensusCodec.read(tag, in, name, Census::new);
         }
         in.expectEnd();
         return message;

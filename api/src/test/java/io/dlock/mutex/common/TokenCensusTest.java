@@ -23,7 +23,7 @@ class TokenCensusTest {
     private static final NodeId N2 = NodeId.of(2);
 
     /** A port that records what the census did and reports a settable state. */
-    private static final class Recorder implements TokenCensus.Port<String> {
+    private static final class Recorder implements TokenCensus.Port<Object> {
         final List<String> sent = new ArrayList<>();
         final List<CensusOutcome> outcomes = new ArrayList<>();
         final List<String> redelivered = new ArrayList<>();
@@ -68,7 +68,7 @@ class TokenCensusTest {
         }
 
         @Override
-        public void redeliver(NodeId from, String message) {
+        public void redeliver(NodeId from, Object message) {
             redelivered.add(from + ":" + message);
         }
 
@@ -79,7 +79,7 @@ class TokenCensusTest {
         }
     }
 
-    private static TokenCensus<String> census(NodeId self, View view, boolean startsIdle, Recorder r) {
+    private static TokenCensus<Object> census(NodeId self, View view, boolean startsIdle, Recorder r) {
         return new TokenCensus<>(self, view, startsIdle, r.fences, r);
     }
 
@@ -95,7 +95,7 @@ class TokenCensusTest {
     @Test
     void genesisNeedsNoCensus() {
         Recorder r = new Recorder();
-        TokenCensus<String> c = census(N1, View.ofRange(1, 3), true, r);
+        TokenCensus<Object> c = census(N1, View.ofRange(1, 3), true, r);
         c.beforeEvent();
         assertFalse(c.active());
         assertEquals(N0, c.outcome().holder());
@@ -107,7 +107,7 @@ class TokenCensusTest {
     @Test
     void lazyMemberSaysHelloOnFirstEvent() {
         Recorder r = new Recorder();
-        TokenCensus<String> c = census(N2, View.ofRange(4, 3), false, r);
+        TokenCensus<Object> c = census(N2, View.ofRange(4, 3), false, r);
         assertTrue(c.active());
         assertTrue(r.drain().isEmpty(), "nothing from the constructor");
         c.beforeEvent();
@@ -122,7 +122,7 @@ class TokenCensusTest {
     @Test
     void queryAsFirstEventNeedsNoHello() {
         Recorder r = new Recorder();
-        TokenCensus<String> c = census(N1, View.ofRange(4, 3), false, r);
+        TokenCensus<Object> c = census(N1, View.ofRange(4, 3), false, r);
         c.onQuery(N0, 4);
         assertEquals(List.of("REPORT(4,false)->n0"), r.drain());
         c.onDone(N0, new CensusOutcome(4, N0, true, 4L << 32));
@@ -139,7 +139,7 @@ class TokenCensusTest {
     @Test
     void nobodyHoldsThenStewardRegenerates() {
         Recorder r = new Recorder();
-        TokenCensus<String> c = census(N0, View.ofRange(2, 3), false, r);
+        TokenCensus<Object> c = census(N0, View.ofRange(2, 3), false, r);
         c.beforeEvent();
         assertEquals(List.of("QUERY(2)->all"), r.drain());
         long reported = (2L << 32) + 17;
@@ -159,7 +159,7 @@ class TokenCensusTest {
     @Test
     void singleHolderKeepsTheToken() {
         Recorder r = new Recorder();
-        TokenCensus<String> c = census(N0, View.ofRange(1, 3), true, r);
+        TokenCensus<Object> c = census(N0, View.ofRange(1, 3), true, r);
         c.onView(View.ofRange(2, 3));
         assertEquals(List.of("QUERY(2)->all"), r.drain());
         c.onReport(N2, holding(2, false, 40));
@@ -175,7 +175,7 @@ class TokenCensusTest {
     void severalHoldersKeepOne() {
         View v = View.ofRange(2, 4);
         Recorder r = new Recorder();
-        TokenCensus<String> c = census(N0, v, false, r);
+        TokenCensus<Object> c = census(N0, v, false, r);
         c.beforeEvent();
         c.onReport(N1, holding(2, false, 90));
         c.onReport(N2, holding(2, true, 10));
@@ -183,7 +183,7 @@ class TokenCensusTest {
         assertEquals(N2, r.outcomes.get(0).holder());
 
         Recorder r2 = new Recorder();
-        TokenCensus<String> c2 = census(N0, v, false, r2);
+        TokenCensus<Object> c2 = census(N0, v, false, r2);
         c2.beforeEvent();
         c2.onReport(N1, holding(2, false, 90));
         c2.onReport(N2, holding(2, false, 95));
@@ -197,7 +197,7 @@ class TokenCensusTest {
         Recorder r = new Recorder();
         r.holds = true;
         r.tokenFence = 7;
-        TokenCensus<String> c = census(N0, View.ofRange(1, 2), true, r);
+        TokenCensus<Object> c = census(N0, View.ofRange(1, 2), true, r);
         c.onView(View.ofRange(2, 2));
         c.onReport(N1, idle(2, 7));
         assertEquals(N0, r.outcomes.get(0).holder());
@@ -208,7 +208,7 @@ class TokenCensusTest {
     @Test
     void staleAndDuplicateReportsAreIgnored() {
         Recorder r = new Recorder();
-        TokenCensus<String> c = census(N0, View.ofRange(3, 3), false, r);
+        TokenCensus<Object> c = census(N0, View.ofRange(3, 3), false, r);
         c.beforeEvent();
         c.onReport(N1, holding(2, false, 5)); // an older epoch
         c.onReport(N1, idle(3, 0));
@@ -224,7 +224,7 @@ class TokenCensusTest {
     @Test
     void aloneDecidesAtOnce() {
         Recorder r = new Recorder();
-        TokenCensus<String> c = census(N0, View.ofRange(1, 1), false, r);
+        TokenCensus<Object> c = census(N0, View.ofRange(1, 1), false, r);
         c.beforeEvent();
         assertFalse(c.active());
         assertTrue(r.drain().isEmpty());
@@ -235,7 +235,7 @@ class TokenCensusTest {
     @Test
     void stewardStartsOnHelloAndAnswersLateHello() {
         Recorder r = new Recorder();
-        TokenCensus<String> c = census(N0, View.ofRange(5, 3), false, r);
+        TokenCensus<Object> c = census(N0, View.ofRange(5, 3), false, r);
         c.onHello(N2, 5);
         assertEquals(List.of("QUERY(5)->all"), r.drain());
         c.onHello(N1, 5);
@@ -253,7 +253,7 @@ class TokenCensusTest {
     @Test
     void helloOnViewOnlyForAnUnknownSteward() {
         Recorder r = new Recorder();
-        TokenCensus<String> c = census(N2, new View(1, List.of(N1, N2)), true, r);
+        TokenCensus<Object> c = census(N2, new View(1, List.of(N1, N2)), true, r);
         c.onView(new View(2, List.of(N1, N2, NodeId.of(3))));
         assertTrue(r.drain().isEmpty(), "n1 was a member of the last complete census");
         assertTrue(c.active());
@@ -267,7 +267,7 @@ class TokenCensusTest {
     @Test
     void deferredMessagesAreRedeliveredAfterDone() {
         Recorder r = new Recorder();
-        TokenCensus<String> c = census(N1, View.ofRange(1, 3), true, r);
+        TokenCensus<Object> c = census(N1, View.ofRange(1, 3), true, r);
         c.onView(View.ofRange(2, 3));
         c.defer(N2, "old");
         c.onView(View.ofRange(3, 3));
@@ -279,67 +279,21 @@ class TokenCensusTest {
         assertEquals(3L << 32, r.fences.highest(), "every view raises the epoch floor");
     }
 
-    private record Hello(long epoch) implements CensusMessage.Hello {
-    }
-
-    private record Query(long epoch) implements CensusMessage.Query {
-    }
-
-    private record Done(CensusOutcome outcome) implements CensusMessage.Done {
+    /** An algorithm's census record, as each token algorithm declares one. */
+    private record Census(CensusMessage message) implements CensusCarrier {
     }
 
     /** onMessage routes census messages to their handlers and defers other messages while a census is active. */
     @Test
     void onMessageRoutesAndDefers() {
         Recorder r = new Recorder();
-        TokenCensus<Object> c = new TokenCensus<>(N1, View.ofRange(2, 3), false, r.fences,
-                new TokenCensus.Port<Object>() {
-                    @Override
-                    public CensusReport localReport(long epoch) {
-                        return r.localReport(epoch);
-                    }
-
-                    @Override
-                    public void sendHello(NodeId steward, long epoch) {
-                        r.sendHello(steward, epoch);
-                    }
-
-                    @Override
-                    public void broadcastQuery(long epoch) {
-                        r.broadcastQuery(epoch);
-                    }
-
-                    @Override
-                    public void sendReport(NodeId steward, CensusReport report) {
-                        r.sendReport(steward, report);
-                    }
-
-                    @Override
-                    public void sendDone(NodeId member, CensusOutcome outcome) {
-                        r.sendDone(member, outcome);
-                    }
-
-                    @Override
-                    public void broadcastDone(CensusOutcome outcome) {
-                        r.broadcastDone(outcome);
-                    }
-
-                    @Override
-                    public void censusDone(CensusOutcome outcome) {
-                        r.censusDone(outcome);
-                    }
-
-                    @Override
-                    public void redeliver(NodeId from, Object message) {
-                        r.redeliver(from, String.valueOf(message));
-                    }
-                });
+        TokenCensus<Object> c = census(N1, View.ofRange(2, 3), false, r);
         assertTrue(c.onMessage(N2, "early"));
         assertEquals(List.of("HELLO(2)->n0"), r.drain());
-        assertTrue(c.onMessage(N0, new Hello(2)), "not the steward: ignored, but consumed");
-        assertTrue(c.onMessage(N0, new Query(2)));
+        assertTrue(c.onMessage(N0, new Census(new CensusMessage.Hello(2))), "not the steward: ignored, but consumed");
+        assertTrue(c.onMessage(N0, new Census(new CensusMessage.Query(2))));
         assertEquals(List.of("REPORT(2,false)->n0"), r.drain());
-        assertTrue(c.onMessage(N0, new Done(new CensusOutcome(2, N2, false, 0))));
+        assertTrue(c.onMessage(N0, new Census(new CensusMessage.Done(new CensusOutcome(2, N2, false, 0)))));
         assertEquals(List.of("n2:early"), r.redelivered);
         assertFalse(c.onMessage(N2, "now"), "census complete: the algorithm handles it");
     }

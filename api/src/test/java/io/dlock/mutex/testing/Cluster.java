@@ -1,5 +1,6 @@
 package io.dlock.mutex.testing;
 
+import io.dlock.mutex.common.CensusCarrier;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
@@ -157,9 +158,17 @@ public final class Cluster<M extends ProtocolMessage> {
         return List.copyOf(inFlight);
     }
 
-    /** The oldest message in flight from {@code from} to {@code to} of {@code type}, or null. */
+    /**
+     * The oldest message in flight from {@code from} to {@code to} of {@code type} (a census message
+     * type matches the algorithm's {@link CensusCarrier} that carries it), or null.
+     */
     public Envelope<M> peek(long from, long to, Class<?> type) {
-        return find(e -> e.from().equals(id(from)) && e.to().equals(id(to)) && type.isInstance(e.message()));
+        return find(e -> e.from().equals(id(from)) && e.to().equals(id(to)) && isOfType(e.message(), type));
+    }
+
+    /** Whether {@code message}, or the census message it carries, is a {@code type}. */
+    private static boolean isOfType(Object message, Class<?> type) {
+        return type.isInstance(message) || message instanceof CensusCarrier c && type.isInstance(c.message());
     }
 
     /** The oldest message in flight from {@code from} to {@code to}, or null. */
@@ -470,9 +479,9 @@ public final class Cluster<M extends ProtocolMessage> {
         return sent.size();
     }
 
-    /** Number of network messages of {@code type} sent so far. */
+    /** Number of network messages of {@code type} sent so far (census messages match as in {@link #peek}). */
     public long messagesSent(Class<?> type) {
-        return sent.stream().filter(e -> type.isInstance(e.message())).count();
+        return sent.stream().filter(e -> isOfType(e.message(), type)).count();
     }
 
     /** Whether {@code node} has a protocol instance (in lazy mode, whether it has been used). */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dlock.DlockConfig;
 import io.dlock.DlockConfigException;
 import io.dlock.MutexAlgorithm;
+import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.Cluster.Envelope;
 import io.dlock.mutex.tokenring.TokenRingMessage.Token;
@@ -179,7 +180,7 @@ class TokenRingTest {
         c.request(3);
         int before = c.messagesSent();
         c.changeView(c.nextView(0, 1, 3, 4));
-        while (c.messagesSent(TokenRingMessage.CensusDone.class) == 0 || !c.inFlight().stream()
+        while (c.messagesSent(CensusMessage.Done.class) == 0 || !c.inFlight().stream()
                 .allMatch(e -> e.message() instanceof Token)) {
             c.deliver(c.inFlight().get(0));
         }
