@@ -208,6 +208,19 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         }
     }
 
+    /**
+     * On the coordinator's own node, with the lock free, nobody queued and every member's state known,
+     * rules 1-2 grant at once with no message.
+     */
+    @Override
+    public boolean tryEnterLocally() {
+        if (state != ClientState.IDLE || coordinator == null || roster.firstEventDue() || !coordinator.canGrantNow()) {
+            return false;
+        }
+        onRequest();
+        return true;
+    }
+
     @Override
     public void onRelease() {
         beforeEvent();
@@ -379,6 +392,11 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
                 holder = null;
             }
             queue.removeIf(t -> t.client().equals(client) && t.requestId() <= requestId);
+        }
+
+        /** Whether a request made now would be granted at once: the lock is free, nobody queued, no SYNC awaited. */
+        boolean canGrantNow() {
+            return roster.isComplete() && holder == null && queue.isEmpty();
         }
 
         /** Rules 2 and 6: grant the head of the queue if the lock is free and no SYNC is awaited. */

@@ -188,6 +188,16 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
         sendRequest(last);
     }
 
+    /** A non-requesting root with the idle token and no census running enters at once (rule 1, root case). */
+    @Override
+    public boolean tryEnterLocally() {
+        if (requesting || !hasToken || census.active()) {
+            return false;
+        }
+        onRequest();
+        return true;
+    }
+
     @Override
     public void onRelease() {
         if (!inCS) {

@@ -156,6 +156,16 @@ final class Raymond implements MutexProtocol<RaymondMessage> {
         assignThenRequest();
     }
 
+    /** The holder of the idle privilege with an empty queue and no census running enters at once (rules 1, 2). */
+    @Override
+    public boolean tryEnterLocally() {
+        if (requesting || using || !holder.equals(self) || !queue.isEmpty() || census.active()) {
+            return false;
+        }
+        onRequest();
+        return true;
+    }
+
     @Override
     public void onRelease() {
         census.beforeEvent();

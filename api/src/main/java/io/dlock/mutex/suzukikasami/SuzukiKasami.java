@@ -162,6 +162,16 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
         }
     }
 
+    /** With the idle token here and no census running, rule 1 enters at once and sends nothing. */
+    @Override
+    public boolean tryEnterLocally() {
+        if (requesting || inCS || token == null || census.active()) {
+            return false;
+        }
+        onRequest();
+        return true;
+    }
+
     @Override
     public void onRelease() {
         census.beforeEvent();

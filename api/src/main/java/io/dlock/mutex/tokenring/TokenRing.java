@@ -150,6 +150,16 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
         }
     }
 
+    /** With the token here (parked or passing through) and no census running, rule 1 enters at once. */
+    @Override
+    public boolean tryEnterLocally() {
+        if (wantCS || !holding || census.active()) {
+            return false;
+        }
+        onRequest();
+        return true;
+    }
+
     @Override
     public void onRelease() {
         census.beforeEvent();
