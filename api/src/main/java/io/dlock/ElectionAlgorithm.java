@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
  * The leader-election algorithms dlock provides, selected by {@code dlock.election}.
  *
  * <p>This is the registry of elections: tests and the {@code elect} command enumerate
- * {@link #values()}. Every algorithm elects the live member with the highest id (SPEC.md F29); they
+ * {@link #values()}. Every algorithm elects the live member with the highest id (docs/algorithms.md F29); they
  * differ in messages, time and assumptions. {@link #VIEW} sends nothing and has no
  * {@link #definition()}.
  */
@@ -27,17 +27,17 @@ public enum ElectionAlgorithm {
      * sends no messages of its own: the transport's membership protocol already agrees on the view.
      */
     VIEW("view", null),
-    /** Garcia-Molina's bully algorithm (SPEC.md B1): ELECTION / OK / COORDINATOR with timeouts; complete graph. */
+    /** Garcia-Molina's bully algorithm (docs/algorithms.md B1): ELECTION / OK / COORDINATOR with timeouts; complete graph. */
     BULLY("bully", new BullyDefinition()),
-    /** Ring election with the list of live ids (SPEC.md B2, Tanenbaum): skips a dead successor; ACKs. */
+    /** Ring election with the list of live ids (docs/algorithms.md B2, Tanenbaum): skips a dead successor; ACKs. */
     RING("ring", new RingDefinition()),
-    /** LeLann's (the seed's naive) ring algorithm (SPEC.md B3): n^2 messages; FIFO ring. */
+    /** LeLann's (the source notes' naive) ring algorithm (docs/algorithms.md B3): n^2 messages; FIFO ring. */
     LELANN("lelann", new LeLannDefinition()),
-    /** Chang and Roberts (SPEC.md B4): 2n-1 .. n(n+1)/2 ELECTION + n ELECTED; FIFO ring. */
+    /** Chang and Roberts (docs/algorithms.md B4): 2n-1 .. n(n+1)/2 ELECTION + n ELECTED; FIFO ring. */
     CHANG_ROBERTS("chang-roberts", new ChangRobertsDefinition()),
-    /** Franklin (SPEC.md B5): bidirectional ring, 2nK+n messages, K &lt;= log2 n + 1 phases. */
+    /** Franklin (docs/algorithms.md B5): bidirectional ring, 2nK+n messages, K &lt;= log2 n + 1 phases. */
     FRANKLIN("franklin", new FranklinDefinition()),
-    /** Peterson's unidirectional algorithm (SPEC.md B6, the seed's "Paterson"): 2nK messages; FIFO ring. */
+    /** Peterson's unidirectional algorithm (docs/algorithms.md B6, the source notes' "Paterson"): 2nK messages; FIFO ring. */
     PETERSON("peterson", new PetersonDefinition());
 
     private final String configName;

@@ -40,7 +40,7 @@ public interface LeaderElection {
 
     /**
      * Starts a new election in this group now, as if this node had noticed that the leader is gone
-     * (SPEC.md's {@code startElection()}); the other members take part when its messages reach
+     * (docs/algorithms.md's {@code startElection()}); the other members take part when its messages reach
      * them. Returns at once; {@link #leader()} is empty until the election ends, and listeners hear
      * of it only if the leader changes (every algorithm elects the live member with the highest id,
      * so in a stable membership the leader stays the same). Elections also start by themselves when

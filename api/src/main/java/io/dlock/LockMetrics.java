@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * Counters of one lock (or, from {@link LockService#metrics()}, of all locks of a node) since start.
- * Messages to the node itself are not counted, as in SPEC.md 0.4.
+ * Messages to the node itself are not counted, as in docs/algorithms.md 0.4.
  *
  * <h2>Why a final class and not a record</h2>
  * The counters grow with the runtime: {@link #localHandoffs()} was added once already, and changed

@@ -27,7 +27,7 @@ public enum MutexAlgorithm {
     RICART_AGRAWALA(new RicartAgrawalaDefinition()),
     /** Lamport (1978): a replicated request queue ordered by logical clocks; needs FIFO channels; 3(N-1). */
     LAMPORT(new LamportDefinition()),
-    /** The token ring (seed 000): one token circulates along the ring of members in id order; 1 to infinity per entry. */
+    /** The token ring (notes S0): one token circulates along the ring of members in id order; 1 to infinity per entry. */
     TOKEN_RING(new TokenRingDefinition()),
     /** Suzuki and Kasami (1985): broadcast numbered requests, a token with LN and a queue; N per entry (0 for the idle holder). */
     SUZUKI_KASAMI(new SuzukiKasamiDefinition()),

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * A named variant of a mutual-exclusion algorithm: the algorithm with some options fixed. Variants
  * are accepted wherever an algorithm name is ({@code dlock.mutex=maekawa-basic} equals
  * {@code dlock.mutex=maekawa} with {@code dlock.mutex.basic=true}); they are not in
- * {@link MutexAlgorithm}'s registry, because they are the seeds' deliberately flawed versions, kept to
+ * {@link MutexAlgorithm}'s registry, because they are the source notes' deliberately flawed versions, kept to
  * show their flaws (both can deadlock), and the registry lists what the test suites require to be
  * correct.
  *

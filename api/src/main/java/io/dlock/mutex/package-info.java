@@ -4,9 +4,9 @@
  * and a {@link io.dlock.protocol.MutexProtocolDefinition} that {@link io.dlock.MutexAlgorithm}
  * registers. Pieces that several algorithms share live in {@code io.dlock.mutex.common}.
  *
- * <p>Common conventions, beyond the seeds: every answer names the request it answers (duplicates and
+ * <p>Common conventions, beyond the source notes: every answer names the request it answers (duplicates and
  * late messages are ignored); every grant carries a fencing token larger than any granted before;
  * on a view change each algorithm re-sends what the old epoch may have lost and rebuilds what
- * depends on the member set. The seed's node {@code i} is the member of rank {@code i} of the view.
+ * depends on the member set. The source notes' node {@code i} is the member of rank {@code i} of the view.
  */
 package io.dlock.mutex;

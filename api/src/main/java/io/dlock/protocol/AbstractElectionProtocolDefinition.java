@@ -27,7 +27,7 @@ public abstract class AbstractElectionProtocolDefinition<M extends ProtocolMessa
      *                         ({@link #quietAfterLeader()})
      * @param optionKeys       the option keys {@link ProtocolOptions} may set, {@code Set.of()} for none
      * @param codec            the codec of the algorithm's messages, stateless
-     * @param messagesFormula  the message-count formula as SPEC.md writes it
+     * @param messagesFormula  the message-count formula as docs/algorithms.md writes it
      * @throws NullPointerException if an argument is null
      */
     protected AbstractElectionProtocolDefinition(String name, ElectionTopology topology, boolean requiresFifo,

@@ -24,7 +24,7 @@ public abstract class AbstractMutexProtocolDefinition<M extends ProtocolMessage>
      * @param requiresFifo    whether the algorithm is only correct on FIFO channels ({@link #requiresFifo()})
      * @param optionKeys      the option keys {@link ProtocolOptions} may set, {@code Set.of()} for none
      * @param codec           the codec of the algorithm's messages, stateless (one serves every lock)
-     * @param messagesFormula the message-count formula as SPEC.md writes it
+     * @param messagesFormula the message-count formula as docs/algorithms.md writes it
      * @throws NullPointerException if an argument is null
      */
     protected AbstractMutexProtocolDefinition(String name, ProtocolFamily family, boolean requiresFifo,

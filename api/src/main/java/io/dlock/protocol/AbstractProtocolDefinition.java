@@ -25,7 +25,7 @@ public abstract class AbstractProtocolDefinition<M extends ProtocolMessage> {
      * @param requiresFifo    whether the algorithm is only correct on FIFO channels ({@link #requiresFifo()})
      * @param optionKeys      the option keys {@link ProtocolOptions} may set, {@code Set.of()} for none
      * @param codec           the codec of the algorithm's messages, stateless (one serves every lock or group)
-     * @param messagesFormula the message-count formula as SPEC.md writes it
+     * @param messagesFormula the message-count formula as docs/algorithms.md writes it
      * @throws NullPointerException if an argument is null
      */
     AbstractProtocolDefinition(String name, boolean requiresFifo, Set<String> optionKeys, MessageCodec<M> codec,
@@ -57,7 +57,7 @@ public abstract class AbstractProtocolDefinition<M extends ProtocolMessage> {
         return codec;
     }
 
-    /** The message-count formula as SPEC.md writes it. */
+    /** The message-count formula as docs/algorithms.md writes it. */
     public final String messagesFormula() {
         return messagesFormula;
     }

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * Everything an {@link ElectionProtocol} is created with.
  *
- * <p>The ring order is given, not derived by the algorithm (SPEC.md 0.1: "the ring order is given
+ * <p>The ring order is given, not derived by the algorithm (docs/algorithms.md 0.1: "the ring order is given
  * separately and is not the id order"): the runtime passes the view's members in ascending id
  * order, so ids increase along the direction of travel; the simulator passes any permutation
  * (increasing, decreasing, random) to reach each algorithm's best and worst cases. Messages travel

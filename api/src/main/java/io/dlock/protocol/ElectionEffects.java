@@ -5,7 +5,7 @@ import io.dlock.spi.NodeId;
 /**
  * The only way an {@link ElectionProtocol} acts on the world. Calls are carried out by the driver
  * (the runtime or the simulator) in call order, with the obligations of {@link MutexEffects}: sending
- * never blocks or throws, a message to a node that is gone is lost (but counted as sent, SPEC.md
+ * never blocks or throws, a message to a node that is gone is lost (but counted as sent, docs/algorithms.md
  * 0.1), and timers fire as {@link ElectionProtocol#onTimer} events on the same serial loop.
  *
  * @param <M> the algorithm's message type
@@ -15,7 +15,7 @@ public interface ElectionEffects<M extends ProtocolMessage> {
     /**
      * Sends {@code message} to {@code to}. Ring algorithms send only to their ring neighbours; a
      * message a ring algorithm sends to itself (n = 1) is delivered and counted like any other
-     * (SPEC.md 0.2).
+     * (docs/algorithms.md 0.2).
      */
     void send(NodeId to, M message);
 
@@ -26,7 +26,7 @@ public interface ElectionEffects<M extends ProtocolMessage> {
     void cancelTimer(String name);
 
     /**
-     * This node now knows the leader of the current run (SPEC.md's {@code declareLeader} /
+     * This node now knows the leader of the current run (docs/algorithms.md's {@code declareLeader} /
      * {@code learnLeader}). Every algorithm here elects the live member with the highest id.
      * Called once per run; a repeated call with the same leader is harmless.
      */

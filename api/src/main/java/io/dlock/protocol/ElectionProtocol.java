@@ -7,7 +7,7 @@ import io.dlock.spi.NodeId;
  * deterministic state machine like {@link MutexProtocol}. It reacts to the events below, one at a
  * time, and answers only through the {@link ElectionEffects} of its {@link ElectionContext}.
  *
- * <p>An instance lives for one run of the election over one fixed member set and ring (SPEC.md
+ * <p>An instance lives for one run of the election over one fixed member set and ring (docs/algorithms.md
  * part B assumes a static ring): the driver creates a fresh instance for every epoch and for every
  * new run that {@link io.dlock.LeaderElection#start()} asks for, and drops messages of older runs.
  * So there is no {@code onView}: a view change is a new instance.
@@ -17,7 +17,7 @@ import io.dlock.spi.NodeId;
 public interface ElectionProtocol<M extends ProtocolMessage> {
 
     /**
-     * This node initiates the election (SPEC.md's {@code startElection()}): it noticed that the
+     * This node initiates the election (docs/algorithms.md's {@code startElection()}): it noticed that the
      * leader is gone, it joined a group without a leader, or the application asked. May be called
      * after messages of the same run have already woken the node, or more than once; algorithms
      * whose rules say "if not started" ignore the later calls.

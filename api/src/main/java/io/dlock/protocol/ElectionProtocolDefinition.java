@@ -23,7 +23,7 @@ public interface ElectionProtocolDefinition<M extends ProtocolMessage> {
     ElectionTopology topology();
 
     /**
-     * Whether no message reaches a node after it learned the leader (SPEC.md NV-1, PE-3): the
+     * Whether no message reaches a node after it learned the leader (docs/algorithms.md NV-1, PE-3): the
      * simulator checks it for the algorithms that declare it.
      */
     default boolean quietAfterLeader() {
@@ -57,13 +57,13 @@ public interface ElectionProtocolDefinition<M extends ProtocolMessage> {
      */
     ElectionProtocol<M> create(ElectionContext<M> context);
 
-    /** The message-count formula as SPEC.md writes it, e.g. {@code n^2}. */
+    /** The message-count formula as docs/algorithms.md writes it, e.g. {@code n^2}. */
     String messagesFormula();
 
     /**
-     * The exact number of messages (all types, messages to crashed nodes included, SPEC.md 0.4) the
+     * The exact number of messages (all types, messages to crashed nodes included, docs/algorithms.md 0.4) the
      * algorithm sends in {@code scenario} when every live message is delivered and timeouts exceed all
-     * delays, or empty when SPEC.md gives no exact count for that setting.
+     * delays, or empty when docs/algorithms.md gives no exact count for that setting.
      */
     OptionalLong expectedMessages(ElectionScenario scenario);
 }

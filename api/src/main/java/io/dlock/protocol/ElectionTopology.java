@@ -1,6 +1,6 @@
 package io.dlock.protocol;
 
-/** Which links an election algorithm uses (SPEC.md 0.2). */
+/** Which links an election algorithm uses (docs/algorithms.md 0.2). */
 public enum ElectionTopology {
 
     /** Anyone sends to anyone (bully). */

@@ -1,7 +1,7 @@
 package io.dlock.protocol;
 
 /**
- * A Lamport logical clock (SPEC.md 0.3): {@link #tick} before creating a timestamped event,
+ * A Lamport logical clock (docs/algorithms.md 0.3): {@link #tick} before creating a timestamped event,
  * {@link #witness} on receiving a timestamp. Ricart-Agrawala's variant, which only keeps the highest
  * timestamp seen, uses {@link #observe} instead of {@link #witness}.
  */

@@ -16,14 +16,14 @@ public interface MutexEffects<M extends ProtocolMessage> {
 
     /**
      * Sends {@code message} to {@code to}. A message to the node itself is delivered like any other
-     * but is not counted as network traffic (SPEC.md 0.2); algorithms normally handle their own
+     * but is not counted as network traffic (docs/algorithms.md 0.2); algorithms normally handle their own
      * part locally instead.
      */
     void send(NodeId to, M message);
 
     /**
      * Sends {@code message} to every other member of the view the protocol last saw, in ascending id
-     * order (SPEC.md 0.3). Counts as N-1 messages.
+     * order (docs/algorithms.md 0.3). Counts as N-1 messages.
      */
     void broadcast(M message);
 

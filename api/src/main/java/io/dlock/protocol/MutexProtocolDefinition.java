@@ -34,7 +34,7 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
      * here: on a partition, that recovery regenerates the token on the majority side before the cut-off
      * holder has learned that its view is no longer primary, so two nodes hold the lock in one epoch (found
      * with a link cut below the sockets). The simulator and the unit tests use {@link ProtocolOptions#NONE},
-     * the seed's defaults, where lost messages without a view change are part of the fault model. Empty by
+     * the source notes' defaults, where lost messages without a view change are part of the fault model. Empty by
      * default.
      */
     default ProtocolOptions runtimeDefaults() {
@@ -53,7 +53,7 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
 
     /**
      * Whether the algorithm falls silent when no node wants the lock (true for most). False for an
-     * algorithm whose messages never stop, such as a token or a right that circulates forever (SPEC.md
+     * algorithm whose messages never stop, such as a token or a right that circulates forever (docs/algorithms.md
      * F30): drivers then end a run when its workload is done instead of when no message is left, and
      * {@link #expectedMessagesPerEntry} is a lower bound (the saturated figure), not an identity.
      */
@@ -85,7 +85,7 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
      */
     MutexProtocol<M> create(ProtocolContext<M> context);
 
-    /** The message-count formula as SPEC.md writes it, e.g. {@code 2(N-1)}. */
+    /** The message-count formula as docs/algorithms.md writes it, e.g. {@code 2(N-1)}. */
     String messagesFormula();
 
     /**
@@ -94,6 +94,6 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
      */
     double expectedMessagesPerEntry(int n);
 
-    /** Synchronization delay under heavy load in message times T (SPEC.md 0.4), or NaN if unbounded. */
+    /** Synchronization delay under heavy load in message times T (docs/algorithms.md 0.4), or NaN if unbounded. */
     double expectedSyncDelay();
 }

@@ -29,7 +29,7 @@ public record ProtocolContext<M extends ProtocolMessage>(NodeId self, View view,
      * The protocol's own random source (e.g. a back-off): seeded with the driver's random seed
      * ({@link ProtocolOptions#randomSeed()}, which a simulator forks per node from its run's seed), or,
      * when the driver gives none (the runtime, a test harness), with {@code fallbackSeed} and this
-     * node's id. Deterministic either way (SPEC.md 0.3); each call returns a new source with the same
+     * node's id. Deterministic either way (docs/algorithms.md 0.3); each call returns a new source with the same
      * seed, so call it once.
      */
     public java.util.SplittableRandom random(long fallbackSeed) {

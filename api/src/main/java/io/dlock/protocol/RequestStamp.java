@@ -3,7 +3,7 @@ package io.dlock.protocol;
 import io.dlock.spi.NodeId;
 
 /**
- * A request's priority: its Lamport timestamp, ties broken by the smaller node id (SPEC.md 0.3).
+ * A request's priority: its Lamport timestamp, ties broken by the smaller node id (docs/algorithms.md 0.3).
  * Smaller = earlier = served first.
  *
  * @param timestamp Lamport time at which the request was created

@@ -242,7 +242,7 @@ public final class NodeRuntime implements LockService {
 
     /**
      * The election group's leader for {@code epoch} (elected or carried over): the coordinator of
-     * every lock whose algorithm has one (SPEC.md A1 with the configured election).
+     * every lock whose algorithm has one (docs/algorithms.md A1 with the configured election).
      */
     private void coordinatorElected(NodeId leader, long epoch) {
         coordinator = new EpochLeader(leader, epoch);

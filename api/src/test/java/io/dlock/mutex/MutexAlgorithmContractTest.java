@@ -57,7 +57,7 @@ class MutexAlgorithmContractTest {
             MutexAlgorithm.CTTA, (c, n) -> c.messagesSent(CttaMessage.Token.class) <= c.entries().size()
                     && c.messagesSent() == (n - 1L) * c.entries().size() + c.messagesSent(CttaMessage.Token.class)));
 
-    /** Each algorithm declares the name, family, FIFO need, options, formula and delay of SPEC.md. */
+    /** Each algorithm declares the name, family, FIFO need, options, formula and delay of docs/algorithms.md. */
     @Test
     void definitionsDeclareTheirCharacteristics() {
         check(MutexAlgorithm.CENTRALIZED, "centralized", ProtocolFamily.CENTRAL, false, Set.of("send-denied"),

@@ -255,13 +255,13 @@ class JGroupsMutexIntegrationTest {
 
     /**
      * Algorithms whose messages per entry do not depend on the schedule: on JGroups they must equal the
-     * simulator's exactly (SPEC.md CEN-1, RA-1, LAM-1).
+     * simulator's exactly (docs/algorithms.md CEN-1, RA-1, LAM-1).
      */
     private static final Set<MutexAlgorithm> SCHEDULE_INDEPENDENT =
             EnumSet.of(MutexAlgorithm.CENTRALIZED, MutexAlgorithm.RICART_AGRAWALA, MutexAlgorithm.LAMPORT);
 
     /**
-     * Per-entry upper bounds (SPEC.md Part G) of the algorithms whose count depends on the schedule, so
+     * Per-entry upper bounds (docs/algorithms.md Part G) of the algorithms whose count depends on the schedule, so
      * JGroups and the simulator differ: Suzuki-Kasami, CTTA and Naimi-Trehel at most N (SK-1, CT-1,
      * NT-3); Raymond at most 2D (RAY-3); Maekawa at most 5(K-1) (A10).
      */
@@ -274,7 +274,7 @@ class JGroupsMutexIntegrationTest {
 
     /**
      * JGroups' messages per entry against the simulator's: equal for the schedule-independent
-     * algorithms; within SPEC.md's bounds (and at least the uncontended cost) for the others; not
+     * algorithms; within docs/algorithms.md's bounds (and at least the uncontended cost) for the others; not
      * compared for the perpetual ones (token ring, Raynal), whose idle traffic depends on wall-clock time.
      */
     private static void assertMessagesPerEntry(MutexAlgorithm algorithm, int n, double jgroups, SimulationResult sim) {

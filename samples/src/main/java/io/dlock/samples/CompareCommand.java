@@ -15,13 +15,13 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code dlock compare}: runs each mutual-exclusion algorithm on the deterministic simulator and
- * prints, per algorithm, the measured messages per entry against SPEC.md's formula, the
+ * prints, per algorithm, the measured messages per entry against docs/algorithms.md's formula, the
  * synchronization delay, and what the checker found.
  *
  * <p>Two runs per algorithm: a seeded random run ({@code --entries} entries spread evenly over the
  * nodes, random delays 1-10, channels reordered unless the algorithm needs FIFO, every message
  * encoded) for the message counts and the checks, and a unit-delay run in which every node requests
- * at time 0 with zero hold time, which measures the synchronization delay of SPEC.md 0.4 in message
+ * at time 0 with zero hold time, which measures the synchronization delay of docs/algorithms.md 0.4 in message
  * times.
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,

@@ -18,13 +18,13 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code dlock elect}: runs one leader election on the deterministic simulator and prints the
- * leader, the messages (per type), the election time and SPEC.md's exact count for that setting.
+ * leader, the messages (per type), the election time and docs/algorithms.md's exact count for that setting.
  *
- * <p>By default every message takes one time unit, so {@code steps} is the election time of SPEC.md
+ * <p>By default every message takes one time unit, so {@code steps} is the election time of docs/algorithms.md
  * 0.4 (all starters at t = 0); {@code --delay random} draws delays from 1 to 10 instead.
  */
 @Command(name = "elect", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Run one leader election on the simulator and compare its messages with SPEC.md's formula.")
+        description = "Run one leader election on the simulator and compare its messages with docs/algorithms.md's formula.")
 final class ElectCommand extends DlockCommand {
 
     @Option(names = "--nodes", paramLabel = "N", defaultValue = "5", description = "number of nodes n (1-4096, default ${DEFAULT-VALUE})")

@@ -4,7 +4,7 @@ import io.dlock.inmemory.sim.DelayModel;
 
 /** The {@code --delay} of a simulated run: every message takes one time unit, or a random 1 to 10. */
 enum MessageDelay {
-    /** One time unit per message: steps are SPEC.md 0.4's message times. */
+    /** One time unit per message: steps are docs/algorithms.md 0.4's message times. */
     UNIT,
     /** Uniform 1 to 10 per message, drawn from the run's seed ({@link DelayModel#standard()}). */
     RANDOM;

@@ -9,7 +9,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * The options of the commands that measure mutual-exclusion algorithms on the simulator ({@code compare},
- * {@code sweep}, {@code report}): which algorithms, how many entries per run, and the seed.
+ * {@code sweep}, {@code report}): which algorithms, how many entries per run, and the source notes.
  */
 final class MutexRunOptions {
 

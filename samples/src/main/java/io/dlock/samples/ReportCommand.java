@@ -221,7 +221,7 @@ final class ReportCommand extends DlockCommand {
         }
 
         h.append("<h2>Leader election: messages against n</h2>\n<p>Every node starts at t = 0, every message takes one "
-                + "time unit. Markers: measured; dashed line: SPEC.md's exact count for that ring, where it gives one.</p>\n");
+                + "time unit. Markers: measured; dashed line: docs/algorithms.md's exact count for that ring, where it gives one.</p>\n");
         for (RingOrder ring : RingOrder.values()) {
             String name = ring.name().toLowerCase(Locale.ROOT);
             XYChart chart = electionChart(ring, elections, electionPoints);
@@ -232,7 +232,7 @@ final class ReportCommand extends DlockCommand {
 
         h.append("<h2>Summary: mutual exclusion</h2>\n").append(mutexTable(chosen, points, notes));
         h.append("<h2>Summary: leader election</h2>\n").append(electionTable(elections, electionPoints, notes));
-        h.append("<p>Fault tolerance is the algorithm's own (SPEC.md Part F). On top of it, every dlock algorithm "
+        h.append("<p>Fault tolerance is the algorithm's own (docs/algorithms.md Part F). On top of it, every dlock algorithm "
                 + "re-establishes its state when the membership view changes (a node joins, leaves or crashes): token "
                 + "algorithms run a census and regenerate a lost token, the others wait until every member has "
                 + "announced its state; fencing tokens keep increasing across views. Only a view holding a majority of "
@@ -299,7 +299,7 @@ final class ReportCommand extends DlockCommand {
         return (t == Math.rint(t) ? Long.toString((long) t) : String.format(Locale.ROOT, "%.2f", t)) + "T";
     }
 
-    /** The notes of the summary tables (SPEC.md Part F), from {@code algorithm-notes.properties}. */
+    /** The notes of the summary tables (docs/algorithms.md Part F), from {@code algorithm-notes.properties}. */
     static Properties notes() {
         Properties p = new Properties();
         try (InputStream in = ReportCommand.class.getResourceAsStream("algorithm-notes.properties")) {

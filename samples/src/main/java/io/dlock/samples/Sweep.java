@@ -75,13 +75,13 @@ final class Sweep {
      * @param ring      ring order
      * @param nodes     n
      * @param messages  measured messages (all types)
-     * @param expected  SPEC.md's exact count for the setting, or -1 if it gives none
+     * @param expected  docs/algorithms.md's exact count for the setting, or -1 if it gives none
      * @param ok        whether every live node learned the highest id
      */
     record ElectionPoint(String algorithm, RingOrder ring, int nodes, long messages, long expected, boolean ok) {
     }
 
-    /** One election of {@code algorithm} on n nodes: every node starts at t=0, unit delays (SPEC.md 0.4's setting). */
+    /** One election of {@code algorithm} on n nodes: every node starts at t=0, unit delays (docs/algorithms.md 0.4's setting). */
     static ElectionPoint election(ElectionAlgorithm algorithm, RingOrder ring, int nodes, long seed) {
         ElectionProtocolDefinition<?> definition = algorithm.definition().orElseThrow(() ->
                 new IllegalArgumentException(algorithm.configName() + " sends no messages"));

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * Lamport's bakery algorithm: a first-come-first-served lock for {@code n} threads, as a
  * {@link java.util.concurrent.locks.Lock}. (Not to be confused with Lamport's 1978 distributed mutual exclusion.)
  *
- * <p>Source: not in the seeds; L. Lamport, "A new solution of Dijkstra's concurrent programming problem",
+ * <p>Source: not in the source notes; L. Lamport, "A new solution of Dijkstra's concurrent programming problem",
  * CACM 17(8), 1974; Herlihy &amp; Shavit, <i>The Art of Multiprocessor Programming</i>, &sect;2.6. It is here so
  * that users can compare it with {@link FilterLock}, which is not first-come-first-served. Thread {@code i}
  * takes a ticket one higher than every ticket it sees, then waits for every thread with a smaller

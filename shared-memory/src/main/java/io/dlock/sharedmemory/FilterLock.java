@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 /**
  * The filter lock: Peterson's algorithm generalised to {@code n} threads, as a {@link java.util.concurrent.locks.Lock}.
  *
- * <p>Source: seed 004 &sect;4.1, "extension to n processes" (SPEC.md C3); Peterson 1981; Herlihy &amp; Shavit,
+ * <p>Source: notes S4 &sect;4.1, "extension to n processes" (docs/algorithms.md C3); Peterson 1981; Herlihy &amp; Shavit,
  * <i>The Art of Multiprocessor Programming</i>, &sect;2.4. Thread {@code i} climbs levels {@code 1..n-1}; at each
  * level it announces itself and makes itself the level's victim, and waits while it is still the victim and some
  * other thread is at that level or higher:
@@ -19,13 +19,13 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * Each level stops at least one of the threads that reach it, so at most {@code n - L} threads pass level
  * {@code L}, and at most one passes level {@code n-1}.
  *
- * <h2>Corrections to the seed (SPEC.md F24)</h2>
+ * <h2>Corrections to the source notes (docs/algorithms.md F24)</h2>
  * <ul>
- *   <li>The seed declares {@code flag} and {@code turn} Boolean; they hold a level ({@code 0..n-1}) and a thread
+ *   <li>The source notes declare {@code flag} and {@code turn} Boolean; they hold a level ({@code 0..n-1}) and a thread
  *       index, so both are integer arrays (here {@code level} and {@code victim}); {@code victim} is indexed by level.</li>
  *   <li>{@code \exist \neq i} lacks its variable: {@code exists k != i}; {@code /geq} is {@code >=};
  *       {@code flag[i] = false} is {@code level[i] = 0}.</li>
- *   <li>The loop bound. The seed's {@code do { ... j = j + 1; } while (j != n-1)} runs levels {@code 1..n-2}: one
+ *   <li>The loop bound. The source notes' {@code do { ... j = j + 1; } while (j != n-1)} runs levels {@code 1..n-2}: one
  *       level too few, so two threads can be in the critical section together (n = 3, 4: Lincheck's model checker
  *       finds it for n = 3, a fixed schedule in the tests shows both), and for n = 2 it never ends. Here: levels
  *       {@code 1..n-1}.</li>
@@ -68,13 +68,13 @@ public final class FilterLock extends SharedMemoryLock {
      * the wait of anybody. Raising one's own level never ends a wait, but passStage() writes victim[L+1] at the
      * same time, so the lock wakes after it too.
      *
-     * The scan of levels in mustWait reads one level[k] at a time; SPEC.md C3 notes this is still correct.
+     * The scan of levels in mustWait reads one level[k] at a time; docs/algorithms.md C3 notes this is still correct.
      */
 
     private final int topLevel;
-    /** level[i]: the level thread i is at, 0 when it neither holds nor wants the lock (seed: flag). */
+    /** level[i]: the level thread i is at, 0 when it neither holds nor wants the lock (source notes: flag). */
     private final AtomicIntegerArray level;
-    /** victim[L] for L in 1..n-1: the thread that entered level L last (seed: turn). Index 0 unused. */
+    /** victim[L] for L in 1..n-1: the thread that entered level L last (source notes: turn). Index 0 unused. */
     private final AtomicIntegerArray victim;
 
     /**

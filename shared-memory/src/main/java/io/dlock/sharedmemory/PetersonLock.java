@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * Peterson's mutual-exclusion algorithm for two threads, as a {@link java.util.concurrent.locks.Lock}.
  * (Not to be confused with Peterson's 1982 ring election algorithm.)
  *
- * <p>Source: seed 004 &sect;4.1, second code block (SPEC.md C2); G. L. Peterson, "Myths about the mutual
+ * <p>Source: notes S4 &sect;4.1, second code block (docs/algorithms.md C2); G. L. Peterson, "Myths about the mutual
  * exclusion problem", IPL 12(3), 1981; Herlihy &amp; Shavit, <i>The Art of Multiprocessor Programming</i>, &sect;2.3.
  * Each thread {@code i} (the other is {@code j = 1 - i}):
  * <pre>{@code
@@ -15,13 +15,13 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * unlock: flag[i] = false;
  * }</pre>
  *
- * <h2>Correction to the seed (SPEC.md F23)</h2>
- * None needed: the seed writes its <em>own</em> index to {@code turn} and waits while it is still the last
+ * <h2>Correction to the source notes (docs/algorithms.md F23)</h2>
+ * None needed: the source notes write its <em>own</em> index to {@code turn} and waits while it is still the last
  * writer ("the process that updated turn waits itself") &mdash; the victim form of Herlihy &amp; Shavit,
  * equivalent to Peterson's {@code turn = j; while (flag[j] && turn == j)}. Only its missing semicolons were
  * fixed. Two tempting edits are wrong, and the tests show them failing: mixing the conventions
  * ({@code turn = j} with the wait {@code turn == i}), and writing {@code turn} before {@code flag[i]}
- * (SPEC.md SM-3, SM-4). The seed's first, flag-only version can deadlock and is kept only as a test fixture (SM-1).
+ * (docs/algorithms.md SM-3, SM-4). The source notes' first, flag-only version can deadlock and is kept only as a test fixture (SM-1).
  *
  * <h2>Assumptions</h2>
  * Two threads; atomic, sequentially consistent reads and writes of {@code flag} and {@code turn} (here
@@ -59,9 +59,9 @@ public final class PetersonLock extends SharedMemoryLock {
     private static final int INTERESTED = 1;
     private static final int NOT_INTERESTED = 0;
 
-    /** flag[i] of the seed: 1 while thread i wants or holds the lock. */
+    /** flag[i] of the source notes: 1 while thread i wants or holds the lock. */
     private final AtomicIntegerArray flag = new AtomicIntegerArray(2);
-    /** turn of the seed, used as the victim: the thread that wrote it last waits. */
+    /** turn of the source notes, used as the victim: the thread that wrote it last waits. */
     private final AtomicInteger turn = new AtomicInteger();
 
     /** A Peterson lock for two threads. */

@@ -1,6 +1,6 @@
 /**
  * Mutual exclusion for the threads of one JVM from shared reads and writes alone: the classic software
- * locks of seed 004 &sect;4 (SPEC.md Part C), as {@link java.util.concurrent.locks.Lock}s.
+ * locks of notes S4 &sect;4 (docs/algorithms.md Part C), as {@link java.util.concurrent.locks.Lock}s.
  *
  * <h2>The locks</h2>
  * <table>
@@ -29,7 +29,7 @@
  *
  * <h2>Verification</h2>
  * jcstress tests (two actors) for mutual exclusion under the Java memory model; Lincheck's model checker for
- * three and four threads, which also catches the seed's filter-lock loop bound; stress tests; and the seed's
+ * three and four threads, which also catches the source notes' filter-lock loop bound; stress tests; and the source notes'
  * flag-only first attempt kept as a test fixture that deadlocks. See this module's README.
  */
 package io.dlock.sharedmemory;

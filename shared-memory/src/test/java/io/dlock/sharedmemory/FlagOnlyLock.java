@@ -3,7 +3,7 @@ package io.dlock.sharedmemory;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * Test fixture (SPEC.md C1, SM-1): the first, flag-only attempt of seed 004 &sect;4.1 &mdash;
+ * Test fixture (docs/algorithms.md C1, SM-1): the first, flag-only attempt of notes S4 &sect;4.1 &mdash;
  * {@code flag[i] = true; while (flag[j]) {}; CS; flag[i] = false;}. Mutual exclusion holds, but if both
  * threads raise their flags before either tests the other's, both wait forever.
  */

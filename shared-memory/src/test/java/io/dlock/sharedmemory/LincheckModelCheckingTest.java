@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * <p>Budget: {@code -Dlincheck.invocations=N} interleavings per test (default {@value #DEFAULT_INVOCATIONS}, well under
  * a minute for the whole class on 2 cores); the README's full mode uses 50000.
  *
- * <p>Gap: with the seed's loop bound and four threads (SM-6, n = 4) the violating interleaving needs all four threads
+ * <p>Gap: with the source notes' loop bound and four threads (SM-6, n = 4) the violating interleaving needs all four threads
  * and many switches; Lincheck did not find it within 20000 invocations, so that case is shown by the fixed schedule
  * of {@link SeedClaimsTest} instead.
  */
@@ -161,7 +161,7 @@ class LincheckModelCheckingTest {
         check(Bakery4.class, 4, 1);
     }
 
-    /** SM-6: the seed's loop bound (levels 1..n-2) lets two of three threads in together. */
+    /** SM-6: the source notes' loop bound (levels 1..n-2) lets two of three threads in together. */
     @Test
     void seedLoopBoundFilterLock_threeThreads_isCaught() {
         assertCaught(SeedBoundFilter3.class, 3, 1, "mutual exclusion violated");

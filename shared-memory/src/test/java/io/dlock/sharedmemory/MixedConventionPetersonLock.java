@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * Test fixture (SPEC.md C2, SM-3): a tempting "fix" of the seed's Peterson lock that mixes the two
- * conventions &mdash; Peterson's {@code turn = j} with the seed's wait {@code while (flag[j] && turn == i)}.
+ * Test fixture (docs/algorithms.md C2, SM-3): a tempting "fix" of the source notes' Peterson lock that mixes the two
+ * conventions &mdash; Peterson's {@code turn = j} with the source notes' wait {@code while (flag[j] && turn == i)}.
  * It breaks mutual exclusion. Compare {@link PetersonLock}: {@code turn = i} with {@code turn == i}.
  */
 public final class MixedConventionPetersonLock extends SharedMemoryLock {
@@ -25,7 +25,7 @@ public final class MixedConventionPetersonLock extends SharedMemoryLock {
 
     @Override
     boolean mustWait(int i) {
-        return flag.get(1 - i) == 1 && turn.get() == i; // ... but the seed waits while turn == i
+        return flag.get(1 - i) == 1 && turn.get() == i; // ... but the source notes wait while turn == i
     }
 
     @Override

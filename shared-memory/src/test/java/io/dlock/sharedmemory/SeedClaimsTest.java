@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * SPEC.md Part G "C Shared memory" (SM-1 .. SM-6), replayed deterministically: a single test thread plays the
+ * docs/algorithms.md Part G "C Shared memory" (SM-1 .. SM-6), replayed deterministically: a single test thread plays the
  * processes by calling the algorithm's steps on the real lock objects &mdash; {@code enterDoorway(i)},
  * {@code mustWait(i)}, {@code passStage(i)}, {@code exit(i)} &mdash; in a chosen interleaving. A step here is one
- * hook call (several shared accesses), coarser than SPEC.md's one-access steps, so the interleavings that need a
+ * hook call (several shared accesses), coarser than docs/algorithms.md's one-access steps, so the interleavings that need a
  * switch inside a doorway (SM-4) are left to Lincheck, which switches at every access
  * ({@link LincheckModelCheckingTest} covers SM-1 .. SM-5 and SM-6 for n = 3 too, by search rather than by a fixed
  * schedule).
@@ -114,7 +114,7 @@ class SeedClaimsTest {
         assertFalse(advance(lock, 1)); // see LincheckModelCheckingTest.turnBeforeFlagPeterson_isCaught
     }
 
-    /** SM-5 and SM-6 for n = 3: the same schedule puts two threads in with the seed's bound, one with the fix. */
+    /** SM-5 and SM-6 for n = 3: the same schedule puts two threads in with the source notes' bound, one with the fix. */
     @Test
     void sm5_sm6_threeThreads_seedBoundAdmitsTwo_correctBoundAdmitsOne() {
         assertTrue(twoEnterWithSchedule(new SeedLoopBoundFilterLock(3, 0), 3));
@@ -131,7 +131,7 @@ class SeedClaimsTest {
     /**
      * Process 0 runs into the critical section alone. Then processes 1..n-1 arrive one by one; each arrival at
      * level 1 releases the previous victim of level 1, which climbs one level and in turn releases the victim there.
-     * With levels 1..n-2 (the seed) process 1 ends up passing the last level while 0 is still inside; with levels
+     * With levels 1..n-2 (the source notes) process 1 ends up passing the last level while 0 is still inside; with levels
      * 1..n-1 it meets one more level, where it is the victim and 0 is above it.
      *
      * @return whether process 1 entered while process 0 was in the critical section
@@ -151,7 +151,7 @@ class SeedClaimsTest {
         return secondInside;
     }
 
-    /** SM-6 for n = 2: the seed's loop runs past the last level and indexes turn out of bounds; the lock is left clean. */
+    /** SM-6 for n = 2: the source notes' loop runs past the last level and indexes turn out of bounds; the lock is left clean. */
     @Test
     void sm6_twoThreads_seedLoopNeverEnds_indexOutOfBounds() {
         SeedLoopBoundFilterLock lock = new SeedLoopBoundFilterLock(2, 0);

@@ -3,7 +3,7 @@ package io.dlock.sharedmemory;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * Test fixture (SPEC.md SM-6, F24): the filter lock of seed 004 &sect;4.1 with only its typos fixed, keeping its
+ * Test fixture (docs/algorithms.md SM-6, F24): the filter lock of notes S4 &sect;4.1 with only its typos fixed, keeping its
  * loop bound {@code do { ... j = j + 1; } while (j != n-1)}. It climbs levels {@code 1..n-2}, one too few, so for
  * n &ge; 3 two threads can be in the critical section together; for n = 2 the loop runs past the last level and
  * the {@code victim} index goes out of bounds. Compare {@link FilterLock}, which climbs {@code 1..n-1}.
@@ -43,7 +43,7 @@ public final class SeedLoopBoundFilterLock extends SharedMemoryLock {
     @Override
     boolean passStage(int i) {
         int j = level.get(i) + 1;  // j = j + 1;
-        if (j == n - 1) {          // } while (j != n-1)  -- the seed's bound
+        if (j == n - 1) {          // } while (j != n-1)  -- the source notes' bound
             return true;
         }
         enterLevel(i, j);

@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * Test fixture (SPEC.md C2, SM-4): the seed's Peterson lock with its two entry writes swapped &mdash;
+ * Test fixture (docs/algorithms.md C2, SM-4): the source notes' Peterson lock with its two entry writes swapped &mdash;
  * {@code turn = i; flag[i] = true;}. It breaks mutual exclusion: thread i can write turn, thread j can then
  * write turn and read flag[i] == false and enter, and thread i, now not the victim, enters too.
  */

@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * The bully algorithm: the live process with the highest id always wins ("bullies" the others).
  *
- * <p><b>Source.</b> Seeds {@code 000_2104269f62208a17.txt} (ブリーアルゴリズム) and
- * {@code 002_21a1bdb8ff38f4f8.txt}, as restated in SPEC.md B1, rules 1-7; H. Garcia-Molina,
+ * <p><b>Source.</b> Source notes S0 (ブリーアルゴリズム) and
+ * S2, as restated in docs/algorithms.md B1, rules 1-7; H. Garcia-Molina,
  * "Elections in a distributed computing system", IEEE Trans. Computers C-31(1):48-59, 1982.
  *
  * <p><b>Assumptions.</b> Complete graph; every process knows every id (the view) but not which are
@@ -23,7 +23,7 @@ import java.util.List;
  *
  * <p><b>Cost.</b> Ids 1..n, n crashed: n-1 messages when n-1 starts (1 ELECTION to the dead n,
  * n-2 COORDINATOR), n^2-n-1 when 1 starts (n(n-1)/2 ELECTION, (n-1)(n-2)/2 OK, n-2 COORDINATOR);
- * see {@link BullyDefinition#expectedMessages}. SPEC.md F2: COORDINATOR goes to every lower id.
+ * see {@link BullyDefinition#expectedMessages}. docs/algorithms.md F2: COORDINATOR goes to every lower id.
  *
  * <p><b>Deviations.</b> Rule 2 applies as written only until the node learns a coordinator of the
  * current run. Afterwards an ELECTION from a lower node (one that started late) is answered with OK
@@ -32,7 +32,7 @@ import java.util.List;
  * (we measured over 10^7 messages for n = 64 when every node starts while the top one lives).
  * The asker sent ELECTION to the coordinator too (it sends to every higher id), so it gets its
  * answer. A coordinator that fails after winning is the next run's business: the runtime starts one
- * on the view change that removes it. In SPEC.md's counting scenarios (the old coordinator crashed,
+ * on the view change that removes it. In docs/algorithms.md's counting scenarios (the old coordinator crashed,
  * timeouts longer than all delays) every ELECTION arrives before the COORDINATOR, so the counts of
  * BU-1 and BU-2 are unchanged. An OK that arrives after its T_ok fired, or twice, is ignored (rule 3
  * applies only while waiting for one); an ELECTION from a higher id is ignored.

@@ -12,7 +12,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain Bully the bully algorithm} (SPEC.md B1): complete graph, FIFO not
+ * Registry entry for {@linkplain Bully the bully algorithm} (docs/algorithms.md B1): complete graph, FIFO not
  * required, options {@value #OK_TIMEOUT} (default {@value #DEFAULT_OK_TIMEOUT_MS} ms: how long a
  * node waits for an OK before it declares itself the winner; must exceed a round trip) and
  * {@value #COORDINATOR_TIMEOUT} (default {@value #DEFAULT_COORDINATOR_TIMEOUT_MS} ms: how long a node
@@ -53,7 +53,7 @@ public final class BullyDefinition extends AbstractElectionProtocolDefinition<Bu
     }
 
     /**
-     * SPEC.md B1 generalised: the crashed members must all be above every live one (the old
+     * docs/algorithms.md B1 generalised: the crashed members must all be above every live one (the old
      * coordinator and possibly more), {@code m} live, {@code c} crashed, the lowest starter of rank
      * {@code r} among the live (0 = lowest). Every live node from rank r up runs exactly one
      * election: ELECTION {@code sum over i = r..m-1 of (m-1-i+c)}, OK {@code sum over k = r+1..m-1

@@ -11,12 +11,12 @@ public sealed interface BullyMessage extends ProtocolMessage {
     record Election() implements BullyMessage {
     }
 
-    /** Rule 2: the seed's "OK": the sender, a higher id, is alive and takes over. */
+    /** Rule 2: the source notes' "OK": the sender, a higher id, is alive and takes over. */
     record Ok() implements BullyMessage {
     }
 
     /**
-     * Rule 5: the seed's "I won".
+     * Rule 5: the source notes' "I won".
      *
      * @param leader the new coordinator (the sender)
      */

@@ -1,5 +1,5 @@
 /**
- * The bully algorithm (SPEC.md B1; seeds 000 and 002; Garcia-Molina 1982): a node that notices the
+ * The bully algorithm (docs/algorithms.md B1; notes S0 and S2; Garcia-Molina 1982): a node that notices the
  * coordinator is gone sends ELECTION to every higher id; a live higher node answers OK and runs its
  * own election; the node that hears no OK within a timeout wins and sends COORDINATOR ("I won") to
  * every lower id. The live node with the highest id always wins. Needs timeouts longer than a round

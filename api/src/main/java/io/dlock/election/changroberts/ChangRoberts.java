@@ -12,8 +12,8 @@ import io.dlock.spi.NodeId;
  * its own, swallows a smaller one (after entering with its own id), and declares itself leader when
  * its own id comes back; its ELECTED message then goes round once and is absorbed by the leader.
  *
- * <p><b>Source.</b> Seed {@code 002_21a1bdb8ff38f4f8.txt} (Chang-Roberts アルゴリズム: step lists and
- * pseudocode), as restated in SPEC.md B4 (canonical rules 1-3); E. Chang and R. Roberts, "An improved
+ * <p><b>Source.</b> Source notes S2 (docs/algorithms.md §0.6) (Chang-Roberts アルゴリズム: step lists and
+ * pseudocode), as restated in docs/algorithms.md B4 (canonical rules 1-3); E. Chang and R. Roberts, "An improved
  * algorithm for decentralized extrema-finding in circular configurations of processes", CACM
  * 22(5):281-283, 1979.
  *
@@ -24,11 +24,11 @@ import io.dlock.spi.NodeId;
  * <p><b>Cost</b> (all initiate): ELECTION 2n-1 when ids increase along the ring, n(n+1)/2 when they
  * decrease, n&middot;H_n on average; plus exactly n ELECTED. Time 2n (unit delay).
  *
- * <p><b>Deviations from the seed</b> (SPEC.md F25, CR-7): the missing brace of {@code if (mode ==
+ * <p><b>Deviations from the source notes</b> (docs/algorithms.md F25, CR-7): the missing brace of {@code if (mode ==
  * elected)} is restored (the literal code stops after its first foreign message); the leader absorbs
- * its own ELECTED; the comparison is with the node's own id (classic rule), the seed's comparison
+ * its own ELECTED; the comparison is with the node's own id (classic rule), the source notes' comparison
  * with the largest id seen so far is option {@code seed-max-seen}. The leader learns it is the leader
- * when its own id comes back (rule 2; time n with unit delays when all initiate, SPEC.md CR-6), the
+ * when its own id comes back (rule 2; time n with unit delays when all initiate, docs/algorithms.md CR-6), the
  * others when ELECTED reaches them (by 2n-1); the leader absorbs its ELECTED at 2n, so the run ends
  * with no message in flight.
  */

@@ -11,15 +11,15 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain ChangRoberts Chang and Roberts' algorithm} (SPEC.md B4):
+ * Registry entry for {@linkplain ChangRoberts Chang and Roberts' algorithm} (docs/algorithms.md B4):
  * unidirectional FIFO ring; option {@value #SEED_MAX_SEEN} ({@code false} by default) selects the
- * seed's comparison with the largest id seen instead of the node's own id.
+ * source notes' comparison with the largest id seen instead of the node's own id.
  */
 public final class ChangRobertsDefinition extends AbstractElectionProtocolDefinition<ChangRobertsMessage> {
 
     /** The configuration name. */
     public static final String NAME = "chang-roberts";
-    /** Option: the seed's max-seen comparison (SPEC.md B4 variant {@code seedMaxSeen}). */
+    /** Option: the source notes' max-seen comparison (docs/algorithms.md B4 variant {@code seedMaxSeen}). */
     public static final String SEED_MAX_SEEN = "seed-max-seen";
 
     /** Creates the definition; stateless. */
@@ -35,7 +35,7 @@ public final class ChangRobertsDefinition extends AbstractElectionProtocolDefini
     }
 
     /**
-     * SPEC.md CR-1..CR-3, CR-5, all initiating before any delivery: id x travels until the first
+     * docs/algorithms.md CR-1..CR-3, CR-5, all initiating before any delivery: id x travels until the first
      * larger id along the ring (the maximum travels n hops), plus n ELECTED. Empty when not every
      * node initiates (the count then depends on the schedule) or with crashes.
      */

@@ -4,7 +4,7 @@ import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.NodeId;
 import java.util.Objects;
 
-/** The messages of {@link ChangRoberts} (the seed's modes {@code election} and {@code elected}). */
+/** The messages of {@link ChangRoberts} (the source notes' modes {@code election} and {@code elected}). */
 public sealed interface ChangRobertsMessage extends ProtocolMessage {
 
     /**

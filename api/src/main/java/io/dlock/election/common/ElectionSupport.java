@@ -12,7 +12,7 @@ public final class ElectionSupport {
 
     /**
      * The number of phases K of Franklin's and Peterson's algorithms on a ring whose members, in ring
-     * order, are {@code ring} (SPEC.md B5, B6): in a phase with m &ge; 2 active values, exactly the
+     * order, are {@code ring} (docs/algorithms.md B5, B6): in a phase with m &ge; 2 active values, exactly the
      * local maxima of the cyclic sequence of active values survive (Franklin: the node itself;
      * Peterson: its value, moved one active position on, which keeps the cyclic order); the last
      * phase has one active value. K &le; &lfloor;log2 n&rfloor; + 1.

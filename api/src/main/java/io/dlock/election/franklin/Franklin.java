@@ -15,21 +15,21 @@ import java.util.List;
  * receives; passive nodes relay. The last active node receives its own id from both sides and
  * announces itself with ELECTED.
  *
- * <p><b>Source.</b> Seed {@code 002_21a1bdb8ff38f4f8.txt} (Franklinのアルゴリズム: "exchange ids
+ * <p><b>Source.</b> Source notes S2 (docs/algorithms.md §0.6) (Franklinのアルゴリズム: "exchange ids
  * with both neighbours; a process that learns it is not the maximum leaves the candidate ring";
- * "a final message announcing the end must circulate"), as restated in SPEC.md B5 (rules 1-4,
+ * "a final message announcing the end must circulate"), as restated in docs/algorithms.md B5 (rules 1-4,
  * gap-filled); W. R. Franklin, "On an improved algorithm for decentralized extrema finding in
  * circular configurations of processors", CACM 25(5):336-337, 1982.
  *
  * <p><b>Assumptions.</b> Bidirectional ring; reliable channels; FIFO <em>not</em> required, thanks to
- * the phase tags and the buffering of early probes (SPEC.md F27); no crash during the run; every
+ * the phase tags and the buffering of early probes (docs/algorithms.md F27); no crash during the run; every
  * node takes part (it wakes up on {@code onStart} or on its first message).
  *
  * <p><b>Cost.</b> Every phase costs exactly 2n messages (the probes of the actives partition each
  * direction of the ring); K &le; &lfloor;log2 n&rfloor; + 1 phases, then n ELECTED: 2nK + n in
  * total, 5n when ids are sorted round the ring, 3 for n = 1.
  *
- * <p><b>Deviations.</b> The seed has no pseudocode; phases and buffering are SPEC.md's gap-fill. A
+ * <p><b>Deviations.</b> The source notes have no pseudocode; phases and buffering are docs/algorithms.md's gap-fill. A
  * probe carries its direction of travel, since with n = 2 both neighbours are the same node. The
  * leader learns the result when its ELECTED comes back, so the run ends with nothing in flight.
  */

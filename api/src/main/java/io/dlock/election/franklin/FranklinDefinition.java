@@ -10,7 +10,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain Franklin Franklin's algorithm} (SPEC.md B5): bidirectional ring,
+ * Registry entry for {@linkplain Franklin Franklin's algorithm} (docs/algorithms.md B5): bidirectional ring,
  * FIFO not required (phase tags), 2nK + n messages, no options.
  */
 public final class FranklinDefinition extends AbstractElectionProtocolDefinition<FranklinMessage> {
@@ -31,7 +31,7 @@ public final class FranklinDefinition extends AbstractElectionProtocolDefinition
     }
 
     /**
-     * SPEC.md FR-1: {@code 2nK + n} with K = {@link ElectionSupport#phases} of the ring, for any
+     * docs/algorithms.md FR-1: {@code 2nK + n} with K = {@link ElectionSupport#phases} of the ring, for any
      * initiators and any schedule; no crashes allowed (empty then).
      */
     @Override

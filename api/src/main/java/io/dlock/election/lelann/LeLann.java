@@ -7,21 +7,21 @@ import io.dlock.protocol.ElectionProtocol;
 import io.dlock.spi.NodeId;
 
 /**
- * LeLann's ring election (the seed's naive algorithm): each node puts its own id on the ring before
+ * LeLann's ring election (the source notes' naive algorithm): each node puts its own id on the ring before
  * forwarding anything, forwards every other id, and terminates when its own id comes back.
  *
- * <p><b>Source.</b> Seed {@code 002_21a1bdb8ff38f4f8.txt} (素朴なアルゴリズム: "applied to rings
- * containing inactive nodes it is called LeLann's algorithm"), as restated in SPEC.md B3 (event-driven
+ * <p><b>Source.</b> Source notes S2 (docs/algorithms.md §0.6) (素朴なアルゴリズム: "applied to rings
+ * containing inactive nodes it is called LeLann's algorithm"), as restated in docs/algorithms.md B3 (event-driven
  * form); G. LeLann, "Distributed systems - towards a formal approach", IFIP Congress 1977.
  *
- * <p><b>Assumptions.</b> Unidirectional ring, any id order; reliable <em>FIFO</em> channels (SPEC.md
+ * <p><b>Assumptions.</b> Unidirectional ring, any id order; reliable <em>FIFO</em> channels (docs/algorithms.md
  * F28): a node emits its own id before forwarding anything, so with FIFO every foreign id reaches
  * it before its own comes back; no crash during the run; any non-empty set of initiators.
  *
  * <p><b>Cost.</b> Exactly n^2 messages (each id travels n hops) whatever the initiators; time n
  * when all initiate, 2n-1 with a single initiator (unit delay).
  *
- * <p><b>Deviations.</b> None: the seed's code is correct (SPEC.md B3).
+ * <p><b>Deviations.</b> None: the source notes' code is correct (docs/algorithms.md B3).
  */
 final class LeLann implements ElectionProtocol<LeLannMessage> {
 
@@ -35,7 +35,7 @@ final class LeLann implements ElectionProtocol<LeLannMessage> {
      *    started, so on every link a node's own id precedes everything it forwards.
      *  - When a node's own id returns, it has passed every node after all their ids were sent, so
      *    every id has reached this node first: coordinator is the maximum, and nothing arrives later
-     *    (SPEC.md NV-1).
+     *    (docs/algorithms.md NV-1).
      */
 
     private final NodeId self;

@@ -9,7 +9,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain LeLann LeLann's algorithm} (SPEC.md B3): unidirectional FIFO ring,
+ * Registry entry for {@linkplain LeLann LeLann's algorithm} (docs/algorithms.md B3): unidirectional FIFO ring,
  * exactly n^2 messages, no options.
  */
 public final class LeLannDefinition extends AbstractElectionProtocolDefinition<LeLannMessage> {
@@ -28,7 +28,7 @@ public final class LeLannDefinition extends AbstractElectionProtocolDefinition<L
         return new LeLann(context);
     }
 
-    /** SPEC.md NV-1: n^2 for any non-empty set of initiators; no crashes allowed (empty then). */
+    /** docs/algorithms.md NV-1: n^2 for any non-empty set of initiators; no crashes allowed (empty then). */
     @Override
     public OptionalLong expectedMessages(ElectionScenario scenario) {
         if (!scenario.crashed().isEmpty()) {

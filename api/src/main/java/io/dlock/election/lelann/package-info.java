@@ -1,5 +1,5 @@
 /**
- * LeLann's algorithm, the seed's "naive ring algorithm" (SPEC.md B3; seed 002; LeLann 1977): every
+ * LeLann's algorithm, the source notes' "naive ring algorithm" (docs/algorithms.md B3; notes S2; LeLann 1977): every
  * node sends its own id round a unidirectional FIFO ring and forwards every id it receives; when its
  * own id comes back it has seen every id, and the largest is the leader. Exactly n^2 messages.
  *

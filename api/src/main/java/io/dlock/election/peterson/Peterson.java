@@ -14,8 +14,8 @@ import io.dlock.spi.NodeId;
  * it is larger than both of its active neighbours' values. The last active node holds the maximum
  * and announces it with ELECTED.
  *
- * <p><b>Source.</b> Seed {@code 002_21a1bdb8ff38f4f8.txt} (Patersonのアルゴリズム, pseudocode with
- * {@code tid}, {@code ntid}, {@code nntid}), as corrected in SPEC.md B6 (canonical rules 1-5);
+ * <p><b>Source.</b> Source notes S2 (docs/algorithms.md §0.6) (Patersonのアルゴリズム, pseudocode with
+ * {@code tid}, {@code ntid}, {@code nntid}), as corrected in docs/algorithms.md B6 (canonical rules 1-5);
  * G. L. Peterson, "An O(n log n) unidirectional algorithm for the circular extrema problem", ACM
  * TOPLAS 4(4):758-762, 1982. (This is the ring election, not Peterson's two-thread lock.)
  *
@@ -27,10 +27,10 @@ import io.dlock.spi.NodeId;
  * goes round) n, and ELECTED n: 2nK in total, K &le; &lfloor;log2 n&rfloor; + 1; 4n when ids are
  * sorted round the ring, 2 for n = 1.
  *
- * <p><b>Deviations from the seed</b> (SPEC.md B6 errata, F26): name Peterson; typos fixed; the
- * leader test is {@code ntid == tid} (the seed's {@code ntid == my_id} fires spuriously and is
- * overwritten); relays forward everything, including a value equal to their own id (the seed's relay
- * loop stops there, so the last active node and the others never terminate: SPEC.md PE-5); n = 1
+ * <p><b>Deviations from the source notes</b> (docs/algorithms.md B6 errata, F26): name Peterson; typos fixed; the
+ * leader test is {@code ntid == tid} (the source notes' {@code ntid == my_id} fires spuriously and is
+ * overwritten); relays forward everything, including a value equal to their own id (the source notes' relay
+ * loop stops there, so the last active node and the others never terminate: docs/algorithms.md PE-5); n = 1
  * terminates; the winner sends ELECTED(max), which makes the max-id node the leader and tells
  * everyone. The winner learns the result when its ELECTED comes back.
  */

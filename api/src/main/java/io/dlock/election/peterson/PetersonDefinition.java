@@ -10,8 +10,8 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain Peterson Peterson's unidirectional algorithm} (SPEC.md B6, the
- * seed's "Paterson"): unidirectional FIFO ring, 2nK messages, no options.
+ * Registry entry for {@linkplain Peterson Peterson's unidirectional algorithm} (docs/algorithms.md B6, the
+ * source notes' "Paterson"): unidirectional FIFO ring, 2nK messages, no options.
  */
 public final class PetersonDefinition extends AbstractElectionProtocolDefinition<PetersonMessage> {
 
@@ -31,7 +31,7 @@ public final class PetersonDefinition extends AbstractElectionProtocolDefinition
     }
 
     /**
-     * SPEC.md PE-1: {@code 2nK} with K = {@link ElectionSupport#phases} of the ring, for any
+     * docs/algorithms.md PE-1: {@code 2nK} with K = {@link ElectionSupport#phases} of the ring, for any
      * initiators and any FIFO schedule; no crashes allowed (empty then).
      */
     @Override

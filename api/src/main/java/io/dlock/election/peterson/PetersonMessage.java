@@ -30,7 +30,7 @@ public sealed interface PetersonMessage extends ProtocolMessage {
     }
 
     /**
-     * Rule 5 (added by SPEC.md B6): the winner announces the maximum.
+     * Rule 5 (added by docs/algorithms.md B6): the winner announces the maximum.
      *
      * @param leader the maximum id, the leader
      */

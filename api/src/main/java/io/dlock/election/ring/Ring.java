@@ -20,20 +20,20 @@ import java.util.TreeMap;
  * nodes as it goes round; back at its initiator it turns into COORDINATOR, which goes round once
  * more so that every live node learns the leader (the highest id of the list) and the members.
  *
- * <p><b>Source.</b> Seed {@code 000_2104269f62208a17.txt} (Ring Algorithm), as restated in SPEC.md
+ * <p><b>Source.</b> Source notes S0 (docs/algorithms.md §0.6) (Ring Algorithm), as restated in docs/algorithms.md
  * B2, rules 1-5; A. S. Tanenbaum and M. van Steen, <i>Distributed Systems</i>, §6.5.
  *
  * <p><b>Assumptions.</b> Logical ring known to all (the context's ring); fail-stop crashes detected
  * by a missing ACK within {@code ack-timeout-ms}, which must exceed a round trip; FIFO not required.
  *
  * <p><b>Cost.</b> Per initiator with n live nodes: n ELECTION + n COORDINATOR + 2n ACK; k
- * concurrent initiators: k times that (the seed: "duplicate messages, little traffic impact"). Each
+ * concurrent initiators: k times that (the source notes: "duplicate messages, little traffic impact"). Each
  * crashed node costs one unanswered attempt (and one timeout) the first time a circulation reaches
  * it; its predecessor remembers it and skips it afterwards.
  *
- * <p><b>Deviations.</b> Each forwarded message carries a hop number that its ACK names (SPEC.md
+ * <p><b>Deviations.</b> Each forwarded message carries a hop number that its ACK names (docs/algorithms.md
  * gives the ACK no content), so a late ACK cannot acknowledge another hop. A node remembers the
- * successors it found dead for the rest of the run (SPEC.md: "mark the successor crashed"), drops
+ * successors it found dead for the rest of the run (docs/algorithms.md: "mark the successor crashed"), drops
  * them from the lists it forwards, and ends a circulation whose initiator it finds dead:
  * a COORDINATOR that would have to skip its dead initiator has been everywhere, and is not
  * forwarded again (it used to circle for ever, since only its initiator stops it); an ELECTION whose

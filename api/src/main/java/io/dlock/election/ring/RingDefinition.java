@@ -10,7 +10,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain Ring the ring election with the list of live ids} (SPEC.md B2):
+ * Registry entry for {@linkplain Ring the ring election with the list of live ids} (docs/algorithms.md B2):
  * unidirectional ring, FIFO not required, option {@value #ACK_TIMEOUT} (default
  * {@value #DEFAULT_ACK_TIMEOUT_MS} ms; must exceed a round trip).
  */
@@ -42,7 +42,7 @@ public final class RingDefinition extends AbstractElectionProtocolDefinition<Rin
     }
 
     /**
-     * SPEC.md RL-1, RL-2: with m live nodes and k initiators, {@code 4km} (k(m ELECTION + m
+     * docs/algorithms.md RL-1, RL-2: with m live nodes and k initiators, {@code 4km} (k(m ELECTION + m
      * COORDINATOR) and as many ACKs). With crashed members and one initiator, one more unanswered
      * attempt per crashed member; with crashed members and several initiators the number of attempts
      * depends on the schedule (empty).

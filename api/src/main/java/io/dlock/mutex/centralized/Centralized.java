@@ -24,9 +24,9 @@ import java.util.TreeMap;
  * to one client at a time. Every node is a client; the leader that the configured election
  * ({@code dlock.election}) elects is also the coordinator. Until the election of a view has reported
  * its leader ({@link #onLeader}), and in the simulator, which runs no election, the coordinator is
- * the highest id of the view: the node every election elects (SPEC.md F29).
+ * the highest id of the view: the node every election elects (docs/algorithms.md F29).
  *
- * <p><b>Source.</b> Seed {@code 000_2104269f62208a17.txt} (集中アルゴリズム), as restated in SPEC.md
+ * <p><b>Source.</b> Source notes S0 (docs/algorithms.md §0.6) (集中アルゴリズム), as restated in docs/algorithms.md
  * A1, rules 1-6; A. S. Tanenbaum and M. van Steen, <i>Distributed Systems: Principles and
  * Paradigms</i>, 2nd ed., 2007, §6.3.
  *
@@ -38,18 +38,18 @@ import java.util.TreeMap;
  * {@code send-denied} when the request has to wait (DENIED); 0 for the coordinator's own requests,
  * which it handles locally. Synchronization delay 2T; delay before entry 2T.
  *
- * <p><b>Deviations from the seed.</b>
+ * <p><b>Deviations from the source notes.</b>
  * <ul>
  *   <li>Each client numbers its requests (1, 2, ... never reused) and every message names the
  *       request it concerns. The coordinator ignores a REQUEST or RELEASE it has already seen, and a
  *       client ignores a GRANT that is not for its current waiting request, so duplicated and late
  *       messages are harmless.</li>
  *   <li>With {@code send-denied}, DENIED answers every request that is not granted at once: while
- *       someone holds the lock (exactly the seed's rule), and also while the coordinator is still
+ *       someone holds the lock (exactly the source notes' rule), and also while the coordinator is still
  *       collecting SYNCs after a view change.</li>
  *   <li>Fencing tokens: the coordinator's counter, incremented for every grant, raised to the
  *       epoch's floor on a view change (see {@link io.dlock.mutex.common.FencingCounter}).</li>
- *   <li>View changes (not in the seed): the coordinator of the new view sends SYNC_QUERY to every
+ *   <li>View changes (not in the source notes): the coordinator of the new view sends SYNC_QUERY to every
  *       other member, and issues no grant before every member has answered with SYNC (its current
  *       request, its state and the highest token it has seen). A coordinator that continues keeps
  *       its queue and drops departed members (a departed holder frees the lock); a new coordinator
@@ -83,7 +83,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      *    holder slot is empty and no SYNC is outstanding: ME1 within an epoch (rule 2/6).
      *  - A ticket (c, r) is queued at most once, never with r <= released[c]; at most one ticket per
      *    client is live, since a client's requests are sequential.
-     *  - Grants follow queue order, which is arrival order of REQUESTs (SPEC.md CEN-3), then SYNC
+     *  - Grants follow queue order, which is arrival order of REQUESTs (docs/algorithms.md CEN-3), then SYNC
      *    arrival order for requests rebuilt after a view change.
      *  - A client is HOLDING only for myRequestId, and only after a grant naming it.
      *  - Across a view change: in-flight messages of the old epoch are lost, and a client's SYNC
@@ -165,7 +165,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     /**
      * The coordinator of the current view: the leader the configured election reported for this
      * epoch ({@link #onLeader}), else, until it has, the highest id of the view, which is what every
-     * election of dlock elects (SPEC.md F29), so both agree once the election is over.
+     * election of dlock elects (docs/algorithms.md F29), so both agree once the election is over.
      */
     private NodeId coordinatorId() {
         View view = roster.view();

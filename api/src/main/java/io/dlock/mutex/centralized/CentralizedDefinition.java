@@ -7,13 +7,13 @@ import io.dlock.protocol.ProtocolFamily;
 import java.util.Set;
 
 /**
- * Registry entry for the {@linkplain Centralized centralized coordinator} (SPEC.md A1): the member
+ * Registry entry for the {@linkplain Centralized centralized coordinator} (docs/algorithms.md A1): the member
  * with the highest id queues requests and grants them in arrival order; 3 messages per entry by
  * another node, 0 by the coordinator itself; synchronization delay 2T; FIFO not required.
  *
  * <p>Option {@value #SEND_DENIED} ({@code true}/{@code false}, default {@code false}): the
- * coordinator answers a request that has to wait with DENIED (the seed's "NG"), one more message
- * for such a request (SPEC.md CEN-2), so that the client knows the coordinator is alive.
+ * coordinator answers a request that has to wait with DENIED (the source notes' "NG"), one more message
+ * for such a request (docs/algorithms.md CEN-2), so that the client knows the coordinator is alive.
  */
 public final class CentralizedDefinition extends AbstractMutexProtocolDefinition<CentralizedMessage> {
 

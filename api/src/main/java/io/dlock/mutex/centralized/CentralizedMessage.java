@@ -22,7 +22,7 @@ public sealed interface CentralizedMessage extends ProtocolMessage {
     }
 
     /**
-     * Rules 2 and 6: the coordinator grants a request (the seed's "OK").
+     * Rules 2 and 6: the coordinator grants a request (the source notes' "OK").
      *
      * @param requestId the request granted
      * @param fence     the fencing token of this grant, at least 1
@@ -35,7 +35,7 @@ public sealed interface CentralizedMessage extends ProtocolMessage {
     }
 
     /**
-     * Rule 2, option {@code send-denied}: the request is queued (the seed's "NG"); the client keeps
+     * Rule 2, option {@code send-denied}: the request is queued (the source notes' "NG"); the client keeps
      * waiting and must not ask again.
      *
      * @param requestId the request queued
@@ -60,14 +60,14 @@ public sealed interface CentralizedMessage extends ProtocolMessage {
     /**
      * The coordinator asks a client for its {@link Sync}: after a view change (the old epoch's
      * messages are lost), or when the coordinator starts without knowing its clients' state. Not part
-     * of the seed.
+     * of the source notes.
      */
     record SyncQuery() implements CentralizedMessage {
     }
 
     /**
      * A client's answer to {@link SyncQuery}: what it is doing, so that the coordinator can rebuild
-     * its queue and its holder. Not part of the seed.
+     * its queue and its holder. Not part of the source notes.
      *
      * @param requestId the client's current request if it is waiting or holding; if it is idle, its
      *                  last request (all of its requests up to this one are released), 0 if none
@@ -88,7 +88,7 @@ public sealed interface CentralizedMessage extends ProtocolMessage {
         }
     }
 
-    /** What a client is doing with respect to the lock (SPEC.md A1: {@code IN_CS} is {@code HOLDING}). */
+    /** What a client is doing with respect to the lock (docs/algorithms.md A1: {@code IN_CS} is {@code HOLDING}). */
     enum ClientState {
         /** No request outstanding. */
         IDLE,

@@ -1,11 +1,11 @@
 /**
- * The centralized coordinator algorithm (SPEC.md A1, seed 000; Tanenbaum and van Steen §6.3): one
+ * The centralized coordinator algorithm (docs/algorithms.md A1, notes S0; Tanenbaum and van Steen §6.3): one
  * member, the highest id of the current view, queues requests in arrival order and grants the lock
  * to one client at a time; the client returns it with a RELEASE. Three messages per entry by another
  * node, none for the coordinator's own requests; synchronization delay 2T; FIFO not required.
- * Option {@code send-denied} adds the seed's "NG" answer to a request that has to wait.
+ * Option {@code send-denied} adds the source notes' "NG" answer to a request that has to wait.
  *
- * <p>Beyond the seed: requests are numbered per client so that duplicated and late messages are
+ * <p>Beyond the source notes: requests are numbered per client so that duplicated and late messages are
  * ignored; grants carry fencing tokens from the coordinator's counter; after a view change (or when
  * the lock is created on first use in a running cluster) the coordinator asks every member for its
  * state (SYNC_QUERY, SYNC) and grants nothing until it has every answer, so a holder is never granted

@@ -30,9 +30,9 @@ import java.util.Map;
  * than its entry count. A site that waits too long regenerates the token; ages on sites and on the
  * token guarantee that at most one token survives.
  *
- * <p><b>Source.</b> Seed {@code 001_27bd01af96b13f07.txt}: 室 章治郎, 加藤 直樹, 寒浦 敏美, 長谷川 利治
+ * <p><b>Source.</b> Source notes S1 (docs/algorithms.md §0.6): 室 章治郎, 加藤 直樹, 寒浦 敏美, 長谷川 利治
  * (S. Muro, N. Katoh, T. Minoura, T. Hasegawa), 「分散型システムにおける相互排除のためのトークンを用いた
- * スキームについて」, as restated in SPEC.md A6 (rules 1-11) and Part D F3-F9.
+ * スキームについて」, as restated in docs/algorithms.md A6 (rules 1-11) and Part D F3-F9.
  *
  * <p><b>Assumptions.</b> Every site reaches every other; FIFO not required; within an epoch the
  * only fault handled is the loss (or long delay) of the token, by REGENERATE.
@@ -41,8 +41,8 @@ import java.util.Map;
  * when the idle token is already at the requester (F5: the CRREQs are still broadcast).
  * Synchronization delay T. A REGENERATE attempt costs 2(N-1) (JDCG and ACK/NACK).
  *
- * <p><b>Ids.</b> The SPEC numbers sites 1..N; here site {@code i} is the member of rank {@code i-1}
- * of the view. The candidate age keeps the SPEC's arithmetic on 1-based {@code i}
+ * <p><b>Ids.</b> docs/algorithms.md numbers sites 1..N; here site {@code i} is the member of rank {@code i-1}
+ * of the view. The candidate age keeps docs/algorithms.md's arithmetic on 1-based {@code i}
  * ({@link #candidateAge}); arrays are indexed by rank.
  *
  * <p><b>Deviations and additions.</b>
@@ -64,13 +64,13 @@ import java.util.Map;
  *   <li>Fencing: the token carries the highest fence granted with it; every ACK carries the
  *       acknowledging site's highest seen fence, so a regenerated token's first grant is above every
  *       fence granted before (all other sites acknowledged, including the last holder).</li>
- *   <li>View changes and creation on first use (not in the seed) go through the shared
+ *   <li>View changes and creation on first use (not in the source notes) go through the shared
  *       {@linkplain io.dlock.mutex.common.TokenCensus token census}: {@code LR} and the token's
  *       {@code HR} are re-indexed by the new ranks (joiners start at 0), ages restart at 0, the
  *       steward finds the token or regenerates it with {@code HR(j) = LR_j[j]} (minus 1 while j
  *       waits, CT-3), and waiting sites broadcast their request again with the same number (F9).</li>
- *   <li>The failure-mode modifications of the seed's §5, for failures reported within a view (the
- *       seed's failure detector, Minoura 1982, which tells a site that it failed or that one of its
+ *   <li>The failure-mode modifications of Muro et al. §5, for failures reported within a view (the
+ *       source notes' failure detector, Minoura 1982, which tells a site that it failed or that one of its
  *       links did; dlock's runtime has none and relies on views and the census above, so only a
  *       harness drives these modes, through {@link #siteFailed()}, {@link #siteRepaired()},
  *       {@link #failureReported}, {@link #repairReported}, {@link #linkFailed()} and
@@ -78,9 +78,9 @@ import java.util.Map;
  *       <ul>
  *         <li>a <em>failed</em> site still receives and forwards messages but updates none of
  *             {@code HR}, {@code CG}, {@code LR}: a TOKEN reaching it is forwarded unchanged
- *             (SPEC DECISION: to the first site in ring order whose request its frozen LR shows
+ *             (decision in docs/algorithms.md: to the first site in ring order whose request its frozen LR shows
  *             pending, else to its successor), a CRREQ changes nothing, a JDCG gets NACK
- *             unconditionally (the seed's "UDCG"), and it neither enters nor regenerates; the other
+ *             unconditionally (the source notes' "UDCG"), and it neither enters nor regenerates; the other
  *             sites, told of the failure, leave it out of PASS until its repair is reported (else
  *             the token would bounce between it and a site that sees its request pending);</li>
  *         <li>an end of a failed link that splits the sites sends PARTITION to every site; a site
@@ -93,7 +93,7 @@ import java.util.Map;
  *             told of the repair re-send); rule 2 takes a repeated
  *             number as a no-op, so an idle holder that had missed it passes the token on.</li>
  *       </ul>
- *       A site fails and recovers only outside its critical section (the seed's failed site has no
+ *       A site fails and recovers only outside its critical section (the source notes' failed site has no
  *       process that could use the CS).</li>
  * </ul>
  */
@@ -149,11 +149,11 @@ final class Ctta implements MutexProtocol<CttaMessage> {
 
     private Regen regen;
     private int failedAttempts;
-    /** Seed §5: this site is failed (it forwards, but updates nothing). */
+    /** Muro et al. §5: this site is failed (it forwards, but updates nothing). */
     private boolean failed;
-    /** Seed §5: a PARTITION was received (no REGENERATE, NACK to every JDCG). */
+    /** Muro et al. §5: a PARTITION was received (no REGENERATE, NACK to every JDCG). */
     private boolean partitionMode;
-    /** Seed §5: ranks of the sites reported failed (PASS skips them until their repair is reported). */
+    /** Muro et al. §5: ranks of the sites reported failed (PASS skips them until their repair is reported). */
     private final java.util.Set<Integer> failedSites = new java.util.TreeSet<>();
     private final Map<NodeId, long[]> answered = new HashMap<>();
 
@@ -197,7 +197,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     }
 
     /**
-     * Rule 7: {@code g = min{ l | l = mu*N + i, mu >= 0, l > CG(i) }} for the SPEC's 1-based site
+     * Rule 7: {@code g = min{ l | l = mu*N + i, mu >= 0, l > CG(i) }} for docs/algorithms.md's 1-based site
      * {@code i}.
      *
      * @param cg the site age {@code CG(i)}
@@ -219,7 +219,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
             throw new IllegalStateException(self + " already has an outstanding request");
         }
         if (failed) {
-            throw new IllegalStateException(self + " is failed (seed §5): it cannot request");
+            throw new IllegalStateException(self + " is failed (Muro et al. §5): it cannot request");
         }
         // rule 1: number the request and broadcast it (even with the idle token here: F5)
         census.beforeEvent();
@@ -315,7 +315,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         }
     }
 
-    // ---- seed §5: failure modes, driven by the failure detector (a harness) ---------------------
+    // ---- Muro et al. §5: failure modes, driven by the failure detector (a harness) ---------------------
 
     /**
      * §5: a token is at this failed site: send it on as it is (its hop aside, {@code hop} is the last)
@@ -336,7 +336,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     }
 
     /**
-     * Seed §5: this site has failed. From now on it forwards tokens unchanged, updates no LR, CG or
+     * Muro et al. §5: this site has failed. From now on it forwards tokens unchanged, updates no LR, CG or
      * HR, answers every JDCG with NACK and regenerates nothing, until {@link #siteRepaired()}. An
      * idle token held here is sent on at once. Not while in the critical section.
      *
@@ -358,14 +358,14 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         }
     }
 
-    /** Seed §5: this site is repaired; a requesting site re-sends its CRREQ (same number). */
+    /** Muro et al. §5: this site is repaired; a requesting site re-sends its CRREQ (same number). */
     void siteRepaired() {
         failed = false;
         reRequestIfWaiting();
     }
 
     /**
-     * Seed §5: the failure detector reports that {@code site} failed: PASS skips it (a failed site
+     * Muro et al. §5: the failure detector reports that {@code site} failed: PASS skips it (a failed site
      * would only forward the token) until its repair is reported.
      */
     void failureReported(NodeId site) {
@@ -376,7 +376,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     }
 
     /**
-     * Seed §5: the failure detector reports that {@code site} was repaired (its LR may be behind): PASS
+     * Muro et al. §5: the failure detector reports that {@code site} was repaired (its LR may be behind): PASS
      * considers it again, and a requesting site re-sends its CRREQ with the same number; an idle
      * holder passes the token if the repaired site waits.
      */
@@ -389,7 +389,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     }
 
     /**
-     * Seed §5: a link of this site failed and split the sites: tell every site (those still reachable
+     * Muro et al. §5: a link of this site failed and split the sites: tell every site (those still reachable
      * get it) and enter partition mode.
      */
     void linkFailed() {
@@ -397,7 +397,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         enterPartitionMode();
     }
 
-    /** Seed §5: the link is repaired (the harness tells every site): REGENERATE is allowed again; re-request. */
+    /** Muro et al. §5: the link is repaired (the harness tells every site): REGENERATE is allowed again; re-request. */
     void linkRepaired() {
         partitionMode = false;
         reRequestIfWaiting();

@@ -8,7 +8,7 @@ import io.dlock.protocol.ProtocolOptions;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain Ctta CTTA} with REGENERATE (SPEC.md A6): broadcast requests, the
+ * Registry entry for {@linkplain Ctta CTTA} with REGENERATE (docs/algorithms.md A6): broadcast requests, the
  * token's {@code HR} array, hand-off to the next requester in ring order; N messages per entry
  * (N-1 when the idle token is at the requester); synchronization delay T; FIFO not required.
  *

@@ -8,13 +8,12 @@ import io.dlock.protocol.ProtocolMessage;
 import java.util.List;
 
 /**
- * The messages of {@link Ctta} (SPEC.md A6). Site indices are ranks in the current view (the
- * SPEC's site {@code i} is rank {@code i-1}); ages and request numbers are the SPEC's.
+ * The messages of {@link Ctta} (docs/algorithms.md A6). Site indices are ranks in the current view (docs/algorithms.md's site {@code i} is rank {@code i-1}); ages and request numbers are docs/algorithms.md's.
  */
 public sealed interface CttaMessage extends ProtocolMessage {
 
     /**
-     * Rule 1: the sender's request number {@code n} (the SPEC's {@code CRREQ(i, j, n)}, with
+     * Rule 1: the sender's request number {@code n} (docs/algorithms.md's {@code CRREQ(i, j, n)}, with
      * {@code i} the sender and {@code j} the receiver). Sent again with the same number after a
      * suspected loss (F9's re-request).
      *
@@ -91,14 +90,14 @@ public sealed interface CttaMessage extends ProtocolMessage {
     }
 
     /**
-     * Seed §5: a link failure split the sites; the sender (an end of the failed link) tells every
+     * Muro et al. §5: a link failure split the sites; the sender (an end of the failed link) tells every
      * site it still reaches. The receiver enters partition mode: no REGENERATE, NACK to every JDCG.
      */
     record Partition() implements CttaMessage {
     }
 
     /**
-     * Token census (not in the seed): one of the four {@link CensusMessage}s of
+     * Token census (not in the source notes): one of the four {@link CensusMessage}s of
      * {@link io.dlock.mutex.common.TokenCensus}, carried in this algorithm's message type; a site reports {@code LR_i[i]} as its request number, from which the steward rebuilds {@code HR(i)} of a regenerated token ({@code LR_i[i]}, minus 1 while waiting: CT-3).
      *
      * @param message the census message carried

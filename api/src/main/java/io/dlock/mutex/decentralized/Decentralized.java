@@ -25,10 +25,10 @@ import java.util.TreeSet;
  * DENY, never queued); a client enters with at least {@code m > N/2} votes, otherwise it returns the
  * votes it got and retries after a random exponential back-off.
  *
- * <p><b>Source.</b> Seed {@code 000_2104269f62208a17.txt} names the algorithm only
- * ("非集中アルゴリズム", DHT-based); the rules are SPEC.md A2's GAP-FILL, Tanenbaum and van Steen's
+ * <p><b>Source.</b> Source notes S0 (docs/algorithms.md §0.6) names the algorithm only
+ * ("非集中アルゴリズム", DHT-based); the rules are docs/algorithms.md A2's GAP-FILL, Tanenbaum and van Steen's
  * simplified form of Lin, Lian, Chen and Zhang, "A Practical Distributed Mutual Exclusion Protocol
- * in Dynamic Peer-to-Peer Systems", IPTPS 2004 (SPEC.md Part D F1).
+ * in Dynamic Peer-to-Peer Systems", IPTPS 2004 (docs/algorithms.md Part D F1).
  *
  * <p><b>What it guarantees.</b> ME1 as long as no coordinator forgets a vote: two clients would each
  * need {@code m > N/2} of the N votes, and a coordinator votes for one attempt at a time. No deadlock
@@ -44,16 +44,16 @@ import java.util.TreeSet;
  * current view (the DHT's {@code coord[0..N-1]}); randomness only for the back-off, from the
  * {@linkplain ProtocolContext#random protocol context's random source}: forked from the run's seed in
  * a simulation (so a run replays from its seed and two seeds draw different back-offs), seeded with
- * (option {@code seed}, node id) where the driver gives no seed (the runtime), as SPEC.md 0.3
+ * (option {@code seed}, node id) where the driver gives no seed (the runtime), as docs/algorithms.md 0.3
  * prescribes.
  *
  * <p><b>Cost.</b> An entry that needs attempts {@code 1..k} costs {@code Σ_a (2(N-1) + g_a)}
  * messages, {@code g_a} the GRANTs from other members in attempt a (every GRANT is returned by one
- * RELEASE): {@code 3(N-1)} without contention. This is SPEC.md's {@code Σ(2N + g_a)} and
+ * RELEASE): {@code 3(N-1)} without contention. This is docs/algorithms.md's {@code Σ(2N + g_a)} and
  * {@code 3N} with the client's own replica handled locally (self-messages are not counted).
  * Synchronization delay unbounded (back-off); 2T per attempt.
  *
- * <p><b>Deviations from SPEC.md A2.</b>
+ * <p><b>Deviations from docs/algorithms.md A2.</b>
  * <ul>
  *   <li>Rule 9 is on by default (option {@code reply-timeout-ms}): an attempt that has not heard
  *       from every replica after that long counts the missing replies as DENY and decides, so a
@@ -92,14 +92,14 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
      *    which every coordinator voted for it.
      *  - Every vote given to a client is returned by one RELEASE: after a failed attempt (rule 4),
      *    after the CS (rule 6), or at once if it answers an attempt that is no longer current.
-     *  - The client waits for a reply from every member before deciding (SPEC DECISION), or until
+     *  - The client waits for a reply from every member before deciding (decision in docs/algorithms.md), or until
      *    the reply timeout (rule 9); replies carry the attempt number, so the replies of one attempt
      *    never mix with another's, and a late GRANT is released at once.
      */
 
     /** Timer name of the back-off between attempts. */
     static final String BACKOFF = "backoff";
-    /** Timer name of the reply timeout of an attempt (SPEC.md A2 rule 9). */
+    /** Timer name of the reply timeout of an attempt (docs/algorithms.md A2 rule 9). */
     static final String REPLY = "reply";
 
     private enum Phase { IDLE, TRYING, BACKOFF, HOLDING }

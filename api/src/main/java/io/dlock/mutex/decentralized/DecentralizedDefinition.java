@@ -11,21 +11,21 @@ import java.math.MathContext;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain Decentralized decentralized majority voting} (SPEC.md A2): every
+ * Registry entry for {@linkplain Decentralized decentralized majority voting} (docs/algorithms.md A2): every
  * member is a replica coordinator; a client needs {@code m > N/2} votes, a refused client returns its
  * votes and retries after a random exponential back-off. FIFO not required. {@code 3(N-1)} messages
  * per uncontended entry, {@code Σ_a (2(N-1) + g_a)} in general; synchronization delay unbounded.
  *
  * <p>Options:
  * <ul>
- *   <li>{@value #QUORUM}: votes needed, {@code majority} (default, {@code N/2 + 1}, SPEC.md A2's
+ *   <li>{@value #QUORUM}: votes needed, {@code majority} (default, {@code N/2 + 1}, docs/algorithms.md A2's
  *       default), {@code all} (every replica: N) or an integer {@code m >= 1}. The member count N changes with the view, so m is applied as
  *       {@code max(N/2 + 1, min(m, N))}: never less than a strict majority (safety), never more than
  *       N (liveness). Tanenbaum's example {@code m = 3N/4} on 32 replicas is {@code 24}.</li>
  *   <li>{@value #BACKOFF_MS}: base back-off B (default 10): after the t-th failed attempt a client
  *       waits a uniform {@code 1 .. B·2^min(t,10)} timer units (milliseconds in the runtime, virtual
  *       units in the simulator).</li>
- *   <li>{@value #REPLY_TIMEOUT_MS}: SPEC.md A2 rule 9 (default {@value #DEFAULT_REPLY_TIMEOUT_MS}; 0 turns
+ *   <li>{@value #REPLY_TIMEOUT_MS}: docs/algorithms.md A2 rule 9 (default {@value #DEFAULT_REPLY_TIMEOUT_MS}; 0 turns
  *       it off): an attempt still missing replies after that many timer units counts them as DENY, so
  *       a crashed replica that is still in the view does not block every attempt.</li>
  *   <li>{@value #SEED}: seed of the back-off PRNG where the driver gives none (default 0): the
@@ -103,7 +103,7 @@ public final class DecentralizedDefinition extends AbstractMutexProtocolDefiniti
     }
 
     /**
-     * SPEC.md A2 / DEC-5: the probability that ME1 is violated when each of the m voters of a holder
+     * docs/algorithms.md A2 / DEC-5: the probability that ME1 is violated when each of the m voters of a holder
      * independently resets (forgets its vote) with probability {@code p}:
      * {@code Σ_{k=2m-N}^{m} C(m,k) p^k (1-p)^(m-k)}, computed exactly in {@link BigDecimal} then
      * rounded to a double.

@@ -61,7 +61,7 @@ public sealed interface DecentralizedMessage extends ProtocolMessage {
     }
 
     /**
-     * Epoch-barrier announcement after a view change or a start on first use (not in the seed).
+     * Epoch-barrier announcement after a view change or a start on first use (not in the source notes).
      *
      * @param attempt the client's current attempt if holding, else its last one (0 if none)
      * @param state   {@code HOLDING} if in the CS, {@code WAITING} if it has a request outstanding,

@@ -20,26 +20,26 @@ import java.util.TreeMap;
  * timestamps; a node enters when its own request heads its queue and every other member has
  * acknowledged it; leaving, it tells everybody to remove the request.
  *
- * <p><b>Source.</b> Seed {@code 004_6328cd5d8a721332.txt} §2.1, rules LA1-LA5, as restated in SPEC.md
+ * <p><b>Source.</b> Source notes S4 (docs/algorithms.md §0.6) §2.1, rules LA1-LA5, as restated in docs/algorithms.md
  * A3; L. Lamport, "Time, clocks, and the ordering of events in a distributed system", CACM
  * 21(7):558-565, 1978; S. Ghosh, <i>Distributed Systems: An Algorithmic Approach</i>, ch. 7.
  *
  * <p><b>Assumptions.</b> Fully connected; reliable within an epoch; <b>FIFO channels required</b>: on
  * a reordering channel, with {@code immediate-ack}, the ack of a later request can overtake the
- * sender's own earlier request, and both nodes enter (SPEC.md LAM-3); with the default deferred acks
+ * sender's own earlier request, and both nodes enter (docs/algorithms.md LAM-3); with the default deferred acks
  * mutual exclusion survives reordering (see the argument in the implementation notes: every ACK and
  * RELEASE names its request), but fencing tokens do not, since they travel on RELEASE and ACK: a node
  * can enter before the previous holder's RELEASE reached it. The definition declares
- * {@code requiresFifo} for both. Node {@code i} of the seed is the member of rank {@code i} in the
+ * {@code requiresFifo} for both. Node {@code i} of the source notes is the member of rank {@code i} in the
  * current {@link View}.
  *
  * <p><b>Cost.</b> 3(N-1) messages per entry (N-1 REQUEST, N-1 ACK, N-1 RELEASE) with either ack rule;
  * synchronization delay T; delay before entry 2T. N = 1 enters at once with no message.
  *
  * <p><b>Ack rule.</b> By default a node in the critical section defers its acks until it leaves (the
- * seed's LA2); with option {@code immediate-ack} it acks at once, as in Lamport's paper (SPEC.md F19).
+ * source notes' LA2); with option {@code immediate-ack} it acks at once, as in Lamport's paper (docs/algorithms.md F19).
  *
- * <p><b>Deviations from the seed.</b>
+ * <p><b>Deviations from the source notes.</b>
  * <ul>
  *   <li>An ACK and a RELEASE name the request they concern: an ack counts only for the current
  *       request, and a node remembers the newest request of each member it has seen released, so a
@@ -87,7 +87,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
      *    ack of j's request. Had i sent its request before that ack, FIFO delivered it to j first
      *    and it sat ahead of j's own in j's queue, so j could not enter; had i sent it after, i had
      *    witnessed j's timestamp and its request would be the later one. Either way: contradiction.
-     *  - ME1 without FIFO, deferred acks (the default; SPEC.md says violations were found without
+     *  - ME1 without FIFO, deferred acks (the default; docs/algorithms.md says violations were found without
      *    FIFO, but in a model whose ACK and RELEASE did not name their request). Within an epoch,
      *    suppose X enters at eX, then Y enters at eY > eX while X is still in the CS, with requests
      *    rX, rY. (1) Y counted an ACK naming rY from X. X, in the CS from eX to past eY, defers every

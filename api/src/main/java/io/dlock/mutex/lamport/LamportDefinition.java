@@ -7,13 +7,13 @@ import io.dlock.protocol.ProtocolFamily;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain Lamport Lamport's algorithm} (SPEC.md A3): permission-based,
+ * Registry entry for {@linkplain Lamport Lamport's algorithm} (docs/algorithms.md A3): permission-based,
  * <b>requires FIFO channels</b>, 3(N-1) messages per entry, synchronization delay T.
  *
  * <p>Option {@value #IMMEDIATE_ACK} ({@code true}/{@code false}, default {@code false}): {@code false}
- * is the seed's rule LA2 (a node in the critical section defers its acks until it leaves);
+ * is the source notes' rule LA2 (a node in the critical section defers its acks until it leaves);
  * {@code true} is Lamport's original (acks at once). Same message count; both need FIFO
- * (SPEC.md F19).
+ * (docs/algorithms.md F19).
  */
 public final class LamportDefinition extends AbstractMutexProtocolDefinition<LamportMessage> {
 
@@ -25,7 +25,7 @@ public final class LamportDefinition extends AbstractMutexProtocolDefinition<Lam
 
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public LamportDefinition() {
-        // FIFO required: on a reordering channel an ack can overtake a request (SPEC.md LAM-3).
+        // FIFO required: on a reordering channel an ack can overtake a request (docs/algorithms.md LAM-3).
         super(NAME, ProtocolFamily.PERMISSION, true, Set.of(IMMEDIATE_ACK), new LamportCodec(), "3(N-1)");
     }
 

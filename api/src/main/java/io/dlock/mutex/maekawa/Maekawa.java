@@ -31,21 +31,21 @@ import java.util.TreeSet;
  * (quorum) {@code S_i} has locked itself for its request; request sets pairwise intersect, so two
  * nodes can never hold all their locks at once. Every node is both a requester and an arbiter.
  *
- * <p><b>Source.</b> Seed {@code 004_6328cd5d8a721332.txt} §2.3 (rules MA1-MA5, the deadlock
- * example, and the seed's heading "Maekawa2" for the failed/inquire/relinquish version, which the seed
- * names but leaves unwritten), as restated in SPEC.md A10; M. Maekawa,
+ * <p><b>Source.</b> Source notes S4 (docs/algorithms.md §0.6) §2.3 (rules MA1-MA5, the deadlock
+ * example, and the source notes' heading "Maekawa2" for the failed/inquire/relinquish version, which the source notes
+ * names but leaves unwritten), as restated in docs/algorithms.md A10; M. Maekawa,
  * "A √N algorithm for mutual exclusion in decentralized systems", ACM TOCS 3(2):145-159, 1985; the
  * deadlock-free rules from Kshemkalyani and Singhal, <i>Distributed Computing</i>, 2008, ch. 9.
  *
  * <p><b>Variants.</b> The default ({@code maekawa}) is the deadlock-free version with FAILED,
- * INQUIRE and RELINQUISH and SPEC.md's <em>displacement rule</em> (an arbiter that queues a request
+ * INQUIRE and RELINQUISH and docs/algorithms.md's <em>displacement rule</em> (an arbiter that queues a request
  * ahead of the previous head of its queue sends that head a FAILED if it had none); without that rule
  * the published rules still deadlock in a few percent of random runs. The basic version
- * (option {@code basic}, MA1-MA5) can deadlock, as the seed shows.
+ * (option {@code basic}, MA1-MA5) can deadlock, as the source notes show.
  *
  * <p><b>Assumptions.</b> Fully connected; reliable within an epoch; <b>FIFO channels required</b>
  * (declared by the definition: a RELEASE must not overtake the REQUEST it follows, nor a RELINQUISH a
- * LOCKED). Node {@code i} of the seed is the member of rank {@code i}; the request sets are those of
+ * LOCKED). Node {@code i} of the source notes is the member of rank {@code i}; the request sets are those of
  * {@link Quorums} for the view's size: by default built from the projective plane of order q, the
  * smallest prime power with {@code q^2 + q + 1 >= N}, so {@code K <= q + 1} (Maekawa's own plane for
  * N = 7); with option {@code quorum=grid}, rows and columns of a grid ({@code K} about {@code 2√N}).
@@ -57,7 +57,7 @@ import java.util.TreeSet;
  * re-LOCKED messages, up to about 5(K-1) (Maekawa's 3√N to 5√N). Synchronization delay 2T
  * (RELEASE to an arbiter, LOCKED to the next).
  *
- * <p><b>Deviations from the seed.</b>
+ * <p><b>Deviations from the source notes.</b>
  * <ul>
  *   <li>Every message names the request (timestamp) it concerns; LOCKED, INQUIRE and RELINQUISH also
  *       name the arbiter's grant number, so a duplicated LOCKED, a stale INQUIRE and a duplicated
@@ -68,7 +68,7 @@ import java.util.TreeSet;
  *       RELEASE the releaser's token; a node entering takes one more than the highest it has seen.
  *       Two consecutive holders' quorums share an arbiter, which locked for the second only after the
  *       first one's RELEASE, so the second token is larger.</li>
- *   <li>View changes and start on first use (not in the seed): a {@link EpochBarrier}. Every member
+ *   <li>View changes and start on first use (not in the source notes): a {@link EpochBarrier}. Every member
  *       announces its state (STATE: idle, waiting with its timestamp, or holding with its token);
  *       arbiters drop their locks and queues and grant nothing until every member has announced. Then
  *       each arbiter in the holder's new quorum locks for the holder (with no message), and the
@@ -84,7 +84,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
      *
      * Requester state: clock; myTs (current request, 0 if none); requesting (from onRequest to
      * onRelease), inCS; locks (arbiter -> grant number of the lock it gave us for myTs); failedFrom,
-     * yieldedTo, pendingInquire (SPEC.md A10 deadlock-free rules 3-5); lastGrant (per arbiter, the
+     * yieldedTo, pendingInquire (docs/algorithms.md A10 deadlock-free rules 3-5); lastGrant (per arbiter, the
      * highest grant number seen, to drop duplicated LOCKED).
      * Arbiter state: lockedFor (request we are locked for, or null) and lockGrant (its grant
      * number); grants (counter of grant numbers); waitQ (priority queue by (ts, id)); notified
@@ -92,7 +92,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
      * newest timestamp seen); barrier (the EpochBarrier).
      *
      * Self-messages (our own arbiter, our own requester) go through a local queue that is drained
-     * at the end of each event, through the same handlers, and are not counted (SPEC.md 0.2).
+     * at the end of each event, through the same handlers, and are not counted (docs/algorithms.md 0.2).
      *
      * Invariants:
      *  - ME1: an arbiter is locked for at most one request; a requester enters only when every
@@ -116,7 +116,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     private final MutexEffects<MaekawaMessage> effects;
     private final boolean deadlockFree;
     private final Quorums.Kind quorumKind;
-    /** SPEC.md A10 rule 2c's displacement rule; false only in the test variant of the published rules (MK-5). */
+    /** docs/algorithms.md A10 rule 2c's displacement rule; false only in the test variant of the published rules (MK-5). */
     private final boolean displacementRule;
     private View view;
     /** The request sets of the current view, by rank. */
@@ -159,7 +159,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /**
      * @param displacementRule false: Maekawa's published rules, which send FAILED only to the arriving
-     *                         request (SPEC.md MK-5: they deadlock on some FIFO schedules); test only
+     *                         request (docs/algorithms.md MK-5: they deadlock on some FIFO schedules); test only
      */
     Maekawa(ProtocolContext<MaekawaMessage> context, boolean deadlockFree, Quorums.Kind quorumKind,
             boolean displacementRule) {

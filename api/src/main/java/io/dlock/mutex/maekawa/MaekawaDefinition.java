@@ -8,7 +8,7 @@ import io.dlock.protocol.ProtocolOptions;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain Maekawa Maekawa's algorithm}, deadlock-free version (SPEC.md A10:
+ * Registry entry for {@linkplain Maekawa Maekawa's algorithm}, deadlock-free version (docs/algorithms.md A10:
  * FAILED, INQUIRE, RELINQUISH and the displacement rule): quorum-based, <b>requires FIFO
  * channels</b>, {@code 3(K-1)} messages per entry without contention and up to about
  * {@code 5(K-1)} under load (K = quorum size), synchronization delay 2T.
@@ -16,14 +16,14 @@ import java.util.Set;
  * <p>Option {@value #QUORUM} ({@value #PLANE} or {@value #GRID}, default {@value #PLANE}): how the
  * request sets are built (see {@link Quorums}). {@value #PLANE}: from the projective plane of order
  * q, the smallest prime power with {@code q^2 + q + 1 >= N}, so {@code K <= q + 1} (about √N, as the
- * seed's 3√N … 5√N cost assumes): N = 7, 9, 13, 16, 31, 57 give K = 3, 4, 4, 5, 6, 8 at most.
+ * source notes' 3√N … 5√N cost assumes): N = 7, 9, 13, 16, 31, 57 give K = 3, 4, 4, 5, 6, 8 at most.
  * {@value #GRID}: rows and columns of a square grid, {@code K <= 2 ceil(√N) - 1} (K = 5, 7, 19 for
  * N = 9, 16, 100), kept for comparison.
  *
  * <p>Option {@value #BASIC} ({@code true}/{@code false}, default {@code false}): run the basic
- * version of seed 004 (MA1-MA5) instead: an arbiter locks for the first request it sees and queues
- * the others, with no FAILED, INQUIRE or RELINQUISH. It <b>can deadlock</b> (seed 004's example,
- * SPEC.md MK-3) and is there to show why the default exists; {@code 3(K-1)} messages per entry on
+ * version of notes S4 (MA1-MA5) instead: an arbiter locks for the first request it sees and queues
+ * the others, with no FAILED, INQUIRE or RELINQUISH. It <b>can deadlock</b> (notes S4's example,
+ * docs/algorithms.md MK-3) and is there to show why the default exists; {@code 3(K-1)} messages per entry on
  * every schedule that does not deadlock.
  */
 public final class MaekawaDefinition extends AbstractMutexProtocolDefinition<MaekawaMessage> {

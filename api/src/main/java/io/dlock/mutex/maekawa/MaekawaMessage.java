@@ -25,7 +25,7 @@ public sealed interface MaekawaMessage extends ProtocolMessage {
     }
 
     /**
-     * MA2/MA5: the arbiter locks itself for a request (the seed's "ack").
+     * MA2/MA5: the arbiter locks itself for a request (the source notes' "ack").
      *
      * @param timestamp the request locked for
      * @param grant     the arbiter's grant number (increases with every lock it gives)
@@ -92,7 +92,7 @@ public sealed interface MaekawaMessage extends ProtocolMessage {
     }
 
     /**
-     * Epoch-barrier announcement after a view change or a start on first use (not in the seed): what the
+     * Epoch-barrier announcement after a view change or a start on first use (not in the source notes): what the
      * sender is doing, so that the arbiters rebuild their locks before granting in the new epoch.
      *
      * @param timestamp the current request (waiting or holding), or the last one if idle (0 if none)

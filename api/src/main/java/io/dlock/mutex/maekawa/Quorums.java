@@ -8,7 +8,7 @@ import java.util.TreeSet;
 
 /**
  * Maekawa's request sets for N nodes (ranks {@code 0..N-1}): every two sets intersect and node
- * {@code i} belongs to its own set {@code S_i} (SPEC.md A10, conditions 1 and 2).
+ * {@code i} belongs to its own set {@code S_i} (docs/algorithms.md A10, conditions 1 and 2).
  *
  * <p>Two constructions, chosen by the option {@value MaekawaDefinition#QUORUM}:
  * <ul>
@@ -25,7 +25,7 @@ import java.util.TreeSet;
  *       common point, {@code v} owns a point of {@code L_v}, and {@code |S_v| <= q + 1} (smaller when
  *       one node owns two points of the line). For {@code N = q^2 + q + 1} this is a projective
  *       plane exactly: {@code K = q + 1} for every node, every node in K sets, two sets meeting in one
- *       node. N = 7 is Maekawa's own plane of order 2, the sets of seed 004's example
+ *       node. N = 7 is Maekawa's own plane of order 2, the sets of notes S4's example
  *       ({@code S0={0,1,2}, S1={1,3,5}, ...}). N = 1 is {@code S_0 = {0}}.</li>
  *   <li>{@link Kind#GRID}: {@code k = ceil(sqrt(N))}; node {@code v} sits at row {@code v / k},
  *       column {@code v % k} (row-major, the last row possibly partial); {@code S_v} is every
@@ -52,7 +52,7 @@ final class Quorums {
         }
     }
 
-    /** The N = 7 plane of SPEC.md A10 (0-based). */
+    /** The N = 7 plane of docs/algorithms.md A10 (0-based). */
     static final int[][] PLANE_7 = {{0, 1, 2}, {1, 3, 5}, {2, 4, 5}, {0, 3, 4}, {1, 4, 6}, {0, 5, 6}, {2, 3, 6}};
 
     private final List<List<Integer>> sets;

@@ -1,10 +1,10 @@
 /**
- * Maekawa's √N quorum algorithm (SPEC.md A10, seed 004 §2.3; Maekawa 1985): a node enters when every
+ * Maekawa's √N quorum algorithm (docs/algorithms.md A10, notes S4 §2.3; Maekawa 1985): a node enters when every
  * arbiter of its request set has locked itself for its request; request sets pairwise intersect
  * (by default built from the projective plane of order q, the smallest prime power with
  * {@code q^2 + q + 1 >= N}: {@code K <= q + 1}, about √N; option {@code quorum=grid} gives the
  * rows and columns of a grid instead, about {@code 2√N}). The default is the deadlock-free version (FAILED, INQUIRE, RELINQUISH
- * and SPEC.md's displacement rule); option {@code basic} runs seed 004's MA1-MA5, which can
+ * and docs/algorithms.md's displacement rule); option {@code basic} runs notes S4's MA1-MA5, which can
  * deadlock. Needs FIFO channels. {@code 3(K-1)} messages per uncontended entry, up to about
  * {@code 5(K-1)} under load; synchronization delay 2T.
  *

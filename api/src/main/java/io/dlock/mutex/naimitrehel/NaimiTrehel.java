@@ -23,30 +23,30 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Naimi-Trehel mutual exclusion by path reversal, with the seed's token-loss recovery: every node
+ * Naimi-Trehel mutual exclusion by path reversal, with the source notes' token-loss recovery: every node
  * keeps only {@code LAST} (its guess of the root of a dynamic tree) and {@code NEXT} (who gets the
  * token after it); a request travels along {@code LAST} pointers to the root, and every node on the
  * way points its {@code LAST} at the requester.
  *
- * <p><b>Source.</b> Seed {@code 003_9084ddf06bd22416.txt} (Алгоритм Naimi-Trehel), as restated in
- * SPEC.md A9 (rules 1-4, recovery rules FT 5-17) and Part D F11-F14; M. Naimi, M. Trehel, A. Arnold,
+ * <p><b>Source.</b> Source notes S3 (docs/algorithms.md §0.6) (Алгоритм Naimi-Trehel), as restated in
+ * docs/algorithms.md A9 (rules 1-4, recovery rules FT 5-17) and Part D F11-F14; M. Naimi, M. Trehel, A. Arnold,
  * "A log(N) distributed mutual exclusion algorithm based on path reversal", JPDC 34(1), 1996; M.
  * Naimi, M. Trehel, "How to detect a failure and regenerate the token in the log(n) distributed
  * algorithm for mutual exclusion", WDAG 1987.
  *
  * <p><b>Assumptions.</b> Fully connected, reliable within an epoch except for the faults the
  * recovery handles (a lost REQUEST or TOKEN, a crashed holder); FIFO not required (F11). Recovery
- * needs the seed's timing: {@code telec} above twice the largest message delay, {@code twait} above
+ * needs the source notes' timing: {@code telec} above twice the largest message delay, {@code twait} above
  * any legitimate wait that CONSULT does not cover (a request still being forwarded).
  *
  * <p><b>Cost.</b> O(log N) messages per entry on average, N at worst ((N-1) REQUEST hops and the
  * TOKEN), 0 for the idle root; synchronization delay T. Recovery: N-1 per broadcast phase plus the
- * answers (SPEC.md NT-5: 17 messages for N = 5).
+ * answers (docs/algorithms.md NT-5: 17 messages for N = 5).
  *
- * <p><b>Ids.</b> The SPEC numbers nodes 1..N with {@code NEXT = 0} meaning nil; here nodes are the
- * view's {@link NodeId}s (node {@code k} of the SPEC is the member of rank {@code k-1}) and nil is
+ * <p><b>Ids.</b> docs/algorithms.md numbers nodes 1..N with {@code NEXT = 0} meaning nil; here nodes are the
+ * view's {@link NodeId}s (node {@code k} of docs/algorithms.md is the member of rank {@code k-1}) and nil is
  * {@code null}. "The smallest candidate" (rule 14) is the smallest {@code NodeId}, i.e. the lowest
- * rank. The formulas are otherwise the SPEC's.
+ * rank. The formulas are otherwise docs/algorithms.md's.
  *
  * <p><b>Deviations and additions.</b>
  * <ul>
@@ -56,21 +56,21 @@ import java.util.Map;
  *   <li>Fencing: the token carries the highest fence granted with it. A regenerated token (rule 15)
  *       starts at {@code epoch * 2^32 + generation * 2^20}, above every fence of the previous
  *       generation (fewer than 2^20 grants per generation, fewer than 2^12 regenerations per epoch),
- *       because the seed's recovery gathers no fence reports (NT-5's 17 messages leave no room).</li>
+ *       because the source notes' recovery gathers no fence reports (NT-5's 17 messages leave no room).</li>
  *   <li>F12: a requesting root (waiting or in the CS) records NEXT; a second request reaching a root
  *       that already has a NEXT (only after a recovery re-request) is forwarded to that NEXT.</li>
- *   <li>Rules 12, 14, 16, 17 are the SPEC's GAP-FILLs (F13).</li>
- *   <li>View changes and creation on first use (not in the seed) go through the shared
+ *   <li>Rules 12, 14, 16, 17 are docs/algorithms.md's GAP-FILLs (F13).</li>
+ *   <li>View changes and creation on first use (not in the source notes) go through the shared
  *       {@linkplain io.dlock.mutex.common.TokenCensus token census}: the steward (lowest member) finds
  *       the token or regenerates it; then every node sets LAST to the holder and NEXT to nil, and each
  *       waiting node sends a new REQUEST to the holder. The census's 3(N-1) messages are not part of
  *       the per-entry cost.</li>
  *   <li>{@link CandidateElected} is acted on once per generation (duplicates are ignored); a node
- *       that still holds a token when it learns of a regenerated one drops it (SPEC.md rule 16);
- *       if it is in the CS (a holder paused longer than the recovery timers, which the seed's
+ *       that still holds a token when it learns of a regenerated one drops it (docs/algorithms.md A9 rule 16);
+ *       if it is in the CS (a holder paused longer than the recovery timers, which the source notes'
  *       timing assumptions exclude), it drops it when it leaves: the token carries its generation
  *       and a held token older than the newest announced one is never used again. That pause
- *       costs one overlap of two holders, as the seed admits, and no more.</li>
+ *       costs one overlap of two holders, as the source notes admit, and no more.</li>
  * </ul>
  */
 final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
@@ -83,7 +83,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
      * lastStamp, the (fence, hop) of the last token accepted; seq, the number of our latest REQUEST
      * (re-sends get new numbers); seen, the highest REQUEST number seen per origin; recovery: ft, generation, minCandidate.
      *
-     * Invariants (failure-free, SPEC.md A9):
+     * Invariants (failure-free, docs/algorithms.md A9):
      *  - Exactly one node has hasToken, or the token is in flight.
      *  - A node not requesting that is root holds the token (rule 1's root case enters at once).
      *  - The nodes waiting for the token form the chain holder -> NEXT -> NEXT ...; each requester is
@@ -94,7 +94,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
      *    knows the newest generation announced (CANDIDATE_ELECTED). A held token of an older
      *    generation is dropped as soon as its holder is out of the CS (rule 16 when idle, onRelease
      *    when the announcement arrived during the CS), so a holder slower than the recovery timers
-     *    causes at most the one overlap the seed admits, never a permanent second token.
+     *    causes at most the one overlap the source notes admit, never a permanent second token.
      *
      * Recovery (rules 5-17) is driven by the timers TWAIT, TELEC and TOBS, all cancelled when the
      * token arrives (rule 6). It changes last/next only in rule 15/16 (everyone points at the elected
@@ -117,7 +117,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     /** Bits of the fence below the generation (grants per generation). */
     static final int GENERATION_SHIFT = 20;
 
-    /** The recovery state of SPEC.md A9 rule 5-17. */
+    /** The recovery state of docs/algorithms.md A9 rule 5-17. */
     enum Ft { NORMAL, WAITING, CONSULTING, QUERY, CANDIDATE, OBSERVER }
 
     private final NodeId self;
@@ -156,7 +156,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
         this.faultTolerant = faultTolerant;
         this.twait = twait;
         this.telec = telec;
-        // SPEC decision: node 1 (the lowest member) is the initial root and holder
+        // decision in docs/algorithms.md: node 1 (the lowest member) is the initial root and holder
         NodeId root = view.member(0);
         this.last = root;
         this.hasToken = context.startsIdle() && root.equals(self);

@@ -8,14 +8,14 @@ import io.dlock.protocol.ProtocolOptions;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain NaimiTrehel Naimi-Trehel} (SPEC.md A9): path reversal over
+ * Registry entry for {@linkplain NaimiTrehel Naimi-Trehel} (docs/algorithms.md A9): path reversal over
  * {@code LAST}/{@code NEXT} pointers, O(log N) messages per entry on average, N at worst, 0 for the
  * idle root; synchronization delay T; FIFO not required.
  *
  * <p>Options:
  * <ul>
  *   <li>{@value #FAULT_TOLERANT} ({@code true}/{@code false}, default {@code true}, but {@code false} on a live
- *       node unless configured: {@link #runtimeDefaults()}): run the seed's
+ *       node unless configured: {@link #runtimeDefaults()}): run the source notes'
  *       recovery (rules 5-17: Twait, Telec, consult, query, candidate election);</li>
  *   <li>{@value #TWAIT} (default {@value #DEFAULT_TWAIT}): how long a requester waits for the token
  *       before it consults the others (rule 7);</li>
@@ -87,7 +87,7 @@ public final class NaimiTrehelDefinition extends AbstractMutexProtocolDefinition
     }
 
     /**
-     * On a live node the seed's in-epoch recovery is off unless configured ({@code dlock.mutex.fault-tolerant=true}):
+     * On a live node the source notes' in-epoch recovery is off unless configured ({@code dlock.mutex.fault-tolerant=true}):
      * dlock's transports lose no message within a view, and on a partition the recovery would make a
      * second token on the majority side while the cut-off holder, not yet out of its primary view, still
      * uses the first (see {@link io.dlock.protocol.MutexProtocolDefinition#runtimeDefaults()}). Crashes and

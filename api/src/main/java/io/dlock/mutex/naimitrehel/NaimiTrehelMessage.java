@@ -9,7 +9,7 @@ import io.dlock.spi.NodeId;
 import java.util.Objects;
 
 /**
- * The messages of {@link NaimiTrehel} (SPEC.md A9). A requester numbers every REQUEST it sends
+ * The messages of {@link NaimiTrehel} (docs/algorithms.md A9). A requester numbers every REQUEST it sends
  * ({@code seq}: 1, 2, ... never reused, a re-sent request gets a new number); the recovery messages
  * and their answers carry the number of the request they are about, so that late and duplicated
  * answers are recognised.
@@ -115,7 +115,7 @@ public sealed interface NaimiTrehelMessage extends ProtocolMessage {
     }
 
     /**
-     * Token census (not in the seed): one of the four {@link CensusMessage}s of
+     * Token census (not in the source notes): one of the four {@link CensusMessage}s of
      * {@link io.dlock.mutex.common.TokenCensus}, carried in this algorithm's message type; a member reports its latest REQUEST number; at DONE every node sets LAST to the holder and NEXT to nil.
      *
      * @param message the census message carried

@@ -24,9 +24,9 @@ import java.util.TreeMap;
  * pointers and are queued at each node, and the token (PRIVILEGE) travels back down, reversing the
  * pointers as it goes.
  *
- * <p><b>Source.</b> Seed {@code 004_6328cd5d8a721332.txt} §3.2, as restated in SPEC.md A8
+ * <p><b>Source.</b> Source notes S4 (docs/algorithms.md §0.6) §3.2, as restated in docs/algorithms.md A8
  * (ASSIGN_PRIVILEGE, MAKE_REQUEST, rules 1-4); K. Raymond, "A tree-based algorithm for distributed
- * mutual exclusion", ACM TOCS 7(1):61-77, 1989 (the {@code ASKED} and {@code USING} variables, SPEC.md
+ * mutual exclusion", ACM TOCS 7(1):61-77, 1989 (the {@code ASKED} and {@code USING} variables, docs/algorithms.md
  * F22 GAP-FILL).
  *
  * <p><b>Assumptions.</b> Messages only between tree neighbours; reliable within an epoch; FIFO not
@@ -73,7 +73,7 @@ final class Raymond implements MutexProtocol<RaymondMessage> {
      *  - using implies holder == self. A node is in queue at most once; self is in queue iff
      *    requesting and not using.
      *  - asked implies holder != self and queue non-empty; at most one REQUEST is in flight per
-     *    directed edge (SPEC.md RAY-3), so a node appears at most once in its neighbour's queue.
+     *    directed edge (docs/algorithms.md RAY-3), so a node appears at most once in its neighbour's queue.
      *  - Each event runs: update; ASSIGN_PRIVILEGE; MAKE_REQUEST (in that order). While the census
      *    is active neither runs (no token moves, no request leaves), and messages are deferred.
      *

@@ -7,7 +7,7 @@ import io.dlock.protocol.ProtocolFamily;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain Raymond Raymond's tree algorithm} (SPEC.md A8) over the complete
+ * Registry entry for {@linkplain Raymond Raymond's tree algorithm} (docs/algorithms.md A8) over the complete
  * binary tree of the view's members in id order: at most 2D messages per entry (D the tree's
  * diameter, at most {@code 2 floor(log2 N)}), O(log N) on average, about 4 under heavy load;
  * synchronization delay at most D·T; FIFO not required. No options.
@@ -45,7 +45,7 @@ public final class RaymondDefinition extends AbstractMutexProtocolDefinition<Ray
      * simulator's default workloads (measured 3.0 to 3.9 for N = 8 to 256). Under light load, when
      * requests rarely overlap, the average is the round trip between random nodes of the tree,
      * O(log N): measured about 2.5 log2 N (13.2 for N = 64, 20.5 for N = 256). Tests check the bound
-     * 2D per entry (SPEC.md RAY-3), not this figure.
+     * 2D per entry (docs/algorithms.md RAY-3), not this figure.
      */
     @Override
     public double expectedMessagesPerEntry(int n) {

@@ -41,7 +41,7 @@ public sealed interface RaymondMessage extends ProtocolMessage {
     }
 
     /**
-     * Token census (not in the seed): one of the four {@link CensusMessage}s of
+     * Token census (not in the source notes): one of the four {@link CensusMessage}s of
      * {@link io.dlock.mutex.common.TokenCensus}, carried in this algorithm's message type; a member reports no request number (0).
      *
      * @param message the census message carried

@@ -14,7 +14,7 @@ import java.util.List;
  * rank {@code i} is {@code (i-1)/2}), depth {@code floor(log2 N)} and diameter at most twice that, so a
  * request climbs and the token descends O(log N) edges; every node can compute it from the view alone,
  * so all members agree on it without a message, and a join or leave changes it only near the end of
- * the heap. {@link #CHAIN} and {@link #STAR} exist for SPEC.md's worked claims (RAY-1, RAY-4).
+ * the heap. {@link #CHAIN} and {@link #STAR} exist for docs/algorithms.md's worked claims (RAY-1, RAY-4).
  */
 enum TreeShape {
 

@@ -1,5 +1,5 @@
 /**
- * Raymond's tree-based token algorithm (SPEC.md A8, seed 004 §3.2; ACM TOCS 1989): the members form
+ * Raymond's tree-based token algorithm (docs/algorithms.md A8, notes S4 §3.2; ACM TOCS 1989): the members form
  * a spanning tree (here the complete binary tree of the view's members in id order) whose
  * {@code HOLDER} pointers lead to the token; requests climb toward the token and are queued at each
  * node, the token descends and reverses the pointers. At most 2D messages per entry (D the diameter),

@@ -7,14 +7,14 @@ import java.util.TreeMap;
 
 /**
  * An exact positive rational of the form {@code Π_k A_k^{e_k}} over the nodes' pairwise coprime
- * attributes {@code A_k} (SPEC.md A11), stored as its exponent vector: a sorted list of (rank k,
+ * attributes {@code A_k} (docs/algorithms.md A11), stored as its exponent vector: a sorted list of (rank k,
  * exponent e_k ≠ 0). Because the attributes are pairwise coprime and greater than 1, the vector is
  * unique, so equality of vectors is equality of the rationals, and multiplying rationals adds
- * vectors. This is the representation SPEC.md recommends ("equivalently and faster"); it never
+ * vectors. This is the representation docs/algorithms.md recommends ("equivalently and faster"); it never
  * rounds and its size does not grow with the number of entries (an X value has at most two non-zero
  * exponents; only the exponents grow, by one per pass). {@link #toFraction} gives the
  * {@link BigInteger} numerator and denominator with the odd primes 3, 5, 7, 11, ... as attributes, as
- * in the seed's example.
+ * in the source notes' example.
  *
  * <p>Immutable.
  */

@@ -27,20 +27,20 @@ import java.util.TreeSet;
  * its X by {@code A_i / A_(i+1 mod N)}, which passes the right to its successor on the ring with no
  * token and no message.
  *
- * <p><b>Source.</b> Seed {@code 003_9084ddf06bd22416.txt} (Алгоритм Raynal: the original with
+ * <p><b>Source.</b> Source notes S3 (docs/algorithms.md §0.6) (Алгоритм Raynal: the original with
  * REQUEST/REPLY, the worked example, and the modification with INFORM messages), as restated in
- * SPEC.md A11 (errata F15-F18); M. Raynal, "Prime numbers as a tool to design distributed
+ * docs/algorithms.md A11 (errata F15-F18); M. Raynal, "Prime numbers as a tool to design distributed
  * algorithms", Information Processing Letters 33(1):53-58, 1989.
  *
  * <p><b>Variants.</b>
  * <ul>
- *   <li>Default: the seed's modification. Every node keeps a replica of every X; nobody sends
+ *   <li>Default: the source notes' modification. Every node keeps a replica of every X; nobody sends
  *       requests (the permission of non-privileged nodes is implicit); the privileged node enters if
  *       it wants to, and passes the right on (new X to everyone in an INFORM) when it leaves or if it
  *       does not want it. It cannot deadlock and serves requests round-robin. Cost: one pass is
  *       {@code N-1} INFORMs; a requester at ring distance d from the right waits d passes,
  *       {@code d(N-1)} messages, at most {@code (N-1)^2}. The right circulates forever, also in an
- *       idle cluster (SPEC.md F18, F30): a privileged node that does not want the CS waits option
+ *       idle cluster (docs/algorithms.md F18, F30): a privileged node that does not want the CS waits option
  *       {@code idle-pass-ms} (default 20 ms) before passing, so an idle cluster costs about
  *       {@code (N-1) · 1000 / (idle-pass-ms + one-way delay)} messages per second per lock used
  *       (about 200/s for N = 5 on a fast LAN), and a requester waits up to about
@@ -48,9 +48,9 @@ import java.util.TreeSet;
  *   <li>Option {@code original}: Raynal's algorithm as published. A requester asks everyone for
  *       their X (REQUEST/REPLY, {@code 2(N-1)} messages per attempt) and retries after option
  *       {@code retry-ms} (default 10) until the product says it is privileged. It <b>deadlocks</b>
- *       when the node after the last holder never requests (the right stays there; SPEC.md RN-4). At
+ *       when the node after the last holder never requests (the right stays there; docs/algorithms.md RN-4). At
  *       most {@code N-1} attempts per entry if retries are spaced so the right advances between them
- *       (seed bound {@code 2(N-1)^2}); unbounded otherwise.</li>
+ *       (the source notes' bound {@code 2(N-1)^2}); unbounded otherwise.</li>
  * </ul>
  *
  * <p><b>Exactness and size.</b> X values are exact: {@link PrimeRatio} keeps the exponent vector
@@ -61,7 +61,7 @@ import java.util.TreeSet;
  * for N = 100), which is why the exponent form is used.
  *
  * <p><b>Assumptions.</b> Reliable within an epoch; FIFO not required (each INFORM carries the
- * sender's pass count and receivers keep the newest, SPEC DECISION of A11); ring order = rank order
+ * sender's pass count and receivers keep the newest, decision in docs/algorithms.md A11); ring order = rank order
  * in the view; the initially privileged node is rank 0.
  *
  * <p><b>Deviations.</b>

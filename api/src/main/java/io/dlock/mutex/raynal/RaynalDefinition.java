@@ -8,8 +8,8 @@ import io.dlock.protocol.ProtocolOptions;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain Raynal Raynal's prime-number algorithm} (SPEC.md A11), by default
- * with the seed's INFORM modification: no requests, the privileged node passes the right on with
+ * Registry entry for {@linkplain Raynal Raynal's prime-number algorithm} (docs/algorithms.md A11), by default
+ * with the source notes' INFORM modification: no requests, the privileged node passes the right on with
  * {@code N-1} INFORMs; a requester at ring distance d waits {@code d(N-1)} messages, at most
  * {@code (N-1)^2}; FIFO not required; synchronization delay T when the successor is waiting. The
  * right circulates forever (also when idle).

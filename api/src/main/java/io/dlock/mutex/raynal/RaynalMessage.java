@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * The messages of {@link Raynal}: REQUEST and REPLY for the original algorithm, INFORM for the
- * seed's modification, STATE for the epoch barrier after a view change.
+ * source notes' modification, STATE for the epoch barrier after a view change.
  */
 public sealed interface RaynalMessage extends ProtocolMessage {
 
@@ -42,7 +42,7 @@ public sealed interface RaynalMessage extends ProtocolMessage {
      * INFORM modification, rule 10: the sender passed the right on; its new X.
      *
      * @param x     the sender's new X
-     * @param pass  the sender's pass count in this epoch (SPEC DECISION: receivers keep the newest)
+     * @param pass  the sender's pass count in this epoch (decision in docs/algorithms.md: receivers keep the newest)
      * @param fence the highest fencing token the sender has seen
      */
     record Inform(PrimeRatio x, long pass, long fence) implements RaynalMessage {
@@ -54,7 +54,7 @@ public sealed interface RaynalMessage extends ProtocolMessage {
     }
 
     /**
-     * Epoch-barrier announcement after a view change or a start on first use (not in the seed).
+     * Epoch-barrier announcement after a view change or a start on first use (not in the source notes).
      *
      * @param state the sender's state
      * @param fence the highest fencing token the sender has seen

@@ -21,21 +21,21 @@ import java.util.TreeMap;
  * asks every other member; a member answers at once unless it is in the critical section or its own
  * pending request precedes the asker's, in which case it defers the answer until it leaves.
  *
- * <p><b>Source.</b> Seed {@code 000_2104269f62208a17.txt} (分散アルゴリズム) and seed
- * {@code 004_6328cd5d8a721332.txt} §2.2, rules RA1-RA4, as restated in SPEC.md A4; G. Ricart and
+ * <p><b>Source.</b> Source notes S0 (docs/algorithms.md §0.6) (分散アルゴリズム) and notes
+ * S4 §2.2, rules RA1-RA4, as restated in docs/algorithms.md A4; G. Ricart and
  * A. K. Agrawala, "An optimal algorithm for mutual exclusion in computer networks", CACM 24(1):9-17,
  * 1981.
  *
  * <p><b>Assumptions.</b> Fully connected; reliable within an epoch; FIFO <em>not</em> required;
  * requests totally ordered by (Lamport timestamp, node id), smaller first. Node {@code i} of the
- * seed is the member of rank {@code i} in the current {@link View}. A node that crashes without a
- * view change blocks every other requester (SPEC.md RA-5); a view change that removes it unblocks
+ * source notes is the member of rank {@code i} in the current {@link View}. A node that crashes without a
+ * view change blocks every other requester (docs/algorithms.md RA-5); a view change that removes it unblocks
  * them.
  *
  * <p><b>Cost.</b> 2(N-1) messages per entry (N-1 REQUEST, N-1 REPLY) on any schedule; synchronization
  * delay T; delay before entry 2T. N = 1 enters at once with no message.
  *
- * <p><b>Deviations from the seed.</b>
+ * <p><b>Deviations from the source notes.</b>
  * <ul>
  *   <li>A REPLY names the timestamp of the request it answers and counts only if it answers the
  *       current one, so a duplicated REPLY, or one that answers a duplicated REQUEST of an earlier
@@ -64,10 +64,10 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
      *  - inCS implies requesting, and replies covers every other member of the current view.
      *  - replies only ever holds members whose Reply named myTs; it is cleared by each onRequest.
      *  - deferred is empty unless requesting; it has at most one entry per other member (<= N-1,
-     *    SPEC.md RA-4) and is emptied by RA4 before any new request can be made.
+     *    docs/algorithms.md RA-4) and is emptied by RA4 before any new request can be made.
      *  - A Reply is never withheld from a request that precedes ours, so the waits-for graph follows
-     *    (ts, id) order and has no cycle (seed 004's proof of ME2/ME3): no deadlock.
-     *  - ME1 (seed 004): two nodes in the CS would each have replied to the other's current request
+     *    (ts, id) order and has no cycle (notes S4's proof of ME2/ME3): no deadlock.
+     *  - ME1 (notes S4): two nodes in the CS would each have replied to the other's current request
      *    while requesting, but of two requesting nodes only the later one replies.
      *
      * Fencing. If i enters before j, the Reply from i that j needed for its current request was

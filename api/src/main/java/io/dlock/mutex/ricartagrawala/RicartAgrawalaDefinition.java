@@ -7,7 +7,7 @@ import io.dlock.protocol.ProtocolFamily;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain RicartAgrawala Ricart and Agrawala's algorithm} (SPEC.md A4):
+ * Registry entry for {@linkplain RicartAgrawala Ricart and Agrawala's algorithm} (docs/algorithms.md A4):
  * permission-based, correct on non-FIFO channels, 2(N-1) messages per entry, synchronization delay
  * T. It has no options.
  */

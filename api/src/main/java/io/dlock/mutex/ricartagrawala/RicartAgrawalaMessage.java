@@ -20,7 +20,7 @@ public sealed interface RicartAgrawalaMessage extends ProtocolMessage {
     }
 
     /**
-     * RA2/RA4: permission for one request (the seed's "OK").
+     * RA2/RA4: permission for one request (the source notes' "OK").
      *
      * @param requestTimestamp the timestamp of the request this answers, so that a duplicate or a
      *                         reply to an earlier request is recognised and ignored

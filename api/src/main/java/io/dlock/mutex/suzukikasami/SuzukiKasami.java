@@ -24,21 +24,21 @@ import java.util.TreeMap;
  * and a FIFO queue {@code Q} of nodes waiting; a node leaving the critical section appends every node
  * with a newer outstanding request to {@code Q} and sends the token to its head.
  *
- * <p><b>Source.</b> Seed {@code 004_6328cd5d8a721332.txt} §3.1, as restated in SPEC.md A7, rules 1-4;
+ * <p><b>Source.</b> Source notes S4 (docs/algorithms.md §0.6) §3.1, as restated in docs/algorithms.md A7, rules 1-4;
  * I. Suzuki and T. Kasami, "A distributed mutual exclusion algorithm", ACM TOCS 3(4):344-349, 1985.
  *
  * <p><b>Assumptions.</b> Fully connected; reliable within an epoch; FIFO <em>not</em> required
- * (request numbers discard outdated requests). Node {@code i} of the seed is the member of rank
+ * (request numbers discard outdated requests). Node {@code i} of the source notes is the member of rank
  * {@code i} in the current {@link View}; {@code RN} and {@code LN} are kept per {@link NodeId}, so they
  * survive a change of ranks. In a simulation ({@link ProtocolContext#startsIdle()}) the lowest member
- * starts with the token (SPEC DECISION); otherwise the {@link TokenCensus} establishes it.
+ * starts with the token (decision in docs/algorithms.md); otherwise the {@link TokenCensus} establishes it.
  *
  * <p><b>Cost.</b> N messages per entry by a node without the token (N-1 REQUEST, 1 TOKEN), 0 when the
- * requester holds the idle token (SPEC.md SK-1). Synchronization delay T; delay before entry 2T.
+ * requester holds the idle token (docs/algorithms.md SK-1). Synchronization delay T; delay before entry 2T.
  *
- * <p><b>Deviations from the seed.</b>
+ * <p><b>Deviations from the source notes.</b>
  * <ul>
- *   <li>GAP-FILL (SPEC.md F21, rule 2): an idle holder that receives a request it has not served
+ *   <li>GAP-FILL (docs/algorithms.md F21, rule 2): an idle holder that receives a request it has not served
  *       sends the token at once; without it, a request made while the token is idle elsewhere waits
  *       forever (SK-5).</li>
  *   <li>The token carries its epoch and a hop count; a node accepts only a hop above the last it
@@ -75,7 +75,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
      *    a duplicated or late copy is never used (rule 3).
      *  - requesting && token != null && !inCS happens only while a census is active (otherwise
      *    rule 1 or 3 enters at once).
-     *  - Starvation freedom (seed 004): a waiting node's request reaches every member; the next exit
+     *  - Starvation freedom (notes S4): a waiting node's request reaches every member; the next exit
      *    of a holder that has heard it appends it to Q (once), and Q is FIFO.
      *
      * Fencing. Grants happen only at the token holder; each takes fences.next(), and the token
@@ -115,7 +115,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
         this.idleHandOff = idleHandOff;
         this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, new Port());
         if (context.startsIdle() && TokenCensus.stewardOf(context.view()).equals(self)) {
-            token = new TokenState(); // SPEC DECISION: the token starts at the lowest member
+            token = new TokenState(); // decision in docs/algorithms.md: the token starts at the lowest member
         }
         if (!context.startsIdle()) {
             // a node created in a running cluster may reuse the id of a member that left: number our
@@ -265,7 +265,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
     }
 
     /**
-     * Whether {@code j} has a request the token has not served: the seed's {@code RN[j] == LN[j] + 1}.
+     * Whether {@code j} has a request the token has not served: the source notes' {@code RN[j] == LN[j] + 1}.
      * Written {@code RN[j] > LN[j]}, which is the same while numbers grow by one ({@code RN[j]} never
      * exceeds {@code LN[j] + 1}: one outstanding request per node) and also serves a node that
      * rejoined under the same id and numbers its requests from a higher start.

@@ -7,7 +7,7 @@ import io.dlock.protocol.ProtocolFamily;
 import java.util.Set;
 
 /**
- * Registry entry for {@linkplain SuzukiKasami Suzuki-Kasami} (SPEC.md A7): numbered requests broadcast
+ * Registry entry for {@linkplain SuzukiKasami Suzuki-Kasami} (docs/algorithms.md A7): numbered requests broadcast
  * to every member, a token carrying {@code LN} and the queue of waiting nodes; N messages per entry
  * (N-1 REQUEST + 1 TOKEN), 0 when the requester holds the idle token; synchronization delay T; FIFO
  * not required. No options.
@@ -31,7 +31,7 @@ public final class SuzukiKasamiDefinition extends AbstractMutexProtocolDefinitio
 
     /**
      * Not exact for every schedule: {@code N} per entry by a node without the token, 0 by the idle
-     * holder (SPEC.md SK-1), so the run's total is {@code N * (entries that needed the token)}. This
+     * holder (docs/algorithms.md SK-1), so the run's total is {@code N * (entries that needed the token)}. This
      * is the figure for a node that does not hold the token, the usual case.
      */
     @Override

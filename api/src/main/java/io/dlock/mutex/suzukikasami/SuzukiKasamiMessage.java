@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The messages of {@link SuzukiKasami}: the seed's REQUEST and TOKEN, and {@link Census}, which
+ * The messages of {@link SuzukiKasami}: the source notes' REQUEST and TOKEN, and {@link Census}, which
  * carries the census messages of {@link io.dlock.mutex.common.TokenCensus}.
  */
 public sealed interface SuzukiKasamiMessage extends ProtocolMessage {
@@ -57,7 +57,7 @@ public sealed interface SuzukiKasamiMessage extends ProtocolMessage {
     }
 
     /**
-     * Token census (not in the seed): one of the four {@link CensusMessage}s of
+     * Token census (not in the source notes): one of the four {@link CensusMessage}s of
      * {@link io.dlock.mutex.common.TokenCensus}, carried in this algorithm's message type; a member reports {@code RN[me]} as its request number, from which the steward rebuilds {@code LN} of a regenerated token.
      *
      * @param message the census message carried

@@ -19,28 +19,28 @@ import io.dlock.spi.View;
  * order; only its holder may enter the critical section, and it passes the token on when it leaves,
  * or at once if it does not want it.
  *
- * <p><b>Source.</b> Seed {@code 000_2104269f62208a17.txt} (Token Ring Algorithm), as restated in SPEC.md
+ * <p><b>Source.</b> Source notes S0 (docs/algorithms.md §0.6) (Token Ring Algorithm), as restated in docs/algorithms.md
  * A5, rules 1-5; A. S. Tanenbaum and M. van Steen, <i>Distributed Systems</i>, §6.3; G. Le Lann, 1977.
  *
  * <p><b>Assumptions.</b> The ring is the current {@link View}'s members in ascending id order (member
  * of rank {@code k} is {@code ring[k]}, its successor rank {@code k+1 mod N}); reliable within an epoch;
  * FIFO irrelevant (one token). In a simulation ({@link ProtocolContext#startsIdle()}) the token starts at
- * {@code ring[0]} (SPEC DECISION); otherwise the {@link TokenCensus} establishes it. Crashes are
+ * {@code ring[0]} (decision in docs/algorithms.md); otherwise the {@link TokenCensus} establishes it. Crashes are
  * handled by view changes; in addition, option {@code token-ack-ms} turns on the TOKEN_ACK crash
- * variant (rule 6, SPEC.md TR-5): a sender that gets no TOKEN_ACK within the timeout skips its
+ * variant (rule 6, docs/algorithms.md TR-5): a sender that gets no TOKEN_ACK within the timeout skips its
  * successor (and every member it skipped before in this epoch) and sends the token on, so a crashed
  * member still in the view does not stop the ring. Its timing assumption: the timeout exceeds every
  * round trip, or a slow successor gets a second token.
  *
- * <p><b>Cost.</b> 1 to infinity messages per entry (seed 000: "1から"): one TOKEN per hop, and the token
- * keeps circulating while nobody wants it (SPEC.md F30); exactly 1 per entry under full load (TR-2), N
+ * <p><b>Cost.</b> 1 to infinity messages per entry (notes S0: "1から"): one TOKEN per hop, and the token
+ * keeps circulating while nobody wants it (docs/algorithms.md F30); exactly 1 per entry under full load (TR-2), N
  * per idle circulation (TR-1). Synchronization delay T to (N-1)T; delay before entry 0 to N-1 hops.
  *
- * <p><b>Deviations from the seed.</b>
+ * <p><b>Deviations from the source notes.</b>
  * <ul>
  *   <li>Option {@code idle-pause-ms} (default {@value TokenRingDefinition#DEFAULT_IDLE_PAUSE_MS}): a holder
  *       that does not want the critical section keeps the token that long before passing it on, so an
- *       idle cluster does not spin a core; 0 is the SPEC's behaviour. A request made while the token
+ *       idle cluster does not spin a core; 0 is docs/algorithms.md's behaviour. A request made while the token
  *       pauses here enters at once. A holder leaving the critical section passes at once (rule 3).</li>
  *   <li>Rule 5 ({@code init()} at {@code ring[0]}) runs on {@link #onStart()}, which the simulator
  *       calls at time 0 (a protocol may not act in its constructor), so the circulation starts then
@@ -59,7 +59,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
      * Overview.
      *
      * State: holding (the token is here) with tokenHop (its hop count when it arrived); lastHop
-     * (highest hop accepted in this epoch); wantCS (onRequest until onRelease, SPEC's wantCS);
+     * (highest hop accepted in this epoch); wantCS (onRequest until onRelease, docs/algorithms.md's wantCS);
      * inCS; pausing (an idle-pause timer runs); genesisPending (ring[0] of a simulation has not yet
      * run rule 5); fences; census.
      *
@@ -108,7 +108,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
         this.tokenAckMillis = tokenAckMillis;
         this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, new Port());
         if (context.startsIdle() && TokenCensus.stewardOf(context.view()).equals(self)) {
-            holding = true; // SPEC DECISION: the token starts at ring[0]
+            holding = true; // decision in docs/algorithms.md: the token starts at ring[0]
             genesisPending = true; // rule 5 runs at the first event
         }
     }

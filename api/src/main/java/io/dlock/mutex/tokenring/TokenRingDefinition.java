@@ -8,17 +8,17 @@ import io.dlock.protocol.ProtocolOptions;
 import java.util.Set;
 
 /**
- * Registry entry for the {@linkplain TokenRing token ring} (SPEC.md A5): one token circulates along
+ * Registry entry for the {@linkplain TokenRing token ring} (docs/algorithms.md A5): one token circulates along
  * the ring of the view's members in id order; 1 to infinity messages per entry (1 under full load, N
  * per idle circulation); synchronization delay T to (N-1)T; FIFO not required. Its messages never
- * stop ({@link #quiescentWhenIdle()} is false, SPEC.md F30).
+ * stop ({@link #quiescentWhenIdle()} is false, docs/algorithms.md F30).
  *
  * <p>Option {@value #IDLE_PAUSE_MS} (milliseconds, 0 to 60000, default
  * {@value #DEFAULT_IDLE_PAUSE_MS}): how long a holder that does not want the critical section keeps
- * the token before passing it on, so that an idle cluster does not spin a core; 0 is the SPEC's
+ * the token before passing it on, so that an idle cluster does not spin a core; 0 is docs/algorithms.md's
  * behaviour (pass at once). In the simulator the pause is in virtual time units.
  *
- * <p>Option {@value #TOKEN_ACK_MS} (milliseconds, 0 to 60000, default 0 = off): SPEC.md A5 rule 6,
+ * <p>Option {@value #TOKEN_ACK_MS} (milliseconds, 0 to 60000, default 0 = off): docs/algorithms.md A5 rule 6,
  * Tanenbaum's crash variant. The receiver of a TOKEN answers TOKEN_ACK; a sender with no ack after
  * that long takes its successor for crashed and sends the token to the next member in ring order,
  * so a crashed member still in the view (its failure not yet detected) does not stop the ring (TR-5).
@@ -77,7 +77,7 @@ public final class TokenRingDefinition extends AbstractMutexProtocolDefinition<T
     }
 
     /**
-     * 1, the figure under full load (SPEC.md TR-2): every hop then serves an entry. It is a lower
+     * 1, the figure under full load (docs/algorithms.md TR-2): every hop then serves an entry. It is a lower
      * bound, not an average: with lighter load the token also makes idle hops (N per idle
      * circulation, TR-1), and how many depends on the load and on {@value #IDLE_PAUSE_MS}. 0 for one
      * node.

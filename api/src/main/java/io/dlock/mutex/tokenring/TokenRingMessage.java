@@ -7,7 +7,7 @@ import io.dlock.mutex.common.CensusMessage;
 import io.dlock.protocol.ProtocolMessage;
 
 /**
- * The messages of {@link TokenRing}: the seed's TOKEN, the optional TOKEN_ACK, and {@link Census},
+ * The messages of {@link TokenRing}: the source notes' TOKEN, the optional TOKEN_ACK, and {@link Census},
  * which carries the census messages of {@link io.dlock.mutex.common.TokenCensus}.
  */
 public sealed interface TokenRingMessage extends ProtocolMessage {
@@ -29,7 +29,7 @@ public sealed interface TokenRingMessage extends ProtocolMessage {
     }
 
     /**
-     * Rule 6 (option {@code token-ack-ms}, SPEC.md TR-5): the receiver of a TOKEN confirms it to its
+     * Rule 6 (option {@code token-ack-ms}, docs/algorithms.md TR-5): the receiver of a TOKEN confirms it to its
      * sender, which otherwise skips the silent successor after the timeout.
      *
      * @param epoch the epoch of the token confirmed
@@ -43,7 +43,7 @@ public sealed interface TokenRingMessage extends ProtocolMessage {
     }
 
     /**
-     * Token census (not in the seed): one of the four {@link CensusMessage}s of
+     * Token census (not in the source notes): one of the four {@link CensusMessage}s of
      * {@link io.dlock.mutex.common.TokenCensus}, carried in this algorithm's message type; a member reports no request number (0).
      *
      * @param message the census message carried

@@ -28,7 +28,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The centralized coordinator (SPEC.md A1, claims CEN-1..CEN-5) and its view-change recovery. */
+/** The centralized coordinator (docs/algorithms.md A1, claims CEN-1..CEN-5) and its view-change recovery. */
 class CentralizedTest {
 
     private static final CentralizedDefinition DEFINITION = new CentralizedDefinition();

@@ -29,7 +29,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * CTTA with REGENERATE, SPEC.md Part G CT-1..CT-10, duplicates and token loss. The SPEC's site
+ * CTTA with REGENERATE, docs/algorithms.md Part G CT-1..CT-10, duplicates and token loss. docs/algorithms.md's site
  * {@code i} is the node with id {@code i-1} here (rank order); site 1 (id 0) starts with the token.
  */
 class CttaTest {
@@ -118,7 +118,7 @@ class CttaTest {
         }
     }
 
-    /** CT-4: the candidate ages of the SPEC's examples, and g = i (mod N), g > CG, g - N <= CG. */
+    /** CT-4: the candidate ages of docs/algorithms.md's examples, and g = i (mod N), g > CG, g - N <= CG. */
     @Test
     void candidateAges() {
         assertEquals(3, Ctta.candidateAge(0, 3, 5));
@@ -288,7 +288,7 @@ class CttaTest {
         assertEquals(List.of(), c.violations());
     }
 
-    // ---- seed §5: failure modes ----------------------------------------------------------------
+    // ---- Muro et al. §5: failure modes ----------------------------------------------------------------
 
     /** Runs a failure detector's report on site {@code k} (a harness event) and collects its effects. */
     private static void on(Cluster<CttaMessage> c, long k, java.util.function.Consumer<Ctta> report) {
@@ -316,7 +316,7 @@ class CttaTest {
     }
 
     /**
-     * Seed §5, site failure: sites 1 and 2 request, the idle holder PASSes the token to site 1, and
+     * Muro et al. §5, site failure: sites 1 and 2 request, the idle holder PASSes the token to site 1, and
      * site 1 fails while the token is on its way. Site 1 forwards it unchanged (it does not enter,
      * HR(1) and CG(1) stay as they were) to site 2, whose request it had recorded; the others, told
      * of the failure, do not pass to site 1. Repaired, site 1 re-sends its CRREQ with the same number
@@ -355,7 +355,7 @@ class CttaTest {
     }
 
     /**
-     * Seed §5: a failed site answers every JDCG with NACK ("UDCG" in the seed) and updates no CG, so
+     * Muro et al. §5: a failed site answers every JDCG with NACK ("UDCG" in the source notes) and updates no CG, so
      * a REGENERATE run while it is failed makes no token; once it is repaired the next attempt
      * regenerates the lost token.
      */
@@ -380,7 +380,7 @@ class CttaTest {
     }
 
     /**
-     * Seed §5, partition: an end of a failed link sends PARTITION; every site then runs CTTA but no
+     * Muro et al. §5, partition: an end of a failed link sends PARTITION; every site then runs CTTA but no
      * REGENERATE (its timer re-sends the CRREQ, same number, instead of a JDCG) and NACKs any JDCG,
      * so no side of a split can make a second token. After the repair REGENERATE works again.
      */
@@ -413,7 +413,7 @@ class CttaTest {
     }
 
     /**
-     * Seed §5, re-request after a repair: the token is on its way to site 1 when site 1 fails; site
+     * Muro et al. §5, re-request after a repair: the token is on its way to site 1 when site 1 fails; site
      * 2's CRREQ reaches site 1 while it is failed, so site 1's LR never shows it. Site 1, repaired,
      * gets the token, uses it and finds nobody to pass it to: the token stops while site 2 waits
      * with nothing in flight. The reported repair makes site 2 re-send its CRREQ with the same
@@ -450,7 +450,7 @@ class CttaTest {
     }
 
     /**
-     * Seed §5 on random schedules: sites fail and are repaired (reported to the others) at random
+     * Muro et al. §5 on random schedules: sites fail and are repaired (reported to the others) at random
      * moments, outside their critical sections, while requests, deliveries and timers interleave:
      * never two sites in the critical section, fences increasing; and once every site is repaired,
      * every request is granted.
@@ -585,7 +585,7 @@ class CttaTest {
         RecordingEffects<CttaMessage> fx = new RecordingEffects<>(NodeId.of(0), v1);
         Ctta a = (Ctta) DEF.create(new ProtocolContext<>(NodeId.of(0), v1, fx, ProtocolOptions.NONE));
         a.onRequest();
-        assertEquals(1, fx.drainGrants().size()); // site 1 of the seed starts with the token
+        assertEquals(1, fx.drainGrants().size()); // site 1 of the source notes starts with the token
         View v3 = new View(3, List.of(NodeId.of(0), NodeId.of(1)));
         fx.view(v3);
         a.onView(v3); // we are the steward: QUERY to node 1

@@ -23,12 +23,12 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** Decentralized majority voting (SPEC.md A2, claims DEC-1..DEC-6). */
+/** Decentralized majority voting (docs/algorithms.md A2, claims DEC-1..DEC-6). */
 class DecentralizedTest {
 
     private static final DecentralizedDefinition DEFINITION = new DecentralizedDefinition();
 
-    /** DEC-1: one uncontended request: N-1 REQUEST, N-1 GRANT, N-1 RELEASE = 3(N-1) (SPEC's 3N with the own replica local), one attempt. */
+    /** DEC-1: one uncontended request: N-1 REQUEST, N-1 GRANT, N-1 RELEASE = 3(N-1) (docs/algorithms.md's 3N with the own replica local), one attempt. */
     @Test
     void uncontendedEntryCosts3NMinus1() {
         for (int n = 1; n <= 9; n++) {
@@ -94,7 +94,7 @@ class DecentralizedTest {
         pc1 = create(c1, view, new RecordingEffects<>(c1, view)); // c1 restarts and forgets its vote
         pc1.onMessage(b, new Request(1));             // and votes for B
         pb.onMessage(c1, new Grant(1, 0));
-        assertEquals(1, fxB.drainGrants().size(), "B holds too: ME1 violated, as SPEC.md DEC-4 constructs");
+        assertEquals(1, fxB.drainGrants().size(), "B holds too: ME1 violated, as docs/algorithms.md DEC-4 constructs");
     }
 
     private static MutexProtocol<DecentralizedMessage> create(NodeId self, View view, RecordingEffects<DecentralizedMessage> fx) {
@@ -169,7 +169,7 @@ class DecentralizedTest {
     }
 
     /**
-     * SPEC.md A2 rule 9: node 2 has not answered when node 0's reply timeout fires; node 0
+     * docs/algorithms.md A2 rule 9: node 2 has not answered when node 0's reply timeout fires; node 0
      * counts it as DENY, has 2 of 3 votes and enters. Node 2's GRANT then arrives late: node 0 keeps
      * it with the others and returns it at exit, so node 1 gets node 2's vote afterwards (it is not
      * stranded).

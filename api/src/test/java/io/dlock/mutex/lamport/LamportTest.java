@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Lamport's algorithm (SPEC.md A3, claims LAM-1..LAM-3) with both ack rules, duplicates and view changes. */
+/** Lamport's algorithm (docs/algorithms.md A3, claims LAM-1..LAM-3) with both ack rules, duplicates and view changes. */
 class LamportTest {
 
     private static final LamportDefinition DEFINITION = new LamportDefinition();
@@ -104,7 +104,7 @@ class LamportTest {
     }
 
     /**
-     * LAM-3: without FIFO channels mutual exclusion fails. SPEC.md's schedule for N = 2 with
+     * LAM-3: without FIFO channels mutual exclusion fails. docs/algorithms.md's schedule for N = 2 with
      * immediate-ack: 0's ACK overtakes 0's own REQUEST to 1, and both nodes enter.
      */
     @Test
@@ -136,7 +136,7 @@ class LamportTest {
         assertEquals(List.of(), c.violations());
     }
 
-    /** With the seed's rule a node in the critical section defers its acks; with immediate-ack it does not. */
+    /** With the source notes' rule a node in the critical section defers its acks; with immediate-ack it does not. */
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void ackRuleInCriticalSection(boolean immediateAck) {

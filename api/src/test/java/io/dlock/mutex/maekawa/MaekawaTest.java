@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Maekawa's algorithm (SPEC.md A10, claims MK-1..MK-6), both versions. */
+/** Maekawa's algorithm (docs/algorithms.md A10, claims MK-1..MK-6), both versions. */
 class MaekawaTest {
 
     private static final MaekawaDefinition DEFINITION = new MaekawaDefinition();
@@ -229,7 +229,7 @@ class MaekawaTest {
         }
     }
 
-    /** Plays SPEC.md MK-3's schedule (seed 004's deadlock example) on the N = 7 plane. */
+    /** Plays docs/algorithms.md MK-3's schedule (notes S4's deadlock example) on the N = 7 plane. */
     private static Cluster<MaekawaMessage> seedDeadlockSchedule(boolean basic) {
         Cluster<MaekawaMessage> c = cluster(7, basic);
         c.request(0);                            // arbiter 0 locks for 0 (locally)
@@ -244,7 +244,7 @@ class MaekawaTest {
         return c;
     }
 
-    /** MK-3: the basic version deadlocks on the seed's schedule: 0 waits for 1, 1 for 2, 2 for 0, nothing in flight. */
+    /** MK-3: the basic version deadlocks on the source notes' schedule: 0 waits for 1, 1 for 2, 2 for 0, nothing in flight. */
     @Test
     void basicVersionDeadlocksOnTheSeedSchedule() {
         Cluster<MaekawaMessage> c = seedDeadlockSchedule(true);
@@ -297,7 +297,7 @@ class MaekawaTest {
     }
 
     /**
-     * MK-5: Maekawa's published deadlock-free rules, without SPEC.md's displacement rule
+     * MK-5: Maekawa's published deadlock-free rules, without docs/algorithms.md's displacement rule
      * (test-only variant), deadlock on some random FIFO schedules, at the N = 7 plane and with 3x3
      * grid quorums, and never violate ME1; the same schedules never deadlock with the rule
      * ({@link #randomFifoSchedulesKeepTheArbiterInvariant}).

@@ -32,7 +32,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Naimi-Trehel, SPEC.md Part G NT-1..NT-7, duplicates and token loss. The SPEC's node {@code k} is
+ * Naimi-Trehel, docs/algorithms.md Part G NT-1..NT-7, duplicates and token loss. docs/algorithms.md's node {@code k} is
  * the node with id {@code k-1} here (rank order); node 1 (id 0) is the initial root and holder.
  */
 class NaimiTrehelTest {
@@ -44,7 +44,7 @@ class NaimiTrehelTest {
     }
 
     /**
-     * The recovery state of {@code node} (SPEC.md A9 rules 5-17) as its effects show it: its running
+     * The recovery state of {@code node} (docs/algorithms.md A9 rules 5-17) as its effects show it: its running
      * timer (TWAIT: WAITING, TOBS: OBSERVER, none: NORMAL) and, under TELEC, what it broadcast last
      * (CONSULT: CONSULTING, QUERY: QUERY, ELECTION: CANDIDATE).
      */
@@ -105,14 +105,14 @@ class NaimiTrehelTest {
     }
 
     /**
-     * NT-1, the seed's worked example with the root relabelled (our initial root is node 1, the
-     * seed's is node 5: swap the names 1 and 5): node 5's entry costs 2 messages, node 3's 3, and the
-     * LAST pointers end as the seed's, relabelled.
+     * NT-1, the source notes' worked example with the root relabelled (our initial root is node 1, the
+     * source notes' is node 5: swap the names 1 and 5): node 5's entry costs 2 messages, node 3's 3, and the
+     * LAST pointers end as the source notes', relabelled.
      */
     @Test
     void seedExample() {
         Cluster<NaimiTrehelMessage> c = new Cluster<>(DEF, 5);
-        c.request(4); // the seed's node 1
+        c.request(4); // the source notes' node 1
         c.deliverAll();
         assertTrue(c.inCS(4));
         assertEquals(2, c.messagesSent());
@@ -124,7 +124,7 @@ class NaimiTrehelTest {
         assertTrue(c.inCS(2));
         assertEquals(5, c.messagesSent());
         assertEquals(2, c.messagesSent(Request.class) - 1); // REQUEST 3->1 and 1->5
-        // seed: LAST = {1:3, 2:5, 3:3, 4:5, 5:3}; relabelled (1<->5): {5:3, 2:1, 3:3, 4:1, 1:3}
+        // source notes: LAST = {1:3, 2:5, 3:3, 4:5, 5:3}; relabelled (1<->5): {5:3, 2:1, 3:3, 4:1, 1:3}
         long[] expectedLast = {2, 0, 2, 0, 2};
         for (int k = 0; k < 5; k++) {
             assertEquals(id(expectedLast[k]), nt(c, k).last(), "LAST of node " + (k + 1));
@@ -264,7 +264,7 @@ class NaimiTrehelTest {
         Cluster<NaimiTrehelMessage> c = tokenIdleAtNode5();
         c.request(0);
         c.request(2);
-        // both REQUESTs are lost (the seed's setting: both went to the crashed node 5)
+        // both REQUESTs are lost (the source notes' setting: both went to the crashed node 5)
         c.drop(c.peek(0, 4, Request.class));
         c.drop(c.peek(2, 0, Request.class));
         for (String timer : new String[] {NaimiTrehel.TWAIT, NaimiTrehel.TELEC, NaimiTrehel.TELEC}) {

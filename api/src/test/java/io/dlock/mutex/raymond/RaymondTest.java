@@ -20,7 +20,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** Raymond's tree algorithm (SPEC.md A8): claims RAY-1 to RAY-4, the tree shape, duplicates and view changes. */
+/** Raymond's tree algorithm (docs/algorithms.md A8): claims RAY-1 to RAY-4, the tree shape, duplicates and view changes. */
 class RaymondTest {
 
     private static final RaymondDefinition RAYMOND = new RaymondDefinition();

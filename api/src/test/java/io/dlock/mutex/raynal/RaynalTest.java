@@ -21,7 +21,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** Raynal's prime-number algorithm (SPEC.md A11, claims RN-1..RN-6), both versions. */
+/** Raynal's prime-number algorithm (docs/algorithms.md A11, claims RN-1..RN-6), both versions. */
 class RaynalTest {
 
     private static final RaynalDefinition DEFINITION = new RaynalDefinition();
@@ -56,7 +56,7 @@ class RaynalTest {
         return BigInteger.valueOf(v);
     }
 
-    /** The attributes are the odd primes; X values print as the seed's fractions. */
+    /** The attributes are the odd primes; X values print as the source notes' fractions. */
     @Test
     void primeRatioArithmetic() {
         assertArrayEquals(new long[] {3, 5, 7, 11, 13}, PrimeRatio.oddPrimes(5));
@@ -70,7 +70,7 @@ class RaynalTest {
         assertThrows(IllegalArgumentException.class, () -> PrimeRatio.of(Map.of(-1, 1L)));
     }
 
-    /** RN-2: the seed example (N=4, A = 3,5,7,11, X_0 = 1): X_0 = 3/5, X_1 = 25/7, X_2 = 49/11, and T at each step. */
+    /** RN-2: the worked example (N=4, A = 3,5,7,11, X_0 = 1): X_0 = 3/5, X_1 = 25/7, X_2 = 49/11, and T at each step. */
     @Test
     void seedExample() {
         Cluster<RaynalMessage> c = cluster(4, true);
@@ -124,7 +124,7 @@ class RaynalTest {
         assertEquals(List.of(), c.violations());
     }
 
-    /** The same situation with the INFORM version: node 1 passes the right on, node 2 enters (the seed's fix). */
+    /** The same situation with the INFORM version: node 1 passes the right on, node 2 enters (the source notes' fix). */
     @Test
     void informPassesTheRightOfAnIdleNode() {
         Cluster<RaynalMessage> c = cluster(3, false);

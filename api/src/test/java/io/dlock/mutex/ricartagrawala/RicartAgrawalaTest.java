@@ -17,7 +17,7 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Ricart-Agrawala (SPEC.md A4, claims RA-1..RA-5) with duplicates, late messages and view changes. */
+/** Ricart-Agrawala (docs/algorithms.md A4, claims RA-1..RA-5) with duplicates, late messages and view changes. */
 class RicartAgrawalaTest {
 
     private static final RicartAgrawalaDefinition DEFINITION = new RicartAgrawalaDefinition();

@@ -16,7 +16,7 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Suzuki-Kasami (SPEC.md A7): claims SK-1 to SK-5, duplicates and view changes. */
+/** Suzuki-Kasami (docs/algorithms.md A7): claims SK-1 to SK-5, duplicates and view changes. */
 class SuzukiKasamiTest {
 
     private static final SuzukiKasamiDefinition SK = new SuzukiKasamiDefinition();
@@ -103,7 +103,7 @@ class SuzukiKasamiTest {
         assertEquals(List.of(), c.violations());
     }
 
-    /** SK-5: without rule 2's hand-off (the seed's text), a request waits forever while the token is idle elsewhere. */
+    /** SK-5: without rule 2's hand-off (the source notes' text), a request waits forever while the token is idle elsewhere. */
     @Test
     void withoutIdleHandOffARequesterStarves() {
         Cluster<SuzukiKasamiMessage> c = new Cluster<>(seedOnly(), 3);
@@ -179,7 +179,7 @@ class SuzukiKasamiTest {
         }
     }
 
-    /** The seed's rules without the GAP-FILL of rule 2 (SK-5's regression). */
+    /** The source notes' rules without the GAP-FILL of rule 2 (SK-5's regression). */
     private static MutexProtocolDefinition<SuzukiKasamiMessage> seedOnly() {
         return VariantDefinition.of(SK, "suzuki-kasami-seed-only", context -> new SuzukiKasami(context, false));
     }

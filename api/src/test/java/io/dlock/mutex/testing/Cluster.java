@@ -23,7 +23,7 @@ import java.util.function.Predicate;
  * chooses (or in a seeded random order, FIFO per channel or not). After every event it checks what
  * the simulator's checker checks: at most one node in the critical section (ME1), a grant only for
  * an outstanding request, fencing tokens strictly increasing. Violations are recorded, not thrown,
- * so that a test can also show a violation (SPEC.md LAM-3).
+ * so that a test can also show a violation (docs/algorithms.md LAM-3).
  *
  * <p>A view change drops every message in flight (the runtime drops messages of older epochs),
  * removes departed nodes and calls {@code onView} on the others. A node that joins gets its protocol
@@ -297,10 +297,10 @@ public final class Cluster<M extends ProtocolMessage> {
         List<NodeId> canRelease = new ArrayList<>(inCS);
         if (!definition.quiescentWhenIdle() && canRequest.isEmpty() && canRelease.isEmpty() && waiting.isEmpty()
                 && budget.entrySet().stream().noneMatch(b -> b.getValue() > 0 && view.contains(b.getKey()))) {
-            return false; // the workload is done; this algorithm's messages never stop (SPEC.md F30)
+            return false; // the workload is done; this algorithm's messages never stop (docs/algorithms.md F30)
         }
         // a timer fires only when nothing else can happen: timeouts exceed every message delay and
-        // critical section (the timing assumption of the token recoveries, SPEC.md A6/A9)
+        // critical section (the timing assumption of the token recoveries, docs/algorithms.md A6/A9)
         int others = (canRequest.isEmpty() ? 0 : 1) + (canRelease.isEmpty() ? 0 : 1) + (inFlight.isEmpty() ? 0 : 2);
         List<Map.Entry<NodeId, String>> timers = others == 0 ? runningTimers() : List.of();
         int choices = others + (timers.isEmpty() ? 0 : 1);

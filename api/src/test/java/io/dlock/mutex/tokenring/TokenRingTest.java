@@ -20,7 +20,7 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The token ring (SPEC.md A5): claims TR-1 to TR-4, the idle pause, duplicates and view changes. */
+/** The token ring (docs/algorithms.md A5): claims TR-1 to TR-4, the idle pause, duplicates and view changes. */
 class TokenRingTest {
 
     private static final TokenRingDefinition RING = new TokenRingDefinition();

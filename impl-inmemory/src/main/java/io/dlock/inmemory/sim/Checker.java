@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * still in its critical section: that is what its older fencing token is for). Fences are checked
  * across all grants, both sides included.
  *
- * <p>It also measures the synchronization delay (SPEC.md 0.4): for every exit at which another
+ * <p>It also measures the synchronization delay (docs/algorithms.md 0.4): for every exit at which another
  * live request is pending, the time until the next entry; and the recovery time: for every fault
  * ({@link #onFault}) that happens while a request is pending or the lock is held, the time until
  * the next grant.

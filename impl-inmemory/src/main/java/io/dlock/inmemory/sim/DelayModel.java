@@ -26,7 +26,7 @@ public final class DelayModel {
     }
 
     /**
-     * Every message takes exactly 1 time unit: SPEC.md 0.4's unit-delay model, in which the
+     * Every message takes exactly 1 time unit: docs/algorithms.md 0.4's unit-delay model, in which the
      * synchronization delay is measured in message times T.
      */
     public static DelayModel unit() {

@@ -225,7 +225,7 @@ final class ElectionEngine<M extends ProtocolMessage> {
             node.protocol.onStart();
         } else if (event.kind == Event.DELIVER) {
             if (node.dead) {
-                return; // counted when sent (SPEC.md 0.1)
+                return; // counted when sent (docs/algorithms.md 0.1)
             }
             steps = now;
             if (node.learned != null && definition.quietAfterLeader() && node.announcement != null

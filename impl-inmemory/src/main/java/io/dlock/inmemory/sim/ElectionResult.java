@@ -19,15 +19,15 @@ import java.util.Set;
  * @param leader           the leader every live node agreed on, empty if they did not all learn one
  * @param learned          for each live node, the leader it learned (absent if none)
  * @param learnedAt        for each live node that learned a leader, the virtual time it first did
- *                         (with {@link DelayModel#unit()}, in message delays: SPEC.md CR-6's "leader
+ *                         (with {@link DelayModel#unit()}, in message delays: docs/algorithms.md CR-6's "leader
  *                         knows at n")
  * @param messages         messages sent (all types; messages to crashed nodes included, a ring
- *                         algorithm's message to itself included, SPEC.md 0.2/0.4)
+ *                         algorithm's message to itself included, docs/algorithms.md 0.2/0.4)
  * @param messagesByType   the same, per message record's simple name (sorted)
  * @param bytes            encoded bytes of those messages (0 without encoding)
  * @param steps            virtual time of the last delivery or leader decision: with
- *                         {@link DelayModel#unit()}, the election time of SPEC.md 0.4
- * @param expectedMessages the definition's exact count for this setting, when SPEC.md gives one
+ *                         {@link DelayModel#unit()}, the election time of docs/algorithms.md 0.4
+ * @param expectedMessages the definition's exact count for this setting, when docs/algorithms.md gives one
  * @param violations       what the checker found wrong, in order (empty if the run is correct)
  * @param replay           one line of Java that replays the run
  */

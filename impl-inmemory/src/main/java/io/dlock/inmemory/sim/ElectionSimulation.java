@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  * mode of the simulator, on the same {@link EventQueue}, {@link DelayModel} and seeded random
  * sources as {@link Simulation}. Builder style on an immutable value, like {@link Simulation}.
  *
- * <p>Nodes are {@code NodeId.of(1)} to {@code NodeId.of(N)} (SPEC.md B1 numbers processes 1..n),
+ * <p>Nodes are {@code NodeId.of(1)} to {@code NodeId.of(N)} (docs/algorithms.md B1 numbers processes 1..n),
  * all in one view of epoch 1. The ring order is {@link RingOrder#INCREASING} (ids increase along the
  * direction of travel, as in the runtime), {@link RingOrder#DECREASING} or {@link RingOrder#RANDOM}
  * (a permutation drawn from the seed). With {@link #crashLeader(boolean)} the previous leader, node
@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
  * starts, no crash, messages encoded through the codec, FIFO channels exactly when the algorithm
  * requires them. Bully's and the ring's timeouts default to multiples of the largest delay
  * (T_ok = 3&middot;max, T_coord = 6&middot;max, T_ack = 3&middot;max) so that "timeouts exceed all
- * delays" (SPEC.md B1, B2) holds; options set explicitly win.
+ * delays" (docs/algorithms.md B1, B2) holds; options set explicitly win.
  */
 public final class ElectionSimulation extends AbstractSimulation<ElectionSimulation> {
 
@@ -51,7 +51,7 @@ public final class ElectionSimulation extends AbstractSimulation<ElectionSimulat
         ALL,
         /** The live node with the lowest id (bully's worst case). */
         LOWEST,
-        /** The live node with the highest id (with the old leader crashed: bully's best case, SPEC.md BU-1). */
+        /** The live node with the highest id (with the old leader crashed: bully's best case, docs/algorithms.md BU-1). */
         HIGHEST,
         /** A random non-empty subset of the live nodes, drawn from the run's seed. */
         RANDOM_SUBSET

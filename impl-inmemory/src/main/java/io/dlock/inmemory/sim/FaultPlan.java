@@ -40,7 +40,7 @@ import java.util.stream.Collectors;
  *       pause does: it processes nothing, and the membership does not notice.</li>
  *   <li>{@link #amnesia(NodeId, long)} restarts an idle node's protocol with no memory, as a node
  *       that crashed and recovered before anyone noticed (the decentralized algorithm's
- *       "coordinator reset", SPEC.md A2 rule 8, DEC-4).</li>
+ *       "coordinator reset", docs/algorithms.md A2 rule 8, DEC-4).</li>
  * </ul>
  * A dropped message is counted as sent. A duplicate is not counted as a protocol message: it is the
  * network's doing, reported in {@link SimulationResult#duplicated()}.
@@ -333,7 +333,7 @@ public final class FaultPlan {
      * At {@code atTime}, {@code node} restarts at once with a fresh protocol instance and no memory
      * of what it had said or promised (votes, queues, tokens): a crash and recovery too fast for the
      * membership to notice, in the same view. The decentralized algorithm's "coordinator amnesia"
-     * (SPEC.md A2 rule 8): a replica forgets the vote it gave, so a second client can collect a
+     * (docs/algorithms.md A2 rule 8): a replica forgets the vote it gave, so a second client can collect a
      * majority (DEC-4). Only an idle node restarts (nothing requested, nothing held: a node's own
      * application request would otherwise vanish with it); if the node is busy at {@code atTime},
      * nothing happens.

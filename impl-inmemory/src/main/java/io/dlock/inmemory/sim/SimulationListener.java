@@ -18,7 +18,7 @@ import io.dlock.spi.NodeId;
  * {@link SimulationResult#messages()}. {@link #delivered} is called when the message reaches a live
  * node of the same epoch (a network duplicate is delivered twice under one id); a message dropped by
  * a fault, lost to a crash or a view change, or still in flight when the run ends is never delivered.
- * Self-messages are not network messages (SPEC.md 0.2): they are delivered with id 0 and never sent.
+ * Self-messages are not network messages (docs/algorithms.md 0.2): they are delivered with id 0 and never sent.
  */
 public interface SimulationListener {
 

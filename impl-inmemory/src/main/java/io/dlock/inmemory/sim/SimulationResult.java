@@ -11,7 +11,7 @@ import java.util.TreeMap;
  * Two runs of the same configuration and seed give equal results ({@link #equals}), which is how
  * determinism is tested.
  *
- * <p>Counting follows SPEC.md 0.4: a message is counted when a node sends it to another node (so
+ * <p>Counting follows docs/algorithms.md 0.4: a message is counted when a node sends it to another node (so
  * messages later dropped or addressed to a crashed node are included); self-messages and
  * network duplicates are not. Times are virtual time units.
  *

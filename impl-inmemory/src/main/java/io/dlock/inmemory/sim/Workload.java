@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
  * {@link io.dlock.protocol.MutexProtocol}). Think and hold times are drawn independently per node
  * from that node's own workload random source, so a change to one node's schedule does not shift
  * another's. Ranges may be {@code [0, 0]}: "all nodes request at t = 0" and "zero processing
- * time" of SPEC.md 0.4 are {@code think(0, 0)} and {@code hold(0, 0)}.
+ * time" of docs/algorithms.md 0.4 are {@code think(0, 0)} and {@code hold(0, 0)}.
  *
  * <p>Immutable: every method returns a new workload.
  */

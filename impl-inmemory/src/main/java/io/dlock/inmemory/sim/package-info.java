@@ -6,7 +6,7 @@
  * crashed mid-election) and checks that
  * every live node learns the same leader, the highest live id; its
  * {@link io.dlock.inmemory.sim.ElectionResult} has the message counts per type, the election time
- * and SPEC.md's exact count for the setting.
+ * and docs/algorithms.md's exact count for the setting.
  *
  * <h2>Running</h2>
  * <pre>{@code
@@ -40,7 +40,7 @@
  * requires FIFO}, each ordered pair of nodes delivers in send order instead (delivery time =
  * max(drawn time, the channel's previous delivery time), ties broken by sequence); the test switch
  * {@link io.dlock.inmemory.sim.Simulation#fifoGuard(boolean) fifoGuard(false)} turns that off.
- * Self-messages are delivered locally at the same instant and not counted (SPEC.md 0.2).
+ * Self-messages are delivered locally at the same instant and not counted (docs/algorithms.md 0.2).
  *
  * <h2>Randomness</h2>
  * The seed makes one root {@link java.util.SplittableRandom}, split in a fixed order into a source

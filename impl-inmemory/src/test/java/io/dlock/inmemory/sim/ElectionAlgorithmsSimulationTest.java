@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every registered election algorithm in the simulator: exactly one leader, the highest live id,
- * known to every live node; and SPEC.md Part G's exact message counts (BU-1, BU-2, NV-1, CR-1..3,
+ * known to every live node; and docs/algorithms.md Part G's exact message counts (BU-1, BU-2, NV-1, CR-1..3,
  * FR-1, FR-2, PE-1, PE-2) for every ring order, several simultaneous starters, and the previous
  * leader crashed, over many seeds and sizes. Channels reorder unless the algorithm requires FIFO.
  */
@@ -75,7 +75,7 @@ class ElectionAlgorithmsSimulationTest {
     /**
      * Previous leader crashed: bully and the ring with list detect it by timeouts (it stays in their
      * member set); the other ring algorithms assume crashed nodes are removed from the ring, so for
-     * them the new ring is the n-1 survivors (SPEC.md B3-B6 assumptions).
+     * them the new ring is the n-1 survivors (docs/algorithms.md B3-B6 assumptions).
      */
     @ParameterizedTest(name = "{0} n={1}")
     @MethodSource("algorithmsAndSizes")
@@ -119,7 +119,7 @@ class ElectionAlgorithmsSimulationTest {
         assertTrue(crashedMidRun > SEEDS / 4, algorithm + ": the crash rarely hit a running election: " + crashedMidRun);
     }
 
-    /** BU-1, BU-2: old coordinator n crashed; n-1 starts: n-1 messages; 1 starts: n^2-n-1, split as SPEC.md says. */
+    /** BU-1, BU-2: old coordinator n crashed; n-1 starts: n-1 messages; 1 starts: n^2-n-1, split as docs/algorithms.md says. */
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 5, 8, 10, 16, 64})
     void bully_bestAndWorstCase(int n) {
@@ -173,7 +173,7 @@ class ElectionAlgorithmsSimulationTest {
         }
     }
 
-    /** CR-5: the seed's max-seen variant is correct and never sends more ELECTION messages than the classic rule. */
+    /** CR-5: the source notes' max-seen variant is correct and never sends more ELECTION messages than the classic rule. */
     @ParameterizedTest
     @ValueSource(ints = {2, 5, 16, 64})
     void changRoberts_seedMaxSeen_neverWorse(int n) {
@@ -216,7 +216,7 @@ class ElectionAlgorithmsSimulationTest {
     }
 
     /**
-     * Franklin (SPEC.md B5) played on {@code ring} (ids in ring order): in each phase every active
+     * Franklin (docs/algorithms.md B5) played on {@code ring} (ids in ring order): in each phase every active
      * position sends PROBE both ways, each travelling to the next active position in its direction
      * (all the way round when it is alone); it stays active iff its id exceeds the ids of both active
      * neighbours; when one is left, its probes come back and ELECTED goes round (n).
@@ -252,7 +252,7 @@ class ElectionAlgorithmsSimulationTest {
     }
 
     /**
-     * Peterson (SPEC.md B6) played on {@code ring}, messages travelling towards higher positions:
+     * Peterson (docs/algorithms.md B6) played on {@code ring}, messages travelling towards higher positions:
      * each active position with value tid sends ONE(tid) and TWO(max(tid, ntid)) to the next active
      * position; it receives ntid and nntid from its two active predecessors and stays active, with
      * tid = ntid, iff ntid >= max(tid, nntid). When one is left, its ONE goes round (n) and so does
@@ -340,7 +340,7 @@ class ElectionAlgorithmsSimulationTest {
     }
 
     /**
-     * CR-7: the seed's literal Chang-Roberts code (missing brace) returns after its first message that
+     * CR-7: the source notes' literal Chang-Roberts code (missing brace) returns after its first message that
      * is not its own ELECTION, so with n >= 2 processes that all initiate, each one returns its own id
      * or a non-maximum: some node learns a wrong leader in every run. The implementation restores the
      * brace and elects the maximum on the very same rings and schedules.
@@ -376,7 +376,7 @@ class ElectionAlgorithmsSimulationTest {
         assertEquals(2L * n, cr.steps(), cr::describeFailure);
     }
 
-    /** Without FIFO, LeLann terminates early in some run (SPEC.md F28): the checker catches it. */
+    /** Without FIFO, LeLann terminates early in some run (docs/algorithms.md F28): the checker catches it. */
     @Test
     void lelannWithoutFifo_isCaught() {
         ElectionSimulation base = ElectionSimulation.of(def(ElectionAlgorithm.LELANN)).nodes(8).ring(RingOrder.RANDOM)
@@ -431,7 +431,7 @@ class ElectionAlgorithmsSimulationTest {
         assertEquals(bound, most);
     }
 
-    /** PE-5: the seed's literal Peterson code (typos fixed only) leaves some process unterminated in every run with n >= 2. */
+    /** PE-5: the source notes' literal Peterson code (typos fixed only) leaves some process unterminated in every run with n >= 2. */
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 5, 8})
     void literalSeedPeterson_neverTerminatesForEveryone(int n) {

@@ -9,12 +9,12 @@ import io.dlock.protocol.ProtocolOptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * SPEC.md LAM-3: Lamport's algorithm needs FIFO channels. With the simulator's FIFO guard turned off
+ * docs/algorithms.md LAM-3: Lamport's algorithm needs FIFO channels. With the simulator's FIFO guard turned off
  * a seed search finds a failing run; the same seeds with FIFO channels pass.
  *
  * <p>What fails depends on the ack rule of this implementation, whose ACK names the request it
  * acknowledges. With {@code immediate-ack} (Lamport's original) the search finds ME1 violations: an
- * ACK overtakes its sender's own earlier REQUEST and both nodes enter. With the seed's deferred acks
+ * ACK overtakes its sender's own earlier REQUEST and both nodes enter. With the source notes' deferred acks
  * (the default) a node in the critical section never acks, and a search of 360,000 runs (N = 2..6,
  * delays up to 100, holds up to 200) found no ME1 violation, as the argument in {@code Lamport}'s
  * implementation notes shows there is none (request-named ACK and RELEASE plus deferral make

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every registered mutual-exclusion algorithm in the simulator: SPEC.md Part G's generic claims
+ * Every registered mutual-exclusion algorithm in the simulator: docs/algorithms.md Part G's generic claims
  * (ME1, fencing, ME3) and the exact message counts and synchronization delays of CEN-*, RA-* and
  * LAM-*, over many seeds and sizes. Channels reorder unless the algorithm requires FIFO.
  */
@@ -31,7 +31,7 @@ class MutexAlgorithmsSimulationTest {
     private static final int[] SIZES = {2, 3, 5, 8, 16, 32};
 
     /**
-     * Exact network messages of a failure-free run, per algorithm (SPEC.md CEN-1, RA-1, LAM-1): the
+     * Exact network messages of a failure-free run, per algorithm (docs/algorithms.md CEN-1, RA-1, LAM-1): the
      * identity the test asserts, written once. Centralized: 3 per entry of a node other than the
      * coordinator (the highest id), 0 for the coordinator's own (CEN-5).
      */
@@ -43,7 +43,7 @@ class MutexAlgorithmsSimulationTest {
                     MutexAlgorithm.LAMPORT, r -> 3L * (r.nodes() - 1) * r.entries()));
 
     /**
-     * Message claims of the algorithms whose count per entry depends on the schedule (SPEC.md Part G),
+     * Message claims of the algorithms whose count per entry depends on the schedule (docs/algorithms.md Part G),
      * checked instead of an identity: null if the run satisfies them, else what is wrong. Token ring
      * (TR-2, F30; runs end when the workload is done): only TOKEN messages, at least one hop per
      * entry but the first. Suzuki-Kasami (SK-1): N-1 REQUEST and 1 TOKEN per entry that needed the
@@ -96,7 +96,7 @@ class MutexAlgorithmsSimulationTest {
      * Unit-delay synchronization delay bounds (in T) for the algorithms whose value there is not the
      * heavy-load figure: the first holder of Suzuki-Kasami, Naimi-Trehel, CTTA and Raymond exits before any request has
      * reached it, so that first hand-off takes a request's trip too (up to D edges for Raymond, whose
-     * token then crosses up to D edges more; SPEC.md A8: SD at most D·T under heavy load).
+     * token then crosses up to D edges more; docs/algorithms.md A8: SD at most D·T under heavy load).
      */
     private static final Map<MutexAlgorithm, java.util.function.IntToDoubleFunction> SYNC_DELAY_BOUND =
             new EnumMap<>(Map.of(
@@ -128,7 +128,7 @@ class MutexAlgorithmsSimulationTest {
 
     private static Simulation simulation(MutexAlgorithm algorithm, int n) {
         return Simulation.of(algorithm.definition()).nodes(n)
-                .stopWhenWorkloadDone(!algorithm.definition().quiescentWhenIdle()) // SPEC.md F30
+                .stopWhenWorkloadDone(!algorithm.definition().quiescentWhenIdle()) // docs/algorithms.md F30
                 .delay(DelayModel.uniform(1, 10))
                 .workload(Workload.perNode(3).think(0, 20).hold(0, 5))
                 .encodeMessages(true);

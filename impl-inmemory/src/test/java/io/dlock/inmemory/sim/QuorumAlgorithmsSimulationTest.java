@@ -43,7 +43,7 @@ class QuorumAlgorithmsSimulationTest {
      * With the default projective-plane quorums, at N = 7, 9, 13, 16, 31, 57, the measured
      * messages per entry (default load, 3 entries per node, FIFO, delays 1-10; every seed safe and
      * every request granted) lie within 3(K-1) ... 5(K-1) (K averaged over the nodes, as the
-     * uncontended cost is) and within the seed's 5 ceil(sqrt N). The grid quorums it replaced cost
+     * uncontended cost is) and within the source notes' 5 ceil(sqrt N). The grid quorums it replaced cost
      * more than 5 ceil(sqrt N) at N = 9 (printed for comparison).
      */
     @Test
@@ -102,7 +102,7 @@ class QuorumAlgorithmsSimulationTest {
         assertTrue(deadlocked > 0, "no deadlock in " + SEEDS + " runs");
     }
 
-    /** Maekawa requires FIFO (SPEC.md A10): on reordering channels the simulator finds a violation at once. */
+    /** Maekawa requires FIFO (docs/algorithms.md A10): on reordering channels the simulator finds a violation at once. */
     @Test
     void maekawaNeedsFifo() {
         Simulation reordering = maekawa(5).fifoGuard(false).workload(Workload.perNode(5).think(0, 10).hold(0, 5));
@@ -115,7 +115,7 @@ class QuorumAlgorithmsSimulationTest {
     }
 
     /**
-     * SPEC.md A2 rule 9: a replica crashes at time 0 and stays in the view (no failure
+     * docs/algorithms.md A2 rule 9: a replica crashes at time 0 and stays in the view (no failure
      * detection): every attempt still decides after the reply timeout, counting the dead replica as
      * DENY, and every other node's requests are granted, safely (100 seeds, N = 3, 5, 8; the dead node
      * makes no request). Before, every attempt waited for its reply for ever.

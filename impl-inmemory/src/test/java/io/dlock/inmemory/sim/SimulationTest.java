@@ -132,7 +132,7 @@ class SimulationTest {
         assertTrue(byTime.endTime() <= 5);
     }
 
-    /** The replay line is Java that names the configuration and the seed. */
+    /** The replay line is Java that names the configuration and the source notes. */
     @Test
     void describeFailureStartsWithSeedAndReplayLine() {
         SimulationResult r = TOY.nodes(3).seed(77).faults(FaultPlan.none().drop(0.5)).run();

@@ -107,8 +107,8 @@ class TokenRecoverySimulationTest {
     /**
      * A holder paused (a long GC pause) for longer than Twait + 3 Telec while it is in the
      * critical section, with every node requesting before, during and after: the others regenerate
-     * the token (rules 7-15) and enter while the paused node still holds, the one overlap the seed
-     * admits; once the paused node leaves that critical section it drops its token of the older
+     * the token (rules 7-15) and enter while the paused node still holds, the one overlap the source notes
+     * admit; once the paused node leaves that critical section it drops its token of the older
      * generation, and no two nodes ever hold at once again. Before the fix it kept that token idle
      * (CANDIDATE_ELECTED arrived while it was in the CS) and entered again with it, while the
      * regenerated token served the others.
