@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * dlock locks taken by virtual threads (issue 16), on a Java 21+ JDK while the build stays on Java 17:
+ * dlock locks taken by virtual threads, on a Java 21+ JDK while the build stays on Java 17:
  * each test forks a child JVM from the Temurin 25 JDK ({@code /usr/lib/jvm/temurin-25-jdk-amd64}, or
  * {@code -Ddlock.test.jdk25=<home>}) with this test class path, running {@link VirtualThreadScenarios},
  * which reaches {@code Thread.ofVirtual()} by reflection ({@link VirtualThreads}), so nothing is compiled
