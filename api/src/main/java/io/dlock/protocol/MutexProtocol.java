@@ -34,14 +34,26 @@ public interface MutexProtocol<M extends ProtocolMessage> {
 
     /**
      * The local node wants the critical section only if it can enter now, without asking anyone: what
-     * {@code tryLock(0, unit)} needs. If this node can know that the lock is free (a token algorithm whose
-     * node holds the idle token, a coordinator whose lock is free), it enters: it calls
-     * {@link MutexEffects#granted} before returning true, sends nothing, and the entry ends with
-     * {@link #onRelease} as after {@link #onRequest}. Otherwise it changes nothing, sends nothing, and
-     * returns false. Same precondition as {@code onRequest}: no request outstanding. Default: false (an
-     * algorithm that cannot know without asking).
+     * {@code tryLock(0, unit)} needs. If {@link #canEnterLocally()}, this is {@link #onRequest()}, which then
+     * grants before it returns and sends nothing; the entry ends with {@link #onRelease} as usual. Otherwise
+     * nothing changes and nothing is sent. Same precondition as {@code onRequest}: no request outstanding.
+     *
+     * @return whether the node entered
      */
     default boolean tryEnterLocally() {
+        if (!canEnterLocally()) {
+            return false;
+        }
+        onRequest();
+        return true;
+    }
+
+    /**
+     * Whether {@link #onRequest()}, called now, would grant before it returns and send nothing: this node can
+     * know that the lock is free (a token algorithm whose node holds the idle token, a coordinator whose lock
+     * is free). Must not change anything. Default: false (an algorithm that cannot know without asking).
+     */
+    default boolean canEnterLocally() {
         return false;
     }
 

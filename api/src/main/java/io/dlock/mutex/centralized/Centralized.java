@@ -213,12 +213,8 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      * rules 1-2 grant at once with no message.
      */
     @Override
-    public boolean tryEnterLocally() {
-        if (state != ClientState.IDLE || coordinator == null || roster.firstEventDue() || !coordinator.canGrantNow()) {
-            return false;
-        }
-        onRequest();
-        return true;
+    public boolean canEnterLocally() {
+        return state == ClientState.IDLE && coordinator != null && !roster.firstEventDue() && coordinator.canGrantNow();
     }
 
     @Override

@@ -190,12 +190,8 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
 
     /** A non-requesting root with the idle token and no census running enters at once (rule 1, root case). */
     @Override
-    public boolean tryEnterLocally() {
-        if (requesting || !hasToken || census.active()) {
-            return false;
-        }
-        onRequest();
-        return true;
+    public boolean canEnterLocally() {
+        return !requesting && hasToken && !census.active();
     }
 
     @Override

@@ -158,12 +158,8 @@ final class Raymond implements MutexProtocol<RaymondMessage> {
 
     /** The holder of the idle privilege with an empty queue and no census running enters at once (rules 1, 2). */
     @Override
-    public boolean tryEnterLocally() {
-        if (requesting || using || !holder.equals(self) || !queue.isEmpty() || census.active()) {
-            return false;
-        }
-        onRequest();
-        return true;
+    public boolean canEnterLocally() {
+        return !requesting && !using && holder.equals(self) && queue.isEmpty() && !census.active();
     }
 
     @Override

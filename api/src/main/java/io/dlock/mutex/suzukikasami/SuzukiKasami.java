@@ -164,12 +164,8 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
 
     /** With the idle token here and no census running, rule 1 enters at once and sends nothing. */
     @Override
-    public boolean tryEnterLocally() {
-        if (requesting || inCS || token == null || census.active()) {
-            return false;
-        }
-        onRequest();
-        return true;
+    public boolean canEnterLocally() {
+        return !requesting && !inCS && token != null && !census.active();
     }
 
     @Override

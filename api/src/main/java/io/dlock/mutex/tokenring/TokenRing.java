@@ -152,12 +152,8 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
 
     /** With the token here (parked or passing through) and no census running, rule 1 enters at once. */
     @Override
-    public boolean tryEnterLocally() {
-        if (wantCS || !holding || census.active()) {
-            return false;
-        }
-        onRequest();
-        return true;
+    public boolean canEnterLocally() {
+        return !wantCS && holding && !census.active();
     }
 
     @Override
