@@ -171,11 +171,7 @@ final class LocalLockState {
                     requireOpen();
                     if (waiters.peekFirst() == me && owner == null) {
                         if (phase == Phase.GRANTED) {
-                            waiters.pollFirst();
-                            owner = me;
-                            holds = 1;
-                            heldFence = grantedFence;
-                            phase = Phase.HELD;
+                            takeGrant(me);
                             return true;
                         }
                         if (phase == Phase.IDLE) {
@@ -223,17 +219,22 @@ final class LocalLockState {
             changed.awaitUninterruptibly();
         }
         if (phase == Phase.GRANTED && waiters.peekFirst() == me) {
-            waiters.pollFirst();
-            owner = me;
-            holds = 1;
-            heldFence = grantedFence;
-            phase = Phase.HELD;
+            takeGrant(me);
             return true;
         }
         waiters.remove(me);
         changed.signalAll(); // threads that queued meanwhile: the head now asks the cluster
         requireOpen();
         return false;
+    }
+
+    /** The head waiter {@code me} takes the pending grant: it holds the lock once. Called with the mutex held. */
+    private void takeGrant(Thread me) {
+        waiters.pollFirst();
+        owner = me;
+        holds = 1;
+        heldFence = grantedFence;
+        phase = Phase.HELD;
     }
 
     /** Called on the event loop when the protocol could not enter locally ({@code tryLock(0)}). */
