@@ -1,11 +1,13 @@
 package io.dlock.inmemory.sim;
 
 import io.dlock.spi.NodeId;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * What one {@link ElectionSimulation} run produced and what its checker found.
@@ -40,9 +42,9 @@ public record ElectionResult(String algorithm, int nodes, long seed, List<NodeId
         ring = List.copyOf(ring);
         starters = List.copyOf(starters);
         crashed = Set.copyOf(crashed);
-        learned = Map.copyOf(learned);
-        learnedAt = Map.copyOf(learnedAt);
-        messagesByType = Map.copyOf(messagesByType);
+        learned = Collections.unmodifiableMap(new TreeMap<>(learned));
+        learnedAt = Collections.unmodifiableMap(new TreeMap<>(learnedAt));
+        messagesByType = Collections.unmodifiableMap(new TreeMap<>(messagesByType)); // sorted, as documented
         violations = List.copyOf(violations);
     }
 
