@@ -24,6 +24,13 @@ import io.dlock.spi.View;
 public interface LockService extends AutoCloseable {
 
     /**
+     * The election group whose leader is the coordinator of the locks of a central algorithm
+     * ({@code centralized}); started with the node when such an algorithm and a message-passing election
+     * are configured. Applications may observe it like any other group: {@code election(COORDINATOR_GROUP)}.
+     */
+    String COORDINATOR_GROUP = "dlock.mutex-coordinator";
+
+    /**
      * Starts a node with the transport named by {@code dlock.transport}, found on the class path, and
      * returns once the node is in a <em>primary</em> view, one that may grant locks and elect leaders.
      * With {@code dlock.cluster.size} = n that means a view of more than n/2 members: a node started

@@ -50,12 +50,8 @@ public final class NodeRuntime implements LockService {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeRuntime.class);
     private static final int MAX_NAME_LENGTH = 200;
-    /**
-     * The election group whose leader is the coordinator of the locks of a central algorithm
-     * ({@code centralized}); started with the node when such an algorithm and a message-passing
-     * election are configured. Applications may observe it like any other group.
-     */
-    public static final String COORDINATOR_GROUP = "dlock.mutex-coordinator";
+    /** {@link LockService#COORDINATOR_GROUP}, under the name the runtime's code uses. */
+    static final String COORDINATOR_GROUP = LockService.COORDINATOR_GROUP;
 
     private final DlockConfig config;
     private final Transport transport;

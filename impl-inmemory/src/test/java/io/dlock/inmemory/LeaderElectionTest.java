@@ -12,7 +12,6 @@ import io.dlock.LeaderChange;
 import io.dlock.LeaderElection;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
-import io.dlock.runtime.NodeRuntime;
 import io.dlock.spi.NodeId;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -151,7 +150,7 @@ class LeaderElectionTest {
         try (InMemoryCluster cluster = cluster(3, algorithm)) {
             List<LeaderElection> coordinators = new ArrayList<>();
             for (LockService node : cluster.nodes) {
-                coordinators.add(node.election(NodeRuntime.COORDINATOR_GROUP));
+                coordinators.add(node.election(LockService.COORDINATOR_GROUP));
             }
             awaitAgreement(coordinators, NodeId.of(2));
             DistributedLock lock = cluster.node(0).lock("orders");

@@ -6,7 +6,6 @@ import io.dlock.LockOwnershipLostException;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
 import io.dlock.protocol.ProtocolFamily;
-import io.dlock.runtime.NodeRuntime;
 import io.dlock.spi.NodeId;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -143,7 +142,7 @@ public final class ProcessNode {
     private static long coordinator(LockService service, JGroupsTransport transport) throws InterruptedException {
         MutexAlgorithm algorithm = service.config().mutex();
         if (algorithm.definition().family() == ProtocolFamily.CENTRAL) {
-            Optional<NodeId> leader = service.election(NodeRuntime.COORDINATOR_GROUP).awaitLeader(Duration.ofSeconds(10));
+            Optional<NodeId> leader = service.election(LockService.COORDINATOR_GROUP).awaitLeader(Duration.ofSeconds(10));
             return leader.map(NodeId::value).orElse(0L);
         }
         NodeId coord = JGroupsTransport.idOf(transport.channel().getView().getCoord());
