@@ -1,6 +1,7 @@
 package io.dlock.runtime;
 
 import io.dlock.LockOwnershipLostException;
+import io.dlock.TimeDistribution;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -42,6 +43,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link LockOwnershipLostException}, and its releases count the lost hold down; the last one ends it
  * (phase back to IDLE, the release goes to the protocol, which swallows it as fenced out). While a
  * lost hold lasts, no other local thread takes the lock: the distributed grant is not back yet.
+ *
+ * <h2>Times</h2>
+ * Acquire-wait and hold times (see {@link io.dlock.LockMetrics}) are recorded under the mutex into
+ * {@link TimeRecorder}s: the clock is read when an acquisition starts waiting, when it succeeds (also
+ * the hold's start) and when the hold ends.
  */
 final class LocalLockState {
 
@@ -80,6 +86,10 @@ final class LocalLockState {
     private Thread lostOwner;
     private int lostHolds;
     private long lostFence;
+    /** When the current owner took the lock ({@link System#nanoTime()}). */
+    private long heldSince;
+    private final TimeRecorder waitTimes = new TimeRecorder();
+    private final TimeRecorder holdTimes = new TimeRecorder();
 
     /** A hold that {@link #loseOwnership()} took away: the thread and its token. */
     record LostHold(Thread holder, long fencingToken) {
@@ -143,7 +153,8 @@ final class LocalLockState {
             if (interruptible && Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            long deadline = timeoutNanos >= 0 ? System.nanoTime() + timeoutNanos : 0;
+            long start = System.nanoTime();
+            long deadline = timeoutNanos >= 0 ? start + timeoutNanos : 0;
             waiters.add(me);
             try {
                 while (true) {
@@ -155,6 +166,8 @@ final class LocalLockState {
                             holds = 1;
                             heldFence = grantedFence;
                             phase = Phase.HELD;
+                            heldSince = System.nanoTime();
+                            waitTimes.record(heldSince - start);
                             return true;
                         }
                         if (phase == Phase.IDLE) {
@@ -243,6 +256,7 @@ final class LocalLockState {
 
     /** The last hold ended: hands the grant to the next local waiter, or releases it. Called with the mutex held. */
     private void endHold() {
+        holdTimes.record(System.nanoTime() - heldSince);
         owner = null;
         if (closedReason == null && handoffs < maxHandoffs && !waiters.isEmpty()) {
             // local hand-off: the head waiter becomes the next holder of the same grant
@@ -356,6 +370,7 @@ final class LocalLockState {
             }
             if (phase == Phase.HELD && owner != null) {
                 LostHold lost = new LostHold(owner, heldFence);
+                holdTimes.record(System.nanoTime() - heldSince); // the hold ends here for the metrics
                 lostOwner = owner;
                 lostHolds = holds;
                 lostFence = heldFence;
@@ -463,6 +478,26 @@ final class LocalLockState {
         mutex.lock();
         try {
             return totalHandoffs;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The acquire-wait times of the successful acquisitions so far (see the class comment). */
+    TimeDistribution acquireWaitTimes() {
+        mutex.lock();
+        try {
+            return waitTimes.snapshot();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The times of the holds that ended so far (see the class comment). */
+    TimeDistribution holdTimes() {
+        mutex.lock();
+        try {
+            return holdTimes.snapshot();
         } finally {
             mutex.unlock();
         }
