@@ -8,6 +8,8 @@
  *       NodeId, the wire format and codec helpers).</li>
  *   <li>{@code io.dlock.protocol}: the algorithm authors' contract (MutexProtocol, ElectionProtocol, their
  *       definitions, effects and options), which the simulator drives and tests implement.</li>
+ *   <li>{@code io.dlock.metrics}: the metrics' JMX interfaces and the Micrometer binder; Micrometer is an
+ *       optional dependency ({@code requires static}), needed only by whoever uses the binder.</li>
  * </ul>
  * Exported only to the simulator ({@code io.dlock.inmemory}), a second driver of the same algorithms:
  * {@code io.dlock.membership} (the majority rule and the gate that applies it), and
@@ -26,10 +28,14 @@
  */
 module io.dlock.api {
     requires org.slf4j;
+    requires java.management;
+    // optional: only io.dlock.metrics.DlockMeterBinder uses Micrometer (see that package)
+    requires static micrometer.core;
 
     exports io.dlock;
     exports io.dlock.spi;
     exports io.dlock.protocol;
+    exports io.dlock.metrics;
 
     exports io.dlock.election.bully to io.dlock.inmemory;
     exports io.dlock.election.ring to io.dlock.inmemory;

@@ -56,6 +56,8 @@ import java.util.function.Consumer;
  *   <tr><td>{@code dlock.lock.local-handoff}</td><td>{@code 0}</td><td>how many times in a row a held lock may
  *       pass between this node's own waiting threads before it goes back to the cluster, 0 (strict
  *       fairness) to 1000; must be the same on every node (it scales the fencing tokens)</td></tr>
+ *   <tr><td>{@code dlock.metrics.jmx}</td><td>{@code false}</td><td>{@code true} registers the node's and each
+ *       lock's metrics as MBeans in the platform MBean server (names in {@link io.dlock.metrics})</td></tr>
  *   <tr><td>{@code dlock.<transport>.<setting>}</td><td></td><td>a setting of a transport on the class
  *       path, declared and checked by its {@link io.dlock.spi.TransportFactory}, e.g. {@code dlock.inmemory.delay-ms}
  *       (see {@code InMemoryTransportFactory}) or {@code dlock.jgroups.port} (see {@code JGroupsTransportFactory});
@@ -87,8 +89,10 @@ public final class DlockConfig {
     public static final String LOCAL_HANDOFF = "dlock.lock.local-handoff";
     /** Largest allowed {@link #LOCAL_HANDOFF}. */
     public static final int MAX_LOCAL_HANDOFF = 1000;
+    /** Key of whether the node registers its metrics as JMX MBeans ({@code true} or {@code false}). */
+    public static final String METRICS_JMX = "dlock.metrics.jmx";
     private static final Set<String> KEYS = Set.of(MUTEX, ELECTION, TRANSPORT, CLUSTER, CLUSTER_SIZE, NODE_ID, TRY_TIMEOUT_MS,
-            LOCAL_HANDOFF);
+            LOCAL_HANDOFF, METRICS_JMX);
     private static final String MUTEX_OPTION_PREFIX = MUTEX + ".";
     private static final String ELECTION_OPTION_PREFIX = ELECTION + ".";
 
@@ -103,6 +107,7 @@ public final class DlockConfig {
     private final OptionalInt clusterSize;
     private final Duration tryTimeout;
     private final int localHandoff;
+    private final boolean metricsJmx;
 
     private DlockConfig(Map<String, String> raw) {
         List<TransportFactory> transports = new ArrayList<>();
@@ -137,6 +142,7 @@ public final class DlockConfig {
                 ? OptionalInt.of((int) parseLong(CLUSTER_SIZE, raw.get(CLUSTER_SIZE), 1, MAX_CLUSTER_SIZE))
                 : OptionalInt.empty();
         this.localHandoff = (int) parseLong(LOCAL_HANDOFF, raw.getOrDefault(LOCAL_HANDOFF, "0"), 0, MAX_LOCAL_HANDOFF);
+        this.metricsJmx = parseBoolean(METRICS_JMX, raw.getOrDefault(METRICS_JMX, "false"));
         for (TransportFactory t : transports) {
             options(raw, settingPrefix(t), "transport " + t.name(), t.settingKeys(), t::validateSettings);
         }
@@ -317,6 +323,11 @@ public final class DlockConfig {
         return localHandoff;
     }
 
+    /** Whether the node registers its metrics as JMX MBeans ({@code dlock.metrics.jmx}, off by default). */
+    public boolean metricsJmx() {
+        return metricsJmx;
+    }
+
     /**
      * The settings of the transport named {@code transport} (the {@code dlock.<transport>.<setting>} keys,
      * prefix removed), already checked by its {@link TransportFactory#validateSettings}.
@@ -355,6 +366,14 @@ public final class DlockConfig {
                     + "' is not allowed; allowed: 1 to 200 printable ASCII characters without spaces");
         }
         return value;
+    }
+
+    private static boolean parseBoolean(String key, String value) {
+        String v = value.trim();
+        if (v.equals("true") || v.equals("false")) {
+            return v.equals("true");
+        }
+        throw new DlockConfigException(key + "=" + value + " is not a boolean; allowed: true, false");
     }
 
     private static long parseLong(String key, String value, long min, long max) {
@@ -422,6 +441,11 @@ public final class DlockConfig {
         /** {@code dlock.lock.local-handoff}. */
         public Builder localHandoff(int handoffs) {
             return set(LOCAL_HANDOFF, Integer.toString(handoffs));
+        }
+
+        /** {@code dlock.metrics.jmx}. */
+        public Builder metricsJmx(boolean register) {
+            return set(METRICS_JMX, Boolean.toString(register));
         }
 
         /** {@code dlock.lock.try-timeout-ms}. */

@@ -3,8 +3,19 @@ package io.dlock;
 import java.util.Objects;
 
 /**
- * Counters of one lock (or, from {@link LockService#metrics()}, of all locks of a node) since start.
- * Messages to the node itself are not counted, as in docs/algorithms.md 0.4.
+ * Counters of one lock (or, from {@link LockService#metrics()}, of all locks of a node) since start,
+ * the distributions of its acquire-wait and hold times, and two gauges: the threads waiting now and the
+ * grants in the current epoch. Messages to the node itself are not counted, as in docs/algorithms.md 0.4.
+ *
+ * <h2>What the times measure</h2>
+ * {@link #acquireWait()}: for every acquisition that succeeded (reentrant ones excepted), the time from
+ * the thread's call to the moment it owned the lock, local queueing and the cluster's round trips
+ * included; waits that timed out or were interrupted are not recorded. {@link #hold()}: for every hold
+ * that ended, the time from taking the lock to the last {@code unlock()} (or to the loss of the hold,
+ * or to a condition's {@code await}, which ends a hold). Both are measured with {@link System#nanoTime()}
+ * under the lock's local mutex, which the runtime takes anyway, so recording costs two clock reads and a
+ * few additions per entry. {@link io.dlock.metrics.DlockMeterBinder} exports them to Micrometer, and
+ * {@code dlock.metrics.jmx=true} as MBeans (see {@link io.dlock.metrics}).
  *
  * <h2>Why a final class and not a record</h2>
  * The counters grow with the runtime: {@link #localHandoffs()} was added once already, and changed
@@ -13,8 +24,8 @@ import java.util.Objects;
  * code may depend on, so each addition would break them. As a final class with accessors, a new
  * counter is one more accessor: code that reads the existing ones keeps compiling. Users read
  * instances; the runtime makes them with {@link #of}, and when a counter is added it gets a new
- * overload while the old one stays. Equality, hash code and {@link #toString()} are those the record
- * had (all counters and the algorithm).
+ * overload while the old one stays. Equality, hash code and {@link #toString()} cover every value and
+ * the algorithm, in the record's format.
  */
 public final class LockMetrics {
 
@@ -26,9 +37,14 @@ public final class LockMetrics {
     private final long malformedDropped;
     private final long staleDropped;
     private final long localHandoffs;
+    private final TimeDistribution acquireWait;
+    private final TimeDistribution hold;
+    private final long waitingThreads;
+    private final long epochGrants;
 
     private LockMetrics(String algorithm, long entries, long messagesSent, long bytesSent, long messagesReceived,
-                        long malformedDropped, long staleDropped, long localHandoffs) {
+                        long malformedDropped, long staleDropped, long localHandoffs, TimeDistribution acquireWait,
+                        TimeDistribution hold, long waitingThreads, long epochGrants) {
         this.algorithm = algorithm;
         this.entries = entries;
         this.messagesSent = messagesSent;
@@ -37,10 +53,14 @@ public final class LockMetrics {
         this.malformedDropped = malformedDropped;
         this.staleDropped = staleDropped;
         this.localHandoffs = localHandoffs;
+        this.acquireWait = Objects.requireNonNull(acquireWait, "acquireWait");
+        this.hold = Objects.requireNonNull(hold, "hold");
+        this.waitingThreads = waitingThreads;
+        this.epochGrants = epochGrants;
     }
 
     /**
-     * Counters with the given values; made by the runtime.
+     * Counters with the given values, no times recorded and both gauges 0.
      *
      * @param algorithm        the mutual-exclusion algorithm's configuration name
      * @param entries          critical-section entries granted on this node
@@ -54,8 +74,33 @@ public final class LockMetrics {
      */
     public static LockMetrics of(String algorithm, long entries, long messagesSent, long bytesSent,
                                  long messagesReceived, long malformedDropped, long staleDropped, long localHandoffs) {
+        return of(algorithm, entries, messagesSent, bytesSent, messagesReceived, malformedDropped, staleDropped,
+                localHandoffs, TimeDistribution.EMPTY, TimeDistribution.EMPTY, 0, 0);
+    }
+
+    /**
+     * Metrics with the given values; made by the runtime.
+     *
+     * @param algorithm        the mutual-exclusion algorithm's configuration name
+     * @param entries          critical-section entries granted on this node
+     * @param messagesSent     protocol messages this node sent
+     * @param bytesSent        bytes of those messages, envelope included
+     * @param messagesReceived protocol messages this node received and accepted
+     * @param malformedDropped messages that could not be decoded or belonged to another algorithm
+     * @param staleDropped     messages of an older epoch, dropped unread
+     * @param localHandoffs    entries by a local hand-off ({@code dlock.lock.local-handoff})
+     * @param acquireWait      the acquire-wait times
+     * @param hold             the hold times
+     * @param waitingThreads   local threads waiting for the lock now
+     * @param epochGrants      grants on this node in the current view's epoch
+     * @return the metrics
+     */
+    public static LockMetrics of(String algorithm, long entries, long messagesSent, long bytesSent,
+                                 long messagesReceived, long malformedDropped, long staleDropped, long localHandoffs,
+                                 TimeDistribution acquireWait, TimeDistribution hold, long waitingThreads,
+                                 long epochGrants) {
         return new LockMetrics(algorithm, entries, messagesSent, bytesSent, messagesReceived, malformedDropped,
-                staleDropped, localHandoffs);
+                staleDropped, localHandoffs, acquireWait, hold, waitingThreads, epochGrants);
     }
 
     /** The mutual-exclusion algorithm's configuration name. */
@@ -102,6 +147,30 @@ public final class LockMetrics {
         return localHandoffs;
     }
 
+    /** The acquire-wait times of successful acquisitions (see the class comment). */
+    public TimeDistribution acquireWait() {
+        return acquireWait;
+    }
+
+    /** The hold times of ended holds (see the class comment). */
+    public TimeDistribution hold() {
+        return hold;
+    }
+
+    /** Local threads waiting for the lock at the time of the snapshot (a gauge). */
+    public long waitingThreads() {
+        return waitingThreads;
+    }
+
+    /**
+     * Grants on this node since it installed its current view (a gauge that starts at 0 with every view
+     * change): how much work a membership epoch got done, and, across nodes, how the grants of one epoch
+     * are shared.
+     */
+    public long epochGrants() {
+        return epochGrants;
+    }
+
     /**
      * Messages this node sent per entry it was granted. Cluster-wide, the sum of
      * {@code messagesSent} over all nodes divided by the sum of {@code entries} is the
@@ -111,12 +180,13 @@ public final class LockMetrics {
         return entries == 0 ? 0.0 : (double) messagesSent / entries;
     }
 
-    /** The element-wise sum of two counters of the same algorithm. */
+    /** The element-wise sum of two metrics of the same algorithm (distributions merged, gauges added). */
     public LockMetrics plus(LockMetrics other) {
         return new LockMetrics(algorithm, entries + other.entries, messagesSent + other.messagesSent,
                 bytesSent + other.bytesSent, messagesReceived + other.messagesReceived,
                 malformedDropped + other.malformedDropped, staleDropped + other.staleDropped,
-                localHandoffs + other.localHandoffs);
+                localHandoffs + other.localHandoffs, acquireWait.plus(other.acquireWait), hold.plus(other.hold),
+                waitingThreads + other.waitingThreads, epochGrants + other.epochGrants);
     }
 
     @Override
@@ -124,13 +194,14 @@ public final class LockMetrics {
         return o instanceof LockMetrics m && Objects.equals(algorithm, m.algorithm) && entries == m.entries
                 && messagesSent == m.messagesSent && bytesSent == m.bytesSent && messagesReceived == m.messagesReceived
                 && malformedDropped == m.malformedDropped && staleDropped == m.staleDropped
-                && localHandoffs == m.localHandoffs;
+                && localHandoffs == m.localHandoffs && acquireWait.equals(m.acquireWait) && hold.equals(m.hold)
+                && waitingThreads == m.waitingThreads && epochGrants == m.epochGrants;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(algorithm, entries, messagesSent, bytesSent, messagesReceived, malformedDropped,
-                staleDropped, localHandoffs);
+                staleDropped, localHandoffs, acquireWait, hold, waitingThreads, epochGrants);
     }
 
     /** The record's format: {@code LockMetrics[algorithm=..., entries=..., ...]}. */
@@ -138,6 +209,8 @@ public final class LockMetrics {
     public String toString() {
         return "LockMetrics[algorithm=" + algorithm + ", entries=" + entries + ", messagesSent=" + messagesSent
                 + ", bytesSent=" + bytesSent + ", messagesReceived=" + messagesReceived + ", malformedDropped="
-                + malformedDropped + ", staleDropped=" + staleDropped + ", localHandoffs=" + localHandoffs + "]";
+                + malformedDropped + ", staleDropped=" + staleDropped + ", localHandoffs=" + localHandoffs
+                + ", acquireWait=" + acquireWait + ", hold=" + hold + ", waitingThreads=" + waitingThreads
+                + ", epochGrants=" + epochGrants + "]";
     }
 }

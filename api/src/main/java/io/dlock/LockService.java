@@ -85,6 +85,12 @@ public interface LockService extends AutoCloseable {
     LockMetrics metrics();
 
     /**
+     * This node's membership metrics: its current epoch and verdict, the views it installed, and the time
+     * it spent in views that are not primary for it. For monitoring, see also {@link io.dlock.metrics}.
+     */
+    NodeMetrics nodeMetrics();
+
+    /**
      * Leaves the cluster; idempotent. The node first announces its leave to the other members and waits
      * until they have acknowledged it, at most 2 seconds: members that heard it do not count the departure
      * against the majority rule, so a cluster shut down one node at a time stays available down to its

@@ -1,6 +1,7 @@
 package io.dlock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -155,5 +156,17 @@ class DlockConfigTest {
         assertTrue(e.getMessage().contains("contradicts dlock.mutex=maekawa-basic"), e.getMessage());
         e = assertThrows(DlockConfigException.class, () -> DlockConfig.builder().set("dlock.mutex", "maekawa-basik").build());
         assertTrue(e.getMessage().contains("maekawa-basic"), e.getMessage());
+    }
+
+    /** dlock.metrics.jmx is off by default, takes true or false, and names the key and the allowed values otherwise. */
+    @Test
+    void metricsJmxIsABooleanOffByDefault() {
+        assertFalse(DlockConfig.builder().build().metricsJmx());
+        assertTrue(DlockConfig.builder().metricsJmx(true).build().metricsJmx());
+        assertTrue(DlockConfig.builder().set(DlockConfig.METRICS_JMX, " true ").build().metricsJmx());
+        DlockConfigException e = assertThrows(DlockConfigException.class,
+                () -> DlockConfig.builder().set(DlockConfig.METRICS_JMX, "yes").build());
+        assertTrue(e.getMessage().contains("dlock.metrics.jmx=yes") && e.getMessage().contains("true, false"),
+                e.getMessage());
     }
 }

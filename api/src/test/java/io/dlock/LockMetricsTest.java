@@ -28,11 +28,13 @@ class LockMetricsTest {
         assertNotEquals(a, LockMetrics.of("lamport", 1, 2, 3, 4, 5, 6, 7));
     }
 
-    /** The printed form is the one the record printed, so logs read the same. */
+    /** The printed form is the record's, counters first as before, so logs read the same; the new values follow. */
     @Test
     void printsLikeTheRecord() {
         assertEquals("LockMetrics[algorithm=centralized, entries=1, messagesSent=2, bytesSent=3, messagesReceived=4,"
-                + " malformedDropped=5, staleDropped=6, localHandoffs=7]",
+                + " malformedDropped=5, staleDropped=6, localHandoffs=7,"
+                + " acquireWait=TimeDistribution[count=0, totalNanos=0, maxNanos=0],"
+                + " hold=TimeDistribution[count=0, totalNanos=0, maxNanos=0], waitingThreads=0, epochGrants=0]",
                 LockMetrics.of("centralized", 1, 2, 3, 4, 5, 6, 7).toString());
     }
 }

@@ -1,6 +1,7 @@
 package io.dlock.runtime;
 
 import io.dlock.LockOwnershipLostException;
+import io.dlock.TimeDistribution;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -42,6 +43,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link LockOwnershipLostException}, and its releases count the lost hold down; the last one ends it
  * (phase back to IDLE, the release goes to the protocol, which swallows it as fenced out). While a
  * lost hold lasts, no other local thread takes the lock: the distributed grant is not back yet.
+ *
+ * <h2>Times</h2>
+ * Acquire-wait and hold times (see {@link io.dlock.LockMetrics}) are recorded under the mutex into
+ * {@link TimeRecorder}s: the clock is read when an acquisition starts waiting, when it succeeds (also
+ * the hold's start) and when the hold ends.
  */
 final class LocalLockState {
 
@@ -84,6 +90,10 @@ final class LocalLockState {
     private Thread lostOwner;
     private int lostHolds;
     private long lostFence;
+    /** When the current owner took the lock ({@link System#nanoTime()}). */
+    private long heldSince;
+    private final TimeRecorder waitTimes = new TimeRecorder();
+    private final TimeRecorder holdTimes = new TimeRecorder();
 
     /** A hold that {@link #loseOwnership()} took away: the thread and its token. */
     record LostHold(Thread holder, long fencingToken) {
@@ -161,17 +171,18 @@ final class LocalLockState {
             if (interruptible && Thread.interrupted()) {
                 throw new InterruptedException();
             }
+            long start = System.nanoTime();
             if (timeoutNanos == 0 && issueLocalTry != null) {
-                return tryLocally(me);
+                return tryLocally(me, start);
             }
-            long deadline = timeoutNanos >= 0 ? System.nanoTime() + timeoutNanos : 0;
+            long deadline = timeoutNanos >= 0 ? start + timeoutNanos : 0;
             waiters.add(me);
             try {
                 while (true) {
                     requireOpen();
                     if (waiters.peekFirst() == me && owner == null) {
                         if (phase == Phase.GRANTED) {
-                            takeGrant(me);
+                            takeGrant(me, start);
                             return true;
                         }
                         if (phase == Phase.IDLE) {
@@ -208,7 +219,7 @@ final class LocalLockState {
      * if another local thread holds or waits for the lock or a request is outstanding; otherwise asks the
      * protocol on the event loop (local work, no message) and waits for its answer. Called with the mutex held.
      */
-    private boolean tryLocally(Thread me) {
+    private boolean tryLocally(Thread me, long start) {
         if (owner != null || !waiters.isEmpty() || phase != Phase.IDLE) {
             return false;
         }
@@ -219,7 +230,7 @@ final class LocalLockState {
             changed.awaitUninterruptibly();
         }
         if (phase == Phase.GRANTED && waiters.peekFirst() == me) {
-            takeGrant(me);
+            takeGrant(me, start);
             return true;
         }
         waiters.remove(me);
@@ -228,13 +239,18 @@ final class LocalLockState {
         return false;
     }
 
-    /** The head waiter {@code me} takes the pending grant: it holds the lock once. Called with the mutex held. */
-    private void takeGrant(Thread me) {
+    /**
+     * The head waiter {@code me}, which began to wait at {@code waitStart}, takes the pending grant: it holds
+     * the lock once. Called with the mutex held.
+     */
+    private void takeGrant(Thread me, long waitStart) {
         waiters.pollFirst();
         owner = me;
         holds = 1;
         heldFence = grantedFence;
         phase = Phase.HELD;
+        heldSince = System.nanoTime();
+        waitTimes.record(heldSince - waitStart);
     }
 
     /** Called on the event loop when the protocol could not enter locally ({@code tryLock(0)}). */
@@ -307,6 +323,7 @@ final class LocalLockState {
 
     /** The last hold ended: hands the grant to the next local waiter, or releases it. Called with the mutex held. */
     private void endHold() {
+        holdTimes.record(System.nanoTime() - heldSince);
         owner = null;
         if (closedReason == null && handoffs < maxHandoffs && !waiters.isEmpty()) {
             // local hand-off: the head waiter becomes the next holder of the same grant
@@ -420,6 +437,7 @@ final class LocalLockState {
             }
             if (phase == Phase.HELD && owner != null) {
                 LostHold lost = new LostHold(owner, heldFence);
+                holdTimes.record(System.nanoTime() - heldSince); // the hold ends here for the metrics
                 lostOwner = owner;
                 lostHolds = holds;
                 lostFence = heldFence;
@@ -527,6 +545,26 @@ final class LocalLockState {
         mutex.lock();
         try {
             return totalHandoffs;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The acquire-wait times of the successful acquisitions so far (see the class comment). */
+    TimeDistribution acquireWaitTimes() {
+        mutex.lock();
+        try {
+            return waitTimes.snapshot();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The times of the holds that ended so far (see the class comment). */
+    TimeDistribution holdTimes() {
+        mutex.lock();
+        try {
+            return holdTimes.snapshot();
         } finally {
             mutex.unlock();
         }

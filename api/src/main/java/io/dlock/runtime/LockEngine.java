@@ -71,6 +71,8 @@ final class LockEngine<M extends ProtocolMessage> {
     private final LongAdder messagesReceived = new LongAdder();
     private final LongAdder malformed = new LongAdder();
     private final LongAdder stale = new LongAdder();
+    /** Grants since the current view was installed; written on the event loop only, read by any thread. */
+    private volatile long epochGrants;
 
     // Loop-confined state.
     private boolean stopped;
@@ -200,7 +202,8 @@ final class LockEngine<M extends ProtocolMessage> {
 
     LockMetrics metrics() {
         return LockMetrics.of(definition.name(), entries.sum(), messagesSent.sum(), bytesSent.sum(),
-                messagesReceived.sum(), malformed.sum(), stale.sum(), local.localHandoffs());
+                messagesReceived.sum(), malformed.sum(), stale.sum(), local.localHandoffs(), local.acquireWaitTimes(),
+                local.holdTimes(), local.queueLength(), epochGrants);
     }
 
     long abandonedGrants() {
@@ -233,6 +236,7 @@ final class LockEngine<M extends ProtocolMessage> {
             return;
         }
         view = newView;
+        epochGrants = 0;
         if (!primary) {
             local.endHandoffs(); // a grant cut off from the majority must not pass to more local holders
         }
@@ -372,6 +376,7 @@ final class LockEngine<M extends ProtocolMessage> {
         @Override
         public void granted(long fencingToken) {
             entries.increment();
+            epochGrants++; // single writer (the event loop): a volatile read and write, no atomic
             local.onGranted(fencingToken);
         }
 

@@ -5,6 +5,7 @@ import io.dlock.DlockConfig;
 import io.dlock.DlockConfigException;
 import io.dlock.LeaderElection;
 import io.dlock.LockMetrics;
+import io.dlock.NodeMetrics;
 import io.dlock.LockService;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
@@ -61,6 +62,14 @@ public final class NodeRuntime implements LockService {
     private final Map<String, LockEngine<?>> engines = new ConcurrentHashMap<>();
     private final Map<String, GroupElection> elections = new ConcurrentHashMap<>();
     private final LongAdder foreign = new LongAdder();
+    /** The node's MBeans, or null without {@code dlock.metrics.jmx=true}. */
+    private final JmxRegistrations jmx;
+    /** Views installed after the first; guarded by primaryComponent. */
+    private long viewChanges;
+    /** Time in non-primary views before the current one; guarded by primaryComponent. */
+    private long nonPrimaryNanos;
+    /** When the current view was installed ({@link System#nanoTime()}); guarded by primaryComponent. */
+    private long viewSince;
     private volatile View view;
     /** The majority rule; guarded by itself (views come from the transport's thread, one at a time). */
     private final PrimaryComponent primaryComponent;
@@ -92,6 +101,7 @@ public final class NodeRuntime implements LockService {
         this.timers = new ScheduledThreadPoolExecutor(1, threads("dlock-" + cluster + "-timer"));
         this.timers.setRemoveOnCancelPolicy(true);
         this.notifier = Executors.newSingleThreadExecutor(threads("dlock-" + cluster + "-events"));
+        this.jmx = config.metricsJmx() ? new JmxRegistrations(cluster, transport::self) : null;
     }
 
     /** Starts a node with the transport named by the configuration, found through {@link ServiceLoader}. */
@@ -138,6 +148,9 @@ public final class NodeRuntime implements LockService {
             throw new IllegalStateException("transport " + transport + " started without delivering a view");
         }
         runtime.awaitPrimaryView(transport.primaryViewTimeout());
+        if (runtime.jmx != null) {
+            runtime.jmx.registerNode(runtime);
+        }
         if (mutex.family() == ProtocolFamily.CENTRAL && config.election().definition().isPresent()) {
             runtime.election(COORDINATOR_GROUP);
         }
@@ -257,6 +270,14 @@ public final class NodeRuntime implements LockService {
     }
 
     @Override
+    public NodeMetrics nodeMetrics() {
+        synchronized (primaryComponent) {
+            long current = primary ? 0 : System.nanoTime() - viewSince;
+            return NodeMetrics.of(view.epoch(), primary, viewChanges, nonPrimaryNanos + current);
+        }
+    }
+
+    @Override
     public void close() {
         if (closed) {
             return;
@@ -270,6 +291,9 @@ public final class NodeRuntime implements LockService {
             e.close();
         }
         transport.close();
+        if (jmx != null) {
+            jmx.unregisterAll();
+        }
         shutdownThreads();
         LOG.info("dlock node {} left cluster '{}'", transport.self(), config.cluster());
     }
@@ -369,6 +393,14 @@ public final class NodeRuntime implements LockService {
                 return;
             }
             isPrimary = primaryComponent.accept(newView);
+            long now = System.nanoTime();
+            if (old != null) {
+                viewChanges++;
+                if (!primary) {
+                    nonPrimaryNanos += now - viewSince;
+                }
+            }
+            viewSince = now;
             primary = isPrimary;
             view = newView;
             why = primaryComponent.whyNotPrimary();
@@ -442,6 +474,9 @@ public final class NodeRuntime implements LockService {
         ViewState state = viewState();
         LockEngine<M> engine = new LockEngine<>(name, definition, mutexOptions, transport, state.view(),
                 state.primary(), pool, timers, notifier, config.tryTimeout().toNanos(), config.localHandoff());
+        if (jmx != null) {
+            jmx.registerLock(name, engine.facade());
+        }
         EpochLeader c = coordinator;
         if (c != null) {
             engine.leaderElected(c.leader(), c.epoch());
