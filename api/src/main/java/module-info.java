@@ -12,7 +12,8 @@
  *       optional dependency ({@code requires static}), needed only by whoever uses the binder.</li>
  * </ul>
  * Exported only to the simulator ({@code io.dlock.inmemory}), a second driver of the same algorithms:
- * {@code io.dlock.membership} (the majority rule and the gate that applies it), and
+ * {@code io.dlock.membership} (the majority rule and the gate that applies it), {@code io.dlock.condition}
+ * (the condition protocol, simulated beside every algorithm), and
  * {@code io.dlock.election.bully} and {@code io.dlock.election.ring}, whose definitions are its election
  * defaults.
  *
@@ -40,6 +41,7 @@ module io.dlock.api {
     exports io.dlock.election.bully to io.dlock.inmemory;
     exports io.dlock.election.ring to io.dlock.inmemory;
     exports io.dlock.membership to io.dlock.inmemory;
+    exports io.dlock.condition to io.dlock.inmemory;
 
     uses io.dlock.spi.TransportFactory;
 }

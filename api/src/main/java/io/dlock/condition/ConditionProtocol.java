@@ -76,8 +76,8 @@ public final class ConditionProtocol {
 
         /**
          * Local {@code waiter} is woken: its thread reacquires the lock and returns from await. Also
-         * called for a waiter not yet registered (a view changed first): its thread has not released
-         * the lock and returns at once.
+         * called for a waiter not yet registered (a view changed first, or its WAKE overtook its
+         * REGISTERED): its thread has not released the lock and returns at once.
          *
          * @return false if the waiter's thread has already given up (its timeout or interrupt won the
          *         race with this wake-up): the protocol then passes the signal on, as if the waiter had
@@ -238,9 +238,15 @@ public final class ConditionProtocol {
         } while (all);
     }
 
-    /** Wakes a local waiter; one that already gave up declines, and the keeper passes the signal on. */
+    /**
+     * Wakes a local waiter; one that already gave up declines, and the keeper passes the signal on. A WAKE
+     * may overtake its waiter's REGISTERED (channels need not be FIFO; the keeper signals it on a DECLINED
+     * that arrives between the two): that waiter still holds the lock and is woken at once, as on a view
+     * change, and its late REGISTERED is ignored. Declining it instead would lose it: out of the keeper's
+     * queue, yet waiting once REGISTERED arrives.
+     */
     private void wakeLocal(long waiter) {
-        if (waiting.remove(waiter) && effects.wake(waiter)) {
+        if ((waiting.remove(waiter) || registering.remove(waiter)) && effects.wake(waiter)) {
             return;
         }
         if (keeper.equals(self)) {

@@ -181,6 +181,29 @@ class ConditionProtocolTest {
         assertEquals(0, net.node(0).queued());
     }
 
+    /**
+     * A WAKE that overtakes its waiter's REGISTERED (no FIFO; the keeper passed a declined signal on) wakes
+     * the waiter, still holding the lock, instead of declining: declined, it would be out of the queue yet
+     * wait for ever once REGISTERED arrived (found by the condition simulation, Ricart-Agrawala N=3 seed 15).
+     */
+    @Test
+    void aWakeThatOvertakesRegisteredWakesTheWaiter() {
+        Net net = new Net(3);
+        net.node(1).onAwait(5);
+        ConditionMessage await = net.inFlight.remove(0).message();
+        net.node(0).onMessage(NodeId.of(1), await);        // queued; REGISTERED in flight
+        ConditionMessage registered = net.inFlight.remove(0).message();
+        net.node(0).onMessage(NodeId.of(2), new Declined(9)); // a declined signal is passed on: WAKE n1:5
+        ConditionMessage wake = net.inFlight.remove(0).message();
+        assertEquals(new Wake(5), wake);
+        net.node(1).onMessage(NodeId.of(0), wake);        // the WAKE overtakes the REGISTERED
+        net.node(1).onMessage(NodeId.of(0), registered);
+        assertEquals(List.of("1:5"), net.woken);
+        assertEquals(List.of(), net.registered, "woken while still holding the lock: it never waits");
+        assertTrue(net.inFlight.isEmpty(), "nothing declined");
+        assertEquals(0, net.node(1).localWaiters());
+    }
+
     @Test
     void aViewChangeWakesEveryLocalWaiterAndEmptiesTheQueue() {
         Net net = new Net(3);

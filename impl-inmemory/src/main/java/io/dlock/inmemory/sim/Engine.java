@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  *
  * @param <M> the algorithm's message type
  */
-final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
+final class Engine<M extends ProtocolMessage> implements Membership.Host<M>, LockClients.Host {
 
     private static final long TRACE_SEED = 0x6a09e667f3bcc909L;
 
@@ -51,6 +51,8 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
     private int unfinished;
     /** The observer of {@link Simulation#run(SimulationListener)}, or null. */
     private SimulationListener listener;
+    /** The clients that decide each node's next step instead of the workload (a condition simulation), or null. */
+    private final LockClients clients;
 
     private long requests;
     private long entries;
@@ -59,7 +61,16 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
     private String error;
 
     Engine(Simulation config, MutexProtocolDefinition<M> definition) {
+        this(config, definition, null);
+    }
+
+    /**
+     * An engine whose nodes follow {@code clients} (not null: one request each to begin with, then
+     * whatever the clients ask) instead of the workload's entry counts.
+     */
+    Engine(Simulation config, MutexProtocolDefinition<M> definition, LockClients clients) {
         this.config = config;
+        this.clients = clients;
         this.definition = definition;
         this.n = config.nodes();
         this.workload = config.workload();
@@ -88,7 +99,7 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
         nodes = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             SimNode<M> node = new SimNode<>(this, i, ids[i], workloadRoot.split(), n);
-            node.remaining = workload.entriesFor(i, n);
+            node.remaining = clients != null ? 1 : workload.entriesFor(i, n);
             node.joined = !membership.joinsLater(i);
             if (node.joined) {
                 node.install(initial);
@@ -117,6 +128,9 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
             }
         }
         membership.schedule(nodes);
+        if (clients != null) {
+            clients.start(this);
+        }
     }
 
     SimulationResult run() {
@@ -193,6 +207,10 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
                 if (listener != null) {
                     listener.delivered(now, event.messageId, ids[event.from], ids[event.node], (M) event.message);
                 }
+                if (clients != null && event.message instanceof ConditionEnvelope envelope) {
+                    clients.delivered(event.from, event.node, envelope);
+                    return;
+                }
                 node.protocol.onMessage(ids[event.from], (M) event.message);
                 return;
             case Event.TIMER:
@@ -202,6 +220,10 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
                 }
                 if (listener != null) {
                     listener.timer(now, ids[event.node], event.timer);
+                }
+                if (clients != null && event.timer.startsWith(LockClients.TIMER_PREFIX)) {
+                    clients.timer(event.node, event.timer);
+                    return;
                 }
                 node.protocol.onTimer(event.timer);
                 return;
@@ -229,7 +251,9 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
                     listener.released(now, node.id);
                 }
                 node.protocol.onRelease();
-                if (node.remaining > 0) {
+                if (clients != null) {
+                    clients.released(node.index);
+                } else if (node.remaining > 0) {
                     schedule(now + workload.drawThink(node.workloadRandom), Event.REQUEST, node.index);
                 } else {
                     finish(node);
@@ -279,6 +303,16 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
     @Override
     public void crashed(SimNode<M> node) {
         finish(node);
+        if (clients != null) {
+            clients.crashed(node.index);
+        }
+    }
+
+    @Override
+    public void viewInstalled(SimNode<M> node, View view) {
+        if (clients != null) {
+            clients.viewInstalled(node.index, view);
+        }
     }
 
     private void finish(SimNode<M> node) {
@@ -298,7 +332,7 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
             network.deliverLocally(now, src.index, src.epoch, message, stats);
             return;
         }
-        byte[] wire = network.encode(now, message);
+        byte[] wire = message instanceof ConditionEnvelope ? null : network.encode(now, message);
         long id = network.count(src.index, stats, wire);
         if (listener != null) {
             listener.sent(now, id, src.id, to, message);
@@ -328,8 +362,65 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M> {
         if (counted) {
             node.entries++;
             entries++;
-            schedule(now + workload.drawHold(node.workloadRandom), Event.RELEASE, node.index);
+            if (clients != null) {
+                clients.granted(node.index);
+            } else {
+                scheduleRelease(node.index);
+            }
         }
+    }
+
+    // ---------------------------------------------------------------- client host (called by LockClients)
+
+    @Override
+    public void scheduleRelease(int node) {
+        schedule(now + workload.drawHold(nodes.get(node).workloadRandom), Event.RELEASE, node);
+    }
+
+    @Override
+    public void scheduleRequest(int node, boolean think) {
+        schedule(think ? now + workload.drawThink(nodes.get(node).workloadRandom) : now, Event.REQUEST, node);
+    }
+
+    @Override
+    public void releaseNow(int node) {
+        SimNode<M> sim = nodes.get(node);
+        checker.onRelease(node, now);
+        if (listener != null) {
+            listener.released(now, sim.id);
+        }
+        sim.protocol.onRelease();
+    }
+
+    @Override
+    public boolean holding(int node) {
+        return checker.holding(node);
+    }
+
+    @Override
+    public View view(int node) {
+        return nodes.get(node).view;
+    }
+
+    @Override
+    public void finished(int node) {
+        finish(nodes.get(node));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void send(int node, NodeId to, ConditionEnvelope message) {
+        send(nodes.get(node), to, (M) (ProtocolMessage) message); // never decoded: the envelope is not the algorithm's
+    }
+
+    @Override
+    public void setTimer(int node, String name, long delay) {
+        nodes.get(node).timers.set(queue, now, node, name, delay);
+    }
+
+    @Override
+    public void cancelTimer(int node, String name) {
+        nodes.get(node).timers.cancel(name);
     }
 
     void setTimer(SimNode<M> node, String name, long delayMillis) {

@@ -33,6 +33,10 @@ final class Membership<M extends ProtocolMessage> {
 
         /** {@code node} crashed (its workload is over). */
         void crashed(SimNode<M> node);
+
+        /** {@code node}'s protocol has been given {@code view} (after a join, its first view is not told). */
+        default void viewInstalled(SimNode<M> node, View view) {
+        }
     }
 
     private final Host<M> host;
@@ -431,6 +435,7 @@ final class Membership<M extends ProtocolMessage> {
                 fencedOut++;
                 checker.onFencedOut(node.index, host.now());
             }
+            host.viewInstalled(node, view);
         }
     }
 }

@@ -8,6 +8,12 @@
  * {@link io.dlock.inmemory.sim.ElectionResult} has the message counts per type, the election time
  * and docs/algorithms.md's exact count for the setting.
  *
+ * <p>{@link io.dlock.inmemory.sim.ConditionSimulation} runs a lock's conditions beside any of the
+ * algorithms: a bounded buffer whose producers and consumers await and signal, checked for buffer
+ * accesses without the lock, lost wake-ups, one wake-up per signal and the condition messages' formulas
+ * ({@link io.dlock.inmemory.sim.ConditionResult}). Its clients drive the nodes through {@code LockClients}
+ * instead of the workload's entry counts; ordinary runs have none, and their traces are unchanged.
+ *
  * <h2>Running</h2>
  * <pre>{@code
  * SimulationResult r = Simulation.of(MutexAlgorithm.RICART_AGRAWALA.definition())
