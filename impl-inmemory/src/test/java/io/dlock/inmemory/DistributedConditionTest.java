@@ -140,6 +140,44 @@ class DistributedConditionTest {
                 waiterLock.unlock();
             }
 
+            // awaitUntil a deadline nobody signals before: false, lock held again
+            waiterLock.lock();
+            try {
+                assertFalse(ready.get(n - 1).awaitUntil(new java.util.Date(System.currentTimeMillis() + 100)));
+                assertTrue(waiterLock.isHeldByCurrentThread());
+            } finally {
+                waiterLock.unlock();
+            }
+
+            // awaitUninterruptibly: an interrupt does not end the wait; a signal does, and the interrupt stays set
+            AtomicBoolean released = new AtomicBoolean();
+            CompletableFuture<Boolean> stillInterrupted = new CompletableFuture<>();
+            Thread u = new Thread(() -> {
+                waiterLock.lock();
+                try {
+                    while (!released.get()) {
+                        ready.get(n - 1).awaitUninterruptibly();
+                    }
+                    stillInterrupted.complete(Thread.currentThread().isInterrupted() && waiterLock.isHeldByCurrentThread());
+                } finally {
+                    waiterLock.unlock();
+                }
+            });
+            u.start();
+            assertTrue(signallerLock.tryLock(20, TimeUnit.SECONDS), "the uninterruptible waiter did not release the lock");
+            signallerLock.unlock();
+            u.interrupt();
+            Thread.sleep(50);
+            assertFalse(stillInterrupted.isDone(), "an interrupt ended awaitUninterruptibly");
+            signallerLock.lock();
+            try {
+                released.set(true);
+                ready.get(0).signalAll();
+            } finally {
+                signallerLock.unlock();
+            }
+            assertTrue(stillInterrupted.get(20, TimeUnit.SECONDS), "woken holding the lock, interrupt status kept");
+
             // an interrupt during await throws InterruptedException with the lock held
             CompletableFuture<Boolean> heldAfterInterrupt = new CompletableFuture<>();
             Thread t = new Thread(() -> {
