@@ -79,7 +79,7 @@ class LatencyBenchmark {
                 java.util.concurrent.locks.Condition signallerCondition = signallerLock.newCondition("ready");
                 int rounds = WARMUP / 3 + MEASURED / 5;
                 java.util.concurrent.atomic.AtomicInteger generation = new java.util.concurrent.atomic.AtomicInteger();
-                java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
+                java.util.concurrent.Semaphore waiting = new java.util.concurrent.Semaphore(0); // no spinning: 2 cores
                 java.util.concurrent.atomic.AtomicLong signalledAt = new java.util.concurrent.atomic.AtomicLong();
                 long[] wake = new long[rounds];
                 Thread waiter = new Thread(() -> {
@@ -87,7 +87,7 @@ class LatencyBenchmark {
                         for (int i = 1; i <= rounds; i++) {
                             waiterLock.lock();
                             try {
-                                waiting.set(i);
+                                waiting.release();
                                 while (generation.get() < i) {
                                     waiterCondition.await();
                                 }
@@ -102,9 +102,7 @@ class LatencyBenchmark {
                 }, "waiter");
                 waiter.start();
                 for (int i = 1; i <= rounds; i++) {
-                    while (waiting.get() < i) {
-                        Thread.onSpinWait();
-                    }
+                    waiting.acquire(); // the waiter holds the lock and is about to await
                     signallerLock.lock(); // granted once the waiter's await has released the lock
                     try {
                         generation.set(i);
