@@ -74,32 +74,34 @@ final class ConditionWaiter {
 
     /**
      * Waiting thread: waits until woken, until {@code deadline} (a {@link System#nanoTime()} value; ignored if
-     * {@code timed} is false) or, if {@code interruptible}, until interrupted. A thread that stops waiting for
-     * any other reason than a wake-up gives up, atomically with respect to {@link #wake()}.
+     * {@code timed} is false) or, if {@code interruptible}, until interrupted ({@code Condition}'s timed waits
+     * are all interruptible, so a timed wait must be too). A thread that stops waiting for any other reason
+     * than a wake-up gives up, atomically with respect to {@link #wake()}.
      *
      * @return true if woken, false if the time ran out first
      * @throws InterruptedException if interrupted first (the waiter gave up)
      */
     boolean awaitWake(boolean timed, long deadline, boolean interruptible) throws InterruptedException {
+        if (timed && !interruptible) {
+            throw new IllegalArgumentException("a timed wait is interruptible");
+        }
         mutex.lock();
         try {
             while (state != State.WOKEN) {
-                if (timed) {
-                    long remaining = deadline - System.nanoTime();
-                    if (remaining <= 0) {
-                        state = State.GAVE_UP;
-                        return false;
-                    }
+                if (!timed) {
                     if (interruptible) {
-                        awaitInterruptibly(remaining);
+                        awaitInterruptibly(-1);
                     } else {
-                        changed.awaitNanos(remaining);
+                        changed.awaitUninterruptibly();
                     }
-                } else if (interruptible) {
-                    awaitInterruptibly(-1);
-                } else {
-                    changed.awaitUninterruptibly();
+                    continue;
                 }
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    state = State.GAVE_UP;
+                    return false;
+                }
+                awaitInterruptibly(remaining);
             }
             return true;
         } finally {

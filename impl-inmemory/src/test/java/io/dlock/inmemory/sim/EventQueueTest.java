@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 
 class EventQueueTest {
@@ -35,28 +36,7 @@ class EventQueueTest {
     @Test
     void agreesWithAStableSortUnderRandomUse() {
         SplittableRandom random = new SplittableRandom(7);
-        EventQueue queue = new EventQueue();
-        List<long[]> reference = new ArrayList<>();
-        long seq = 0;
-        long now = 0;
-        for (int round = 0; round < 20_000; round++) {
-            if (random.nextInt(3) > 0 || queue.isEmpty()) {
-                Event e = new Event();
-                long time = now + random.nextInt(20);
-                e.generation = seq;
-                queue.add(time, e);
-                reference.add(new long[] {time, seq++});
-            } else {
-                reference.sort(Comparator.<long[]>comparingLong(x -> x[0]).thenComparingLong(x -> x[1]));
-                long[] expected = reference.remove(0);
-                assertEquals(expected[0], queue.peekTime());
-                Event e = queue.poll();
-                assertEquals(expected[0], e.time);
-                assertEquals(expected[1], e.generation);
-                now = e.time;
-            }
-            assertEquals(reference.size(), queue.size());
-        }
+        agreesWithAStableSort(random, () -> random.nextInt(20));
     }
 
     /**
@@ -66,20 +46,28 @@ class EventQueueTest {
     @Test
     void ringAndOverflowAgreeWithAStableSort() {
         SplittableRandom random = new SplittableRandom(11);
+        agreesWithAStableSort(random, () -> random.nextInt(random.nextInt(4) == 0 ? 3 * EventQueue.WINDOW : 12));
+    }
+
+    /**
+     * 20 000 random adds (at now + {@code offset}) and polls, each poll checked against a stable sort by
+     * (time, insertion order); then the queue is drained the same way.
+     */
+    private static void agreesWithAStableSort(SplittableRandom random, IntSupplier offset) {
         EventQueue queue = new EventQueue();
         List<long[]> reference = new ArrayList<>();
+        Comparator<long[]> byTimeThenInsertion = Comparator.<long[]>comparingLong(x -> x[0]).thenComparingLong(x -> x[1]);
         long seq = 0;
         long now = 0;
         for (int round = 0; round < 20_000; round++) {
             if (random.nextInt(3) > 0 || queue.isEmpty()) {
                 Event e = new Event();
-                int spread = random.nextInt(4) == 0 ? 3 * EventQueue.WINDOW : 12;
-                long time = now + random.nextInt(spread);
+                long time = now + offset.getAsInt();
                 e.generation = seq;
                 queue.add(time, e);
                 reference.add(new long[] {time, seq++});
             } else {
-                reference.sort(Comparator.<long[]>comparingLong(x -> x[0]).thenComparingLong(x -> x[1]));
+                reference.sort(byTimeThenInsertion);
                 long[] expected = reference.remove(0);
                 assertEquals(expected[0], queue.peekTime());
                 Event e = queue.poll();
@@ -90,7 +78,7 @@ class EventQueueTest {
             assertEquals(reference.size(), queue.size());
         }
         while (!reference.isEmpty()) {
-            reference.sort(Comparator.<long[]>comparingLong(x -> x[0]).thenComparingLong(x -> x[1]));
+            reference.sort(byTimeThenInsertion);
             long[] expected = reference.remove(0);
             Event e = queue.poll();
             assertEquals(expected[0], e.time);
