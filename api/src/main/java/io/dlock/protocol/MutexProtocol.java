@@ -57,6 +57,30 @@ public interface MutexProtocol<M extends ProtocolMessage> {
         return false;
     }
 
+    /**
+     * Whether this node's state for the lock may be dropped, provided that every other member is at rest
+     * too at the same moment and no message of the lock is in flight (the runtime's reclamation round
+     * checks both; docs/algorithms.md R1). At rest means: this node neither wants nor holds the critical
+     * section, owes nothing to another node (no deferred reply, no queued request of another node, no
+     * permission or vote lent out), no census, barrier or sync is running, no timer is armed, and a token or
+     * right this node holds is idle. An idle token may be dropped with everything else: the next use of the
+     * lock starts from nothing, and the census regenerates the token exactly once, above the fencing floor
+     * the round carried ({@link ProtocolContext#fencingFloor()}). Must not change anything. Default: false,
+     * so that an algorithm that does not say when it is at rest is never reclaimed.
+     */
+    default boolean atRest() {
+        return false;
+    }
+
+    /**
+     * The highest fencing token this node has issued or seen for the lock (0 before any): what a
+     * reclamation round carries so that the lock's next incarnation issues only greater tokens (see
+     * {@link ProtocolContext#fencingFloor()}). Default: 0, for an algorithm that is never reclaimed.
+     */
+    default long highestFence() {
+        return 0;
+    }
+
     /** The local node leaves the critical section. */
     void onRelease();
 

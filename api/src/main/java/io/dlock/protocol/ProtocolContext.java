@@ -14,15 +14,31 @@ import io.dlock.spi.View;
  *                   the start of a simulation. When false (a real node creating a lock's protocol on
  *                   first use, while other members may already hold or wait for it), an algorithm
  *                   that keeps state at one place must first learn it from the other members
+ * @param fencingFloor every fencing token this protocol grants or helps to grant must be greater than it:
+ *                   the node's floor after a reclamation (docs/algorithms.md R3). A lock whose state was
+ *                   dropped on every member and is used again starts from nothing; the round that dropped
+ *                   it raised every member's floor to the highest token of the lock anywhere, so the new
+ *                   incarnation's tokens stay above the old ones. Algorithms seed their
+ *                   {@code FencingCounter} with it. 0 for a fresh cluster and in the simulator
  * @param <M>        the algorithm's message type
  */
 public record ProtocolContext<M extends ProtocolMessage>(NodeId self, View view, MutexEffects<M> effects,
-                                                         ProtocolOptions options, boolean startsIdle) {
+                                                         ProtocolOptions options, boolean startsIdle,
+                                                         long fencingFloor) {
 
     public ProtocolContext {
         if (!view.contains(self)) {
             throw new IllegalArgumentException("node " + self + " is not a member of its view " + view.members());
         }
+        if (fencingFloor < 0) {
+            throw new IllegalArgumentException("fencing floor must be >= 0, got " + fencingFloor);
+        }
+    }
+
+    /** A context with no fencing floor (a lock never reclaimed on this node). */
+    public ProtocolContext(NodeId self, View view, MutexEffects<M> effects, ProtocolOptions options,
+                           boolean startsIdle) {
+        this(self, view, effects, options, startsIdle, 0);
     }
 
     /**
@@ -40,6 +56,6 @@ public record ProtocolContext<M extends ProtocolMessage>(NodeId self, View view,
 
     /** A context in which every member starts idle (simulations, tests). */
     public ProtocolContext(NodeId self, View view, MutexEffects<M> effects, ProtocolOptions options) {
-        this(self, view, effects, options, true);
+        this(self, view, effects, options, true, 0);
     }
 }

@@ -31,6 +31,24 @@ public final class FencingCounter {
 
     private long highest;
 
+    /** A counter that has seen no token yet: the first issued is 1. */
+    public FencingCounter() {
+        this(0);
+    }
+
+    /**
+     * A counter that starts at {@code floor}: every token it issues is greater (a lock's new incarnation
+     * after a reclamation, {@link io.dlock.protocol.ProtocolContext#fencingFloor()}).
+     *
+     * @throws IllegalArgumentException if {@code floor} is negative
+     */
+    public FencingCounter(long floor) {
+        if (floor < 0) {
+            throw new IllegalArgumentException("fencing floor must be >= 0, got " + floor);
+        }
+        this.highest = floor;
+    }
+
     /** The highest token seen or issued so far; 0 before any. */
     public long highest() {
         return highest;
