@@ -56,6 +56,10 @@ import java.util.function.Consumer;
  *   <tr><td>{@code dlock.lock.local-handoff}</td><td>{@code 0}</td><td>how many times in a row a held lock may
  *       pass between this node's own waiting threads before it goes back to the cluster, 0 (strict
  *       fairness) to 1000; must be the same on every node (it scales the fencing tokens)</td></tr>
+ *   <tr><td>{@code dlock.lock.idle-expiry-ms}</td><td>{@code 60000}</td><td>how long a lock must be unused
+ *       on every node before its state is reclaimed cluster-wide, 0 (never reclaim) or 100 to 86400000; a
+ *       {@code DistributedLock} object kept by the application works on after its state was reclaimed (the
+ *       next use recreates it); see {@link #idleExpiry()}</td></tr>
  *   <tr><td>{@code dlock.metrics.jmx}</td><td>{@code false}</td><td>{@code true} registers the node's and each
  *       lock's metrics as MBeans in the platform MBean server (names in {@link io.dlock.metrics})</td></tr>
  *   <tr><td>{@code dlock.<transport>.<setting>}</td><td></td><td>a setting of a transport on the class
@@ -89,10 +93,14 @@ public final class DlockConfig {
     public static final String LOCAL_HANDOFF = "dlock.lock.local-handoff";
     /** Largest allowed {@link #LOCAL_HANDOFF}. */
     public static final int MAX_LOCAL_HANDOFF = 1000;
+    /** Key of how long a lock must be unused on every node before its state is reclaimed (0 = never). */
+    public static final String IDLE_EXPIRY_MS = "dlock.lock.idle-expiry-ms";
+    /** Smallest non-zero {@link #IDLE_EXPIRY_MS}: below it a lock in steady use would be reclaimed between uses. */
+    public static final long MIN_IDLE_EXPIRY_MS = 100;
     /** Key of whether the node registers its metrics as JMX MBeans ({@code true} or {@code false}). */
     public static final String METRICS_JMX = "dlock.metrics.jmx";
     private static final Set<String> KEYS = Set.of(MUTEX, ELECTION, TRANSPORT, CLUSTER, CLUSTER_SIZE, NODE_ID, TRY_TIMEOUT_MS,
-            LOCAL_HANDOFF, METRICS_JMX);
+            LOCAL_HANDOFF, IDLE_EXPIRY_MS, METRICS_JMX);
     private static final String MUTEX_OPTION_PREFIX = MUTEX + ".";
     private static final String ELECTION_OPTION_PREFIX = ELECTION + ".";
 
@@ -108,6 +116,7 @@ public final class DlockConfig {
     private final Duration tryTimeout;
     private final int localHandoff;
     private final boolean metricsJmx;
+    private final Duration idleExpiry;
 
     private DlockConfig(Map<String, String> raw) {
         List<TransportFactory> transports = new ArrayList<>();
@@ -143,6 +152,12 @@ public final class DlockConfig {
                 : OptionalInt.empty();
         this.localHandoff = (int) parseLong(LOCAL_HANDOFF, raw.getOrDefault(LOCAL_HANDOFF, "0"), 0, MAX_LOCAL_HANDOFF);
         this.metricsJmx = parseBoolean(METRICS_JMX, raw.getOrDefault(METRICS_JMX, "false"));
+        long expiry = parseLong(IDLE_EXPIRY_MS, raw.getOrDefault(IDLE_EXPIRY_MS, "60000"), 0, 86_400_000);
+        if (expiry != 0 && expiry < MIN_IDLE_EXPIRY_MS) {
+            throw new DlockConfigException(IDLE_EXPIRY_MS + "=" + expiry + ": must be 0 (never reclaim) or "
+                    + MIN_IDLE_EXPIRY_MS + " to 86400000 ms");
+        }
+        this.idleExpiry = Duration.ofMillis(expiry);
         for (TransportFactory t : transports) {
             options(raw, settingPrefix(t), "transport " + t.name(), t.settingKeys(), t::validateSettings);
         }
@@ -323,6 +338,16 @@ public final class DlockConfig {
         return localHandoff;
     }
 
+    /**
+     * {@code dlock.lock.idle-expiry-ms}: how long a lock must be unused (no lock, unlock or message for it)
+     * on a node before that node proposes to reclaim it; its state is dropped only when every member agrees
+     * that the lock is at rest and no message of it is in flight. {@link Duration#ZERO}: never reclaim.
+     * Default 60 s.
+     */
+    public Duration idleExpiry() {
+        return idleExpiry;
+    }
+
     /** Whether the node registers its metrics as JMX MBeans ({@code dlock.metrics.jmx}, off by default). */
     public boolean metricsJmx() {
         return metricsJmx;
@@ -441,6 +466,11 @@ public final class DlockConfig {
         /** {@code dlock.lock.local-handoff}. */
         public Builder localHandoff(int handoffs) {
             return set(LOCAL_HANDOFF, Integer.toString(handoffs));
+        }
+
+        /** {@code dlock.lock.idle-expiry-ms}; {@link Duration#ZERO} never reclaims. */
+        public Builder idleExpiry(Duration expiry) {
+            return set(IDLE_EXPIRY_MS, Long.toString(expiry.toMillis()));
         }
 
         /** {@code dlock.metrics.jmx}. */
