@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The algorithm packages ({@code io.dlock.mutex.*}, {@code io.dlock.election.*}), the condition protocol
- * ({@code io.dlock.condition}) and the membership rules every driver shares ({@code io.dlock.membership}:
+ * ({@code io.dlock.condition}), the reclamation round ({@code io.dlock.reclaim}) and the membership rules every driver shares ({@code io.dlock.membership}:
  * the majority rule, the gate, the epoch inbox, which the simulator's nodes run too) stay pure state machines,
  * checked mechanically on their sources: no clock, sleep, unseeded randomness, thread, executor, lock
  * primitive, network or JGroups API, and no logging side channel (DESIGN.md, "The three layers").
@@ -36,7 +36,7 @@ class AlgorithmPurityTest {
     void algorithmPackagesUseNoClockThreadIoOrLogging() throws IOException {
         List<String> found = new ArrayList<>();
         int files = 0;
-        for (String family : List.of("mutex", "election", "condition", "membership")) {
+        for (String family : List.of("mutex", "election", "condition", "membership", "reclaim")) {
             Path root = Path.of("src/main/java/io/dlock", family);
             assertTrue(Files.isDirectory(root), "run from the api module: " + root.toAbsolutePath());
             try (Stream<Path> sources = Files.walk(root)) {
