@@ -13,7 +13,8 @@
  * </ul>
  * Exported only to the simulator ({@code io.dlock.inmemory}), a second driver of the same algorithms:
  * {@code io.dlock.membership} (the majority rule and the gate that applies it), {@code io.dlock.condition}
- * (the condition protocol, simulated beside every algorithm), and
+ * (the condition protocol, simulated beside every algorithm), {@code io.dlock.reclaim} (the reclamation
+ * round, simulated with many lock names), and
  * {@code io.dlock.election.bully} and {@code io.dlock.election.ring}, whose definitions are its election
  * defaults.
  *
@@ -30,6 +31,7 @@
 module io.dlock.api {
     requires org.slf4j;
     requires java.management;
+    requires com.github.benmanes.caffeine;
     // optional: only io.dlock.metrics.DlockMeterBinder uses Micrometer (see that package)
     requires static micrometer.core;
 
@@ -42,6 +44,7 @@ module io.dlock.api {
     exports io.dlock.election.ring to io.dlock.inmemory;
     exports io.dlock.membership to io.dlock.inmemory;
     exports io.dlock.condition to io.dlock.inmemory;
+    exports io.dlock.reclaim to io.dlock.inmemory;
 
     uses io.dlock.spi.TransportFactory;
 }

@@ -63,6 +63,7 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
     private final MutexProtocolDefinition<M> definition;
     private final NodeId self;
     private final ProtocolOptions options;
+    private final long fencingFloor;
     private final MutexEffects<M> effects;
     private MutexProtocol<M> inner;
     /** The last view the current instance was created in or told about. */
@@ -84,11 +85,12 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
         this.definition = definition;
         this.self = context.self();
         this.options = context.options();
+        this.fencingFloor = context.fencingFloor();
         this.effects = context.effects();
         this.frozen = !primary;
         this.innerView = context.view();
         this.inner = definition.create(new ProtocolContext<>(self, context.view(), new TrackingEffects(), options,
-                context.startsIdle()));
+                context.startsIdle(), fencingFloor));
     }
 
     /**
@@ -161,7 +163,8 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
         // created in the last view the old instance knew, then told the new view: exactly the runtime's
         // path of a protocol created lazily just before a view change, so the view change rebuilds
         // (a coordinator syncs, a steward counts, a barrier waits) as every other member expects
-        inner = definition.create(new ProtocolContext<>(self, innerView, new TrackingEffects(), options, false));
+        inner = definition.create(new ProtocolContext<>(self, innerView, new TrackingEffects(), options, false,
+                fencingFloor));
         innerView = view;
         inner.onView(view);
         if (leader != null) {
@@ -208,6 +211,21 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
         inCS = false;
         requested = false;
         inner.onRelease();
+    }
+
+    /**
+     * At rest when the view is primary, no request or grant of this node is outstanding or swallowed, no
+     * timer of the current instance is pending, and the algorithm says it is at rest.
+     */
+    @Override
+    public boolean atRest() {
+        return !frozen && !requested && !inCS && !swallowRelease && !deferredRequest && liveTimers.isEmpty()
+                && inner.atRest();
+    }
+
+    @Override
+    public long highestFence() {
+        return inner.highestFence();
     }
 
     @Override

@@ -192,8 +192,11 @@ public final class Reclamation {
         }
         if (isSteward()) {
             addNominated(names);
-        } else {
-            port.send(stewardOf(view), new Nominate(List.copyOf(names)));
+            return;
+        }
+        List<String> all = List.copyOf(names);
+        for (int from = 0; from < all.size(); from += MAX_NAMES_PER_ROUND) {
+            port.send(stewardOf(view), new Nominate(all.subList(from, Math.min(all.size(), from + MAX_NAMES_PER_ROUND))));
         }
     }
 

@@ -10,7 +10,8 @@ import io.dlock.spi.WireWriter;
  * algorithm's configuration name (a node of another algorithm recognises a foreign message and
  * drops it), the lock or group name, and the sender's epoch. The algorithm's own bytes follow.
  *
- * @param kind      {@link #KIND_MUTEX}, {@link #KIND_ELECTION}, {@link #KIND_MEMBERSHIP} or {@link #KIND_CONDITION}
+ * @param kind      {@link #KIND_MUTEX}, {@link #KIND_ELECTION}, {@link #KIND_MEMBERSHIP}, {@link #KIND_CONDITION} or
+ *                  {@link #KIND_RECLAIM}
  * @param algorithm the sender's algorithm configuration name
  * @param name      the lock name or election group
  * @param epoch     the epoch of the sender's view when it sent the message
@@ -32,6 +33,11 @@ public record Envelope(int kind, String algorithm, String name, long epoch) {
      * and name are the lock's, the payload starts with the condition's name.
      */
     public static final int KIND_CONDITION = 4;
+    /**
+     * Kind of a message of the node's reclamation round ({@link io.dlock.reclaim.Reclamation}); the algorithm is
+     * the mutex algorithm's, the name is empty (a round carries many lock names).
+     */
+    public static final int KIND_RECLAIM = 5;
 
     /** Writes this header; the payload is appended to {@code out} afterwards. */
     public void writeTo(WireWriter out) {
@@ -56,9 +62,9 @@ public record Envelope(int kind, String algorithm, String name, long epoch) {
                     + VERSION);
         }
         int kind = in.readByte();
-        if (kind < KIND_MUTEX || kind > KIND_CONDITION) {
+        if (kind < KIND_MUTEX || kind > KIND_RECLAIM) {
             throw new MalformedMessageException("unknown message kind " + kind + "; allowed: " + KIND_MUTEX + " to "
-                    + KIND_CONDITION);
+                    + KIND_RECLAIM);
         }
         return new Envelope(kind, in.readString(), in.readString(), in.readVarLong());
     }

@@ -50,16 +50,36 @@ final class JmxRegistrations {
     }
 
     void registerLock(String name, DistributedLock lock) {
-        register("io.dlock:type=Lock," + nodeKeys() + ",name=" + value(name), new LockMBean(lock), LockMXBean.class);
+        register(lockName(name), new LockMBean(lock), LockMXBean.class);
+    }
+
+    /** The lock's state was reclaimed: its MBean goes with it (the next use registers it again). */
+    void unregisterLock(String name) {
+        String objectName = lockName(name);
+        for (ObjectName registeredName : registered) {
+            if (registeredName.toString().equals(objectName) || registeredName.getCanonicalName().equals(objectName)) {
+                unregister(registeredName);
+                registered.remove(registeredName);
+                return;
+            }
+        }
+    }
+
+    private String lockName(String name) {
+        return "io.dlock:type=Lock," + nodeKeys() + ",name=" + value(name);
+    }
+
+    private void unregister(ObjectName name) {
+        try {
+            server.unregisterMBean(name);
+        } catch (JMException e) {
+            LOG.warn("could not unregister MBean {}: {}", name, e.toString());
+        }
     }
 
     void unregisterAll() {
         for (ObjectName name : registered) {
-            try {
-                server.unregisterMBean(name);
-            } catch (JMException e) {
-                LOG.warn("could not unregister MBean {}: {}", name, e.toString());
-            }
+            unregister(name);
         }
         registered.clear();
     }

@@ -610,6 +610,20 @@ final class LocalLockState {
     }
 
     /** Number of local threads waiting for this lock. */
+    /**
+     * Whether nothing local is going on: no request outstanding, no holder (lost or not), no waiter. What a
+     * reclamation vote needs from this node's threads; a thread that arrives afterwards finds the lock frozen
+     * and its request waits for the decision.
+     */
+    boolean idle() {
+        mutex.lock();
+        try {
+            return phase == Phase.IDLE && owner == null && lostOwner == null && waiters.isEmpty();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
     int queueLength() {
         mutex.lock();
         try {

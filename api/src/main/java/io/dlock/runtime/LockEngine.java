@@ -20,13 +20,19 @@ import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
+import io.dlock.reclaim.LockVote;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +49,18 @@ import org.slf4j.LoggerFactory;
  * (the node runtime's {@link io.dlock.membership.PrimaryComponent} decides) nothing is granted, requests
  * wait, and the protocol sees the next primary view only.
  *
+ * <h2>Reclamation</h2>
+ * A reclamation round ({@link io.dlock.reclaim.Reclamation}, driven by {@link ReclaimDriver}) asks the engine
+ * to {@linkplain #vote vote}: if the lock has been idle here for the expiry ({@link #markIdle}), nobody pins
+ * it, no local thread holds or waits for it, no condition has a waiter and the algorithm says it is at rest,
+ * the engine <em>freezes</em>: every event (message, request, view, timer) waits in {@code held} until the
+ * decision. {@link #commit} replaces the protocol by a fresh one (a new incarnation, fenced above the node's
+ * floor) and, if nothing waits and nobody pins the engine, buries it; {@link #thaw} replays what waited.
+ *
+ * <p><b>Pins.</b> Whoever submits an event pins the engine (a facade call, a message delivery); each queued
+ * event holds a pin of its own until it runs or is held. So, on the event loop, "no pin and nothing held"
+ * means no event of the lock is on its way here, and burying it loses nothing.
+ *
  * @param <M> the algorithm's message type
  */
 final class LockEngine<M extends ProtocolMessage> {
@@ -58,8 +76,17 @@ final class LockEngine<M extends ProtocolMessage> {
     private final NodeId self;
     private final SerialExecutor loop;
     private final LocalLockState local;
-    private final RuntimeLock facade;
-    private final OwnershipListeners ownershipListeners;
+    private final ProtocolOptions options;
+    /** The node's fencing floor, read when the protocol is (re)created. */
+    private final LongSupplier fencingFloor;
+    /** Tells the lock's ownership listeners (kept by the node, by lock name, so they outlive this engine). */
+    private final Consumer<OwnershipLoss> ownershipLost;
+    /** Pins (see the class comment); -1 once buried. */
+    private final AtomicInteger pins = new AtomicInteger();
+    /** Whether the registry has moved this engine to its idle place (unused here for the idle expiry). */
+    private volatile boolean idle;
+    /** When this engine was last nominated for reclamation ({@link System#nanoTime()}), 0 if never. */
+    private volatile long nominatedAt;
     private static final ConditionCodec CONDITION_CODEC = new ConditionCodec();
     /** The waiters of this lock's conditions on this node, by waiter number; the event loop wakes them. */
     private final Map<Long, ConditionWaiter> conditionWaiters = new ConcurrentHashMap<>();
@@ -76,7 +103,13 @@ final class LockEngine<M extends ProtocolMessage> {
 
     // Loop-confined state.
     private boolean stopped;
+    /** Frozen by a reclamation vote: events wait in {@link #held} until the round's decision. */
+    private boolean frozen;
+    private final List<Runnable> held = new ArrayList<>();
+    private final PeerCounters peers = new PeerCounters();
     private View view;
+    /** Whether {@link #view} is primary for this node. */
+    private boolean primary;
     private PrimaryGate<M> protocol;
     private final EpochInbox<Incoming> inbox = new EpochInbox<>(MAX_EARLY_MESSAGES, this::receive);
     private final LoopTimers protocolTimers;
@@ -87,46 +120,191 @@ final class LockEngine<M extends ProtocolMessage> {
     private record Incoming(WireReader in, boolean condition) {
     }
 
+    /**
+     * @param fencingFloor  the node's fencing floor, read whenever the protocol is created
+     * @param ownershipLost tells the lock's ownership listeners of a lost hold
+     */
     LockEngine(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
-               View initialView, boolean primary, Executor pool, ScheduledExecutorService timers, Executor events,
-               long tryTimeoutNanos, int localHandoff) {
+               View initialView, boolean primary, Executor pool, ScheduledExecutorService timers,
+               int localHandoff, LongSupplier fencingFloor, Consumer<OwnershipLoss> ownershipLost) {
         this.name = name;
         this.definition = definition;
+        this.options = options;
         this.codec = definition.codec();
         this.transport = transport;
         this.self = transport.self();
         this.loop = new SerialExecutor(pool);
-        this.protocolTimers = new LoopTimers(timers, loop, () -> !stopped, timer -> protocol.onTimer(timer));
-        this.local = new LocalLockState(name, () -> loop.execute(this::request), () -> loop.execute(this::release),
-                () -> loop.execute(this::tryEnterLocally), localHandoff);
-        this.ownershipListeners = new OwnershipListeners(events);
-        this.facade = new RuntimeLock(name, local, this, tryTimeoutNanos);
+        this.fencingFloor = fencingFloor;
+        this.ownershipLost = ownershipLost;
+        this.protocolTimers = new LoopTimers(timers, task -> loop.execute(() -> runOrHold(task)), () -> !stopped,
+                timer -> protocol.onTimer(timer));
+        this.local = new LocalLockState(name, () -> submit(this::request), () -> submit(this::release),
+                () -> submit(this::tryEnterLocally), localHandoff);
         this.view = initialView;
+        this.primary = primary;
         inbox.install(initialView.epoch(), initialView::contains);
-        this.protocol = PrimaryGate.create(definition,
-                new ProtocolContext<>(self, initialView, new Effects(), options, false), primary);
+        this.protocol = newProtocol();
     }
 
-    RuntimeLock facade() {
-        return facade;
+    /** A fresh instance of the algorithm in the current view, fenced above the node's floor. */
+    private PrimaryGate<M> newProtocol() {
+        return PrimaryGate.create(definition,
+                new ProtocolContext<>(self, view, new Effects(), options, false, fencingFloor.getAsLong()), primary);
     }
 
-    OwnershipListeners ownershipListeners() {
-        return ownershipListeners;
+    LocalLockState local() {
+        return local;
     }
 
     String name() {
         return name;
     }
 
+    // ---- pins and the event loop ----
+
+    /** Pins this engine; false if it is buried (look the name up again). */
+    boolean pin() {
+        while (true) {
+            int n = pins.get();
+            if (n < 0) {
+                return false;
+            }
+            if (pins.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    void unpin() {
+        pins.decrementAndGet();
+    }
+
+    /** Buries this engine if nobody pins it: no pin succeeds afterwards. */
+    boolean tryBury() {
+        return pins.compareAndSet(0, -1);
+    }
+
+    boolean buried() {
+        return pins.get() < 0;
+    }
+
+    /** The registry moved this engine to its idle place ({@code true}) or back into use. */
+    void markIdle(boolean idle) {
+        this.idle = idle;
+    }
+
+    long nominatedAt() {
+        return nominatedAt;
+    }
+
+    void nominated(long nanoTime) {
+        nominatedAt = nanoTime;
+    }
+
+    /**
+     * Queues an event of the lock on its loop, with a pin of its own until it runs (or waits, frozen). An
+     * event for a buried engine is dropped: nobody can be waiting for it.
+     */
+    private void submit(Runnable event) {
+        if (!pin()) {
+            return;
+        }
+        loop.execute(() -> {
+            unpin();
+            runOrHold(event);
+        });
+    }
+
+    /** On the loop: runs {@code event} now, or keeps it for the decision while frozen. */
+    private void runOrHold(Runnable event) {
+        if (frozen) {
+            held.add(event);
+        } else {
+            event.run();
+        }
+    }
+
     /** Queues a message received from the transport; {@code in} is positioned at the algorithm's payload. */
     void deliver(NodeId from, long epoch, byte[] bytes, int offset) {
-        loop.execute(() -> receive(from, epoch, new Incoming(new WireReader(bytes, offset, bytes.length - offset), false)));
+        submit(() -> receive(from, epoch, new Incoming(new WireReader(bytes, offset, bytes.length - offset), false)));
     }
 
     /** Queues a message of one of this lock's conditions; {@code offset} is at the condition's name. */
     void deliverCondition(NodeId from, long epoch, byte[] bytes, int offset) {
-        loop.execute(() -> receive(from, epoch, new Incoming(new WireReader(bytes, offset, bytes.length - offset), true)));
+        submit(() -> receive(from, epoch, new Incoming(new WireReader(bytes, offset, bytes.length - offset), true)));
+    }
+
+    // ---- reclamation (called by ReclaimDriver) ----
+
+    /**
+     * Votes on reclaiming this lock in a round of {@code epoch}, on the loop: at rest (and then frozen) only if
+     * it has been idle here for the expiry, nobody pins it, no local thread holds or waits for it, no condition
+     * has a waiter, this engine is in {@code epoch}, and the algorithm is at rest.
+     */
+    void vote(long epoch, Consumer<LockVote> answer) {
+        loop.execute(() -> {
+            boolean atRest = !stopped && !frozen && idle && pins.get() == 0 && held.isEmpty()
+                    && view.epoch() == epoch && local.idle() && conditionWaiters.isEmpty() && conditionsAtRest()
+                    && protocol.atRest();
+            if (atRest) {
+                frozen = true;
+                answer.accept(new LockVote(name, true, protocol.highestFence(), peers.sent(), peers.received()));
+            } else {
+                answer.accept(LockVote.busy(name));
+            }
+        });
+    }
+
+    private boolean conditionsAtRest() {
+        for (ConditionProtocol condition : conditions.values()) {
+            if (condition.queued() > 0 || condition.localWaiters() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The round committed: the lock's state here is replaced by a fresh instance (fenced above the node's floor,
+     * which the caller raised first); then the engine is buried if nothing waits and nobody pins it ({@code
+     * buried} is told), else it thaws and goes on as the lock's next incarnation.
+     */
+    void commit(LockRegistry registry, Consumer<LockEngine<?>> buried) {
+        loop.execute(() -> {
+            if (!frozen) {
+                return;
+            }
+            protocolTimers.cancelAll();
+            conditions.clear();
+            peers.clear();
+            epochGrants = 0;
+            protocol = newProtocol();
+            frozen = false;
+            if (held.isEmpty() && registry.bury(name, this)) {
+                stopped = true;
+                buried.accept(this);
+                return;
+            }
+            replayHeld();
+        });
+    }
+
+    /** The round did not reclaim this lock: events that waited are handled now. */
+    void thaw() {
+        loop.execute(() -> {
+            if (frozen) {
+                frozen = false;
+                replayHeld();
+            }
+        });
+    }
+
+    private void replayHeld() {
+        List<Runnable> due = new ArrayList<>(held);
+        held.clear();
+        for (Runnable event : due) {
+            event.run();
+        }
     }
 
     // ---- conditions (called by RuntimeCondition's threads) ----
@@ -135,7 +313,7 @@ final class LockEngine<M extends ProtocolMessage> {
     ConditionWaiter conditionAwait(String condition) {
         ConditionWaiter waiter = new ConditionWaiter(lastWaiter.incrementAndGet());
         conditionWaiters.put(waiter.id(), waiter);
-        loop.execute(() -> {
+        submit(() -> {
             if (stopped) {
                 wakeWaiter(waiter.id());
             } else {
@@ -148,7 +326,7 @@ final class LockEngine<M extends ProtocolMessage> {
     /** The waiter's thread stopped waiting without a wake-up (timeout, interrupt). */
     void conditionGiveUp(String condition, ConditionWaiter waiter) {
         conditionWaiters.remove(waiter.id());
-        loop.execute(() -> {
+        submit(() -> {
             if (!stopped) {
                 condition(condition).onGiveUp(waiter.id());
             }
@@ -157,7 +335,7 @@ final class LockEngine<M extends ProtocolMessage> {
 
     /** A holder signals condition {@code condition}: one waiter anywhere, or all. */
     void conditionSignal(String condition, boolean all) {
-        loop.execute(() -> {
+        submit(() -> {
             if (!stopped) {
                 condition(condition).onSignal(all);
             }
@@ -178,12 +356,12 @@ final class LockEngine<M extends ProtocolMessage> {
      * one installed are ignored.
      */
     void viewChanged(View newView, boolean primary) {
-        loop.execute(() -> installView(newView, primary));
+        submit(() -> installView(newView, primary));
     }
 
     /** Queues the election's result for {@code epoch} (see {@link MutexProtocol#onLeader}). */
     void leaderElected(NodeId leader, long epoch) {
-        loop.execute(() -> {
+        submit(() -> {
             if (!stopped) {
                 protocol.onLeader(leader, epoch);
             }
@@ -195,6 +373,7 @@ final class LockEngine<M extends ProtocolMessage> {
         local.close(reason);
         loop.execute(() -> {
             stopped = true;
+            held.clear();
             protocolTimers.cancelAll();
             conditionWaiters.keySet().forEach(this::wakeWaiter); // they wake, and fail to reacquire: closed
         });
@@ -236,7 +415,9 @@ final class LockEngine<M extends ProtocolMessage> {
             return;
         }
         view = newView;
+        this.primary = primary;
         epochGrants = 0;
+        peers.clear();
         if (!primary) {
             local.endHandoffs(); // a grant cut off from the majority must not pass to more local holders
         }
@@ -246,7 +427,7 @@ final class LockEngine<M extends ProtocolMessage> {
             // the gate fenced out this node's grant: the majority side may grant the lock again
             LocalLockState.LostHold lost = local.loseOwnership();
             if (lost != null) {
-                ownershipListeners.tell(new OwnershipLoss(name, lost.fencingToken(), lost.holder(), newView.epoch()));
+                ownershipLost.accept(new OwnershipLoss(name, lost.fencingToken(), lost.holder(), newView.epoch()));
             }
         }
         for (ConditionProtocol condition : conditions.values()) {
@@ -265,6 +446,9 @@ final class LockEngine<M extends ProtocolMessage> {
                 stale.increment();
             }
             return;
+        }
+        if (!from.equals(self)) {
+            peers.received(from);
         }
         WireReader in = incoming.in();
         if (incoming.condition()) {
@@ -329,8 +513,11 @@ final class LockEngine<M extends ProtocolMessage> {
             out.writeString(condition);
             CONDITION_CODEC.encode(message, out);
             byte[] bytes = out.toByteArray();
-            messagesSent.increment();
-            bytesSent.add(bytes.length);
+            if (!to.equals(self)) {
+                messagesSent.increment();
+                bytesSent.add(bytes.length);
+                peers.sent(to);
+            }
             transport.send(to, bytes);
         }
 
@@ -357,6 +544,7 @@ final class LockEngine<M extends ProtocolMessage> {
             if (!to.equals(self)) {
                 messagesSent.increment();
                 bytesSent.add(bytes.length);
+                peers.sent(to);
             }
             transport.send(to, bytes);
         }
@@ -368,6 +556,7 @@ final class LockEngine<M extends ProtocolMessage> {
                 if (!member.equals(self)) {
                     messagesSent.increment();
                     bytesSent.add(bytes.length);
+                    peers.sent(member);
                     transport.send(member, bytes);
                 }
             }

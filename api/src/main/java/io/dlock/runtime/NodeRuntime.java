@@ -7,6 +7,8 @@ import io.dlock.LeaderElection;
 import io.dlock.LockMetrics;
 import io.dlock.NodeMetrics;
 import io.dlock.LockService;
+import io.dlock.OwnershipListener;
+import io.dlock.OwnershipLoss;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolFamily;
@@ -33,6 +35,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,8 +43,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@link LockService} of one node: owns the transport, the threads (a small pool for the locks'
  * event loops, one timer thread, one thread that calls leader listeners), and one {@link LockEngine}
- * per lock name, created on first use or on the first message for that name. Routes every received
- * message to its engine by the name in its {@link Envelope}.
+ * per lock name in use, created on first use or on the first message for that name and kept in the
+ * node's {@link LockRegistry}. Routes every received message to its engine by the name in its
+ * {@link Envelope}.
+ *
+ * <p>With {@code dlock.lock.idle-expiry-ms} above 0, a lock unused here for that long is nominated for
+ * reclamation, and its state goes on every member at once when a round ({@link ReclaimDriver}) finds it at
+ * rest everywhere with nothing in flight; the facades the application holds keep working (they find the
+ * lock's engine by name on every call).
  *
  * <p>Every view goes through the node's {@link PrimaryComponent} (the majority rule): the engines and
  * the elections are told whether it is primary, and in a view that is not, no lock is granted and no
@@ -59,7 +68,40 @@ public final class NodeRuntime implements LockService {
     private final ExecutorService pool;
     private final ScheduledThreadPoolExecutor timers;
     private final ExecutorService notifier;
-    private final Map<String, LockEngine<?>> engines = new ConcurrentHashMap<>();
+    /** The lock engines, in use and idle. */
+    private final LockRegistry engines;
+    /** Drives the reclamation rounds; null with {@code dlock.lock.idle-expiry-ms=0}. */
+    private final ReclaimDriver reclaim;
+    /** Every lock's fencing tokens here stay above it: raised by each reclamation (docs/algorithms.md R3). */
+    private final AtomicLong fencingFloor = new AtomicLong();
+    /** Ownership listeners by lock name; they outlive the lock's engine. */
+    private final Map<String, OwnershipListeners> ownershipListeners = new ConcurrentHashMap<>();
+    /** The counters of engines a reclamation buried; guarded by itself. */
+    private LockMetrics buriedMetrics;
+    private final EngineSource engineSource = new EngineSource() {
+        @Override
+        public LockEngine<?> pin(String name) {
+            return pinEngine(name);
+        }
+
+        @Override
+        public LockEngine<?> peek(String name) {
+            return engines.peek(name);
+        }
+
+        @Override
+        public void addOwnershipListener(String name, OwnershipListener listener) {
+            ownershipListeners.computeIfAbsent(name, n -> new OwnershipListeners(notifier)).add(listener);
+        }
+
+        @Override
+        public void removeOwnershipListener(String name, OwnershipListener listener) {
+            ownershipListeners.computeIfPresent(name, (n, listeners) -> {
+                listeners.remove(listener);
+                return listeners.isEmpty() ? null : listeners;
+            });
+        }
+    };
     private final Map<String, GroupElection> elections = new ConcurrentHashMap<>();
     private final LongAdder foreign = new LongAdder();
     /** The node's MBeans, or null without {@code dlock.metrics.jmx=true}. */
@@ -102,6 +144,11 @@ public final class NodeRuntime implements LockService {
         this.timers.setRemoveOnCancelPolicy(true);
         this.notifier = Executors.newSingleThreadExecutor(threads("dlock-" + cluster + "-events"));
         this.jmx = config.metricsJmx() ? new JmxRegistrations(cluster, transport::self) : null;
+        this.buriedMetrics = LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, 0, 0, 0);
+        this.engines = new LockRegistry(config.idleExpiry(), timers, pool, this::newEngine);
+        this.reclaim = config.idleExpiry().isZero() ? null
+                : new ReclaimDriver(transport, config.mutex().configName(), engines, fencingFloor, config.idleExpiry(),
+                pool, timers, this::buried, why -> foreign(transport.self(), why));
     }
 
     /** Starts a node with the transport named by the configuration, found through {@link ServiceLoader}. */
@@ -210,7 +257,8 @@ public final class NodeRuntime implements LockService {
     public DistributedLock lock(String name) {
         requireName("lock", name);
         requireOpen();
-        return engine(name).facade();
+        pinEngine(name).unpin(); // the lock exists here from now on (a first message may create it too)
+        return new RuntimeLock(name, engineSource, config.mutex().configName(), config.tryTimeout().toNanos());
     }
 
     @Override
@@ -255,15 +303,18 @@ public final class NodeRuntime implements LockService {
      */
     private void coordinatorElected(NodeId leader, long epoch) {
         coordinator = new EpochLeader(leader, epoch);
-        for (LockEngine<?> e : engines.values()) {
+        for (LockEngine<?> e : engines.all()) {
             e.leaderElected(leader, epoch);
         }
     }
 
     @Override
     public LockMetrics metrics() {
-        LockMetrics sum = LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, foreign.sum(), 0, 0);
-        for (LockEngine<?> e : engines.values()) {
+        LockMetrics sum;
+        synchronized (this) {
+            sum = buriedMetrics.plus(LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, foreign.sum(), 0, 0));
+        }
+        for (LockEngine<?> e : engines.all()) {
             sum = sum.plus(e.metrics());
         }
         return sum;
@@ -284,7 +335,10 @@ public final class NodeRuntime implements LockService {
         }
         announceLeave();
         closed = true;
-        for (LockEngine<?> e : engines.values()) {
+        if (reclaim != null) {
+            reclaim.close();
+        }
+        for (LockEngine<?> e : engines.all()) {
             e.close("node " + transport.self() + " left cluster '" + config.cluster() + "'");
         }
         for (GroupElection e : elections.values()) {
@@ -372,15 +426,29 @@ public final class NodeRuntime implements LockService {
                     + " there but " + config.mutex().configName() + " here");
             return;
         }
-        if (envelope.name().isEmpty() || envelope.name().length() > MAX_NAME_LENGTH) {
+        if (envelope.kind() != Envelope.KIND_RECLAIM
+                && (envelope.name().isEmpty() || envelope.name().length() > MAX_NAME_LENGTH)) {
             foreign(from, "bad lock name of length " + envelope.name().length());
             return;
         }
-        LockEngine<?> engine = engine(envelope.name());
-        if (envelope.kind() == Envelope.KIND_CONDITION) {
-            engine.deliverCondition(from, envelope.epoch(), payload, in.position());
-        } else {
-            engine.deliver(from, envelope.epoch(), payload, in.position());
+        if (envelope.kind() == Envelope.KIND_RECLAIM) {
+            if (reclaim != null) {
+                reclaim.deliver(from, envelope.epoch(), payload, in.position());
+            } else {
+                foreign(from, "reclamation message, but " + DlockConfig.IDLE_EXPIRY_MS + "=0 here; set the same"
+                        + " value on every node");
+            }
+            return;
+        }
+        LockEngine<?> engine = pinEngine(envelope.name());
+        try {
+            if (envelope.kind() == Envelope.KIND_CONDITION) {
+                engine.deliverCondition(from, envelope.epoch(), payload, in.position());
+            } else {
+                engine.deliver(from, envelope.epoch(), payload, in.position());
+            }
+        } finally {
+            engine.unpin();
         }
     }
 
@@ -415,8 +483,11 @@ public final class NodeRuntime implements LockService {
                     + " many nodes run; raise it", transport.self(), newView.epoch(), newView.size(),
                     DlockConfig.CLUSTER_SIZE, primaryComponent.clusterSize());
         }
-        for (LockEngine<?> e : engines.values()) {
+        for (LockEngine<?> e : engines.all()) {
             e.viewChanged(newView, isPrimary);
+        }
+        if (reclaim != null) {
+            reclaim.onView(newView); // after the engines: a vote of the new epoch finds them in it
         }
         for (GroupElection e : elections.values()) {
             e.onView(newView, isPrimary);
@@ -461,8 +532,9 @@ public final class NodeRuntime implements LockService {
         election.deliver(from, envelope.epoch(), payload, offset);
     }
 
-    private LockEngine<?> engine(String name) {
-        LockEngine<?> engine = engines.computeIfAbsent(name, this::newEngine);
+    /** The engine of {@code name}, created if needed, pinned (the caller unpins it). */
+    private LockEngine<?> pinEngine(String name) {
+        LockEngine<?> engine = engines.pin(name);
         ViewState state = viewState();
         engine.viewChanged(state.view(), state.primary()); // no-op unless a view arrived while it was being created
         return engine;
@@ -473,15 +545,55 @@ public final class NodeRuntime implements LockService {
         MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) config.mutex().definition();
         ViewState state = viewState();
         LockEngine<M> engine = new LockEngine<>(name, definition, mutexOptions, transport, state.view(),
-                state.primary(), pool, timers, notifier, config.tryTimeout().toNanos(), config.localHandoff());
+                state.primary(), pool, timers, config.localHandoff(), fencingFloor::get,
+                loss -> tellOwnershipLoss(name, loss));
         if (jmx != null) {
-            jmx.registerLock(name, engine.facade());
+            jmx.registerLock(name, new RuntimeLock(name, engineSource, config.mutex().configName(),
+                    config.tryTimeout().toNanos()));
         }
         EpochLeader c = coordinator;
         if (c != null) {
             engine.leaderElected(c.leader(), c.epoch());
         }
         return engine;
+    }
+
+    private void tellOwnershipLoss(String name, OwnershipLoss loss) {
+        OwnershipListeners listeners = ownershipListeners.get(name);
+        if (listeners != null) {
+            listeners.tell(loss);
+        }
+    }
+
+    /** A reclamation buried {@code engine}: its counters join the node's totals, its MBean goes. */
+    private void buried(LockEngine<?> engine) {
+        LockMetrics last = engine.metrics();
+        synchronized (this) {
+            buriedMetrics = buriedMetrics.plus(last);
+        }
+        if (jmx != null) {
+            jmx.unregisterLock(engine.name());
+        }
+    }
+
+    /** Locks whose state this node dropped in reclamation rounds (0 with reclamation off). */
+    public long reclaimedLocks() {
+        return reclaim == null ? 0 : reclaim.reclaimed();
+    }
+
+    /** Lock engines this node keeps now, in use and idle (for tests and diagnostics). */
+    public long lockEngines() {
+        return engines.inUseCount() + engines.idleCount();
+    }
+
+    /** Lets the registry expire what is due now instead of at its timer's next tick (tests). */
+    public void expireIdleLocks() {
+        engines.cleanUp();
+    }
+
+    /** The node's fencing floor (raised by reclamations). */
+    public long fencingFloor() {
+        return fencingFloor.get();
     }
 
     private void foreign(NodeId from, String why) {

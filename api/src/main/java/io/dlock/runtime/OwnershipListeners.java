@@ -35,6 +35,10 @@ final class OwnershipListeners {
         listeners.remove(listener);
     }
 
+    boolean isEmpty() {
+        return listeners.isEmpty();
+    }
+
     /** Tells every listener of {@code loss}, on the event thread; returns at once. */
     void tell(OwnershipLoss loss) {
         if (listeners.isEmpty()) {

@@ -14,13 +14,12 @@ import java.util.concurrent.locks.Condition;
 final class RuntimeCondition implements Condition {
 
     private final String name;
-    private final LockEngine<?> engine;
-    private final LocalLockState local;
+    private final RuntimeLock lock;
 
-    RuntimeCondition(String name, LockEngine<?> engine, LocalLockState local) {
+    /** Finds the lock's engine on every call (see {@link RuntimeLock}): the caller must hold the lock. */
+    RuntimeCondition(String name, RuntimeLock lock) {
         this.name = name;
-        this.engine = engine;
-        this.local = local;
+        this.lock = lock;
     }
 
     /** The condition's name, the same on every node for the same condition. */
@@ -62,14 +61,22 @@ final class RuntimeCondition implements Condition {
 
     @Override
     public void signal() {
-        local.requireHeldForCondition("signal");
-        engine.conditionSignal(name, false);
+        signal(false, "signal");
     }
 
     @Override
     public void signalAll() {
-        local.requireHeldForCondition("signalAll");
-        engine.conditionSignal(name, true);
+        signal(true, "signalAll");
+    }
+
+    private void signal(boolean all, String operation) {
+        LockEngine<?> engine = lock.pinEngine();
+        try {
+            engine.local().requireHeldForCondition(operation);
+            engine.conditionSignal(name, all);
+        } finally {
+            engine.unpin();
+        }
     }
 
     /**
@@ -78,6 +85,16 @@ final class RuntimeCondition implements Condition {
      * @return true if woken by a signal (or a view change), false if the time ran out
      */
     private boolean await(boolean timed, long deadline, boolean interruptible) throws InterruptedException {
+        LockEngine<?> engine = lock.pinEngine(); // held by the caller: the engine stays for the whole wait
+        try {
+            return await(engine, engine.local(), timed, deadline, interruptible);
+        } finally {
+            engine.unpin();
+        }
+    }
+
+    private boolean await(LockEngine<?> engine, LocalLockState local, boolean timed, long deadline,
+                          boolean interruptible) throws InterruptedException {
         local.requireHeldForCondition("await");
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException();
@@ -107,6 +124,6 @@ final class RuntimeCondition implements Condition {
 
     @Override
     public String toString() {
-        return "Condition[" + name + " of " + engine.name() + "]";
+        return "Condition[" + name + " of " + lock.name() + "]";
     }
 }

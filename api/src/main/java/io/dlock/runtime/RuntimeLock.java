@@ -8,24 +8,26 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 
 /**
- * The {@link DistributedLock} handed to applications: a thin facade. {@link LocalLockState} does the
- * local work (ownership, reentrancy, waiting, timeouts, interrupts) and {@link LockEngine} the
- * distributed work; this class only forwards.
+ * The {@link DistributedLock} handed to applications: a thin facade that keeps only the lock's name. Each call
+ * finds the lock's {@link LockEngine} through the node ({@link EngineSource}), pinned for the call, so a facade
+ * kept by the application works on after the lock's idle state was reclaimed: the next call recreates it.
+ * {@link LocalLockState} does the local work (ownership, reentrancy, waiting, timeouts, interrupts) and the
+ * engine the distributed work.
  */
 final class RuntimeLock implements DistributedLock {
 
     private final String name;
-    private final LocalLockState local;
-    private final LockEngine<?> engine;
+    private final EngineSource engines;
+    private final String algorithm;
     private final long tryTimeoutNanos;
     private final AtomicInteger conditionsCreated = new AtomicInteger();
     /** Longest condition name (it travels in every condition message). */
     private static final int MAX_CONDITION_NAME = 200;
 
-    RuntimeLock(String name, LocalLockState local, LockEngine<?> engine, long tryTimeoutNanos) {
+    RuntimeLock(String name, EngineSource engines, String algorithm, long tryTimeoutNanos) {
         this.name = name;
-        this.local = local;
-        this.engine = engine;
+        this.engines = engines;
+        this.algorithm = algorithm;
         this.tryTimeoutNanos = tryTimeoutNanos;
     }
 
@@ -34,33 +36,61 @@ final class RuntimeLock implements DistributedLock {
         return name;
     }
 
+    /** The lock's engine, pinned: the caller unpins it. */
+    LockEngine<?> pinEngine() {
+        return engines.pin(name);
+    }
+
     @Override
     public void lock() {
+        LockEngine<?> engine = engines.pin(name);
         try {
-            local.acquire(false, -1);
+            engine.local().acquire(false, -1);
         } catch (InterruptedException e) {
             throw new AssertionError("uninterruptible acquire was interrupted", e);
+        } finally {
+            engine.unpin();
         }
     }
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        local.acquire(true, -1);
+        LockEngine<?> engine = engines.pin(name);
+        try {
+            engine.local().acquire(true, -1);
+        } finally {
+            engine.unpin();
+        }
     }
 
     @Override
     public boolean tryLock() {
-        return local.tryAcquireUninterruptibly(tryTimeoutNanos);
+        LockEngine<?> engine = engines.pin(name);
+        try {
+            return engine.local().tryAcquireUninterruptibly(tryTimeoutNanos);
+        } finally {
+            engine.unpin();
+        }
     }
 
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        return local.acquire(true, Math.max(0, unit.toNanos(time)));
+        LockEngine<?> engine = engines.pin(name);
+        try {
+            return engine.local().acquire(true, Math.max(0, unit.toNanos(time)));
+        } finally {
+            engine.unpin();
+        }
     }
 
     @Override
     public void unlock() {
-        local.release();
+        LockEngine<?> engine = engines.pin(name);
+        try {
+            engine.local().release();
+        } finally {
+            engine.unpin();
+        }
     }
 
     @Override
@@ -74,37 +104,50 @@ final class RuntimeLock implements DistributedLock {
             throw new IllegalArgumentException("condition name must be 1 to " + MAX_CONDITION_NAME + " characters, got "
                     + (conditionName == null ? "null" : "'" + conditionName + "'"));
         }
-        return new RuntimeCondition(conditionName, engine, local);
+        return new RuntimeCondition(conditionName, this);
     }
 
+    /**
+     * The current thread's token. A lock with no engine here is not held by anyone here: the call fails as on
+     * an engine whose lock is not held.
+     */
     @Override
     public long fencingToken() {
-        return local.fencingToken();
+        LockEngine<?> engine = engines.pin(name);
+        try {
+            return engine.local().fencingToken();
+        } finally {
+            engine.unpin();
+        }
     }
 
     @Override
     public boolean isHeldByCurrentThread() {
-        return local.isHeldByCurrentThread();
+        LockEngine<?> engine = engines.peek(name);
+        return engine != null && engine.local().isHeldByCurrentThread();
     }
 
     @Override
     public int getHoldCount() {
-        return local.holdCount();
+        LockEngine<?> engine = engines.peek(name);
+        return engine == null ? 0 : engine.local().holdCount();
     }
 
+    /** The lock's counters since its state was last created on this node (zero if it has none now). */
     @Override
     public LockMetrics metrics() {
-        return engine.metrics();
+        LockEngine<?> engine = engines.peek(name);
+        return engine == null ? LockMetrics.of(algorithm, 0, 0, 0, 0, 0, 0, 0) : engine.metrics();
     }
 
     @Override
     public void addOwnershipListener(OwnershipListener listener) {
-        engine.ownershipListeners().add(listener);
+        engines.addOwnershipListener(name, listener);
     }
 
     @Override
     public void removeOwnershipListener(OwnershipListener listener) {
-        engine.ownershipListeners().remove(listener);
+        engines.removeOwnershipListener(name, listener);
     }
 
     @Override

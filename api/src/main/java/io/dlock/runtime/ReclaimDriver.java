@@ -1,0 +1,225 @@
+package io.dlock.runtime;
+
+import io.dlock.membership.EpochInbox;
+import io.dlock.reclaim.LockVote;
+import io.dlock.reclaim.ReclaimCodec;
+import io.dlock.reclaim.ReclaimMessage;
+import io.dlock.reclaim.Reclamation;
+import io.dlock.reclaim.RoundId;
+import io.dlock.spi.MalformedMessageException;
+import io.dlock.spi.NodeId;
+import io.dlock.spi.Transport;
+import io.dlock.spi.View;
+import io.dlock.spi.WireReader;
+import io.dlock.spi.WireWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives the node's {@link Reclamation} on a serial loop of its own: messages (kind {@link Envelope#KIND_RECLAIM},
+ * filtered by epoch through an {@link EpochInbox}), views, and a sweep that nominates the engines the
+ * {@link LockRegistry} has moved to its idle place; and carries out the protocol's decisions on the engines:
+ * {@linkplain LockEngine#vote votes} (each on its lock's loop), {@linkplain LockEngine#commit commits} after
+ * raising the node's fencing floor, {@linkplain LockEngine#thaw thaws}.
+ */
+final class ReclaimDriver implements Reclamation.Port {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReclaimDriver.class);
+    private static final ReclaimCodec CODEC = new ReclaimCodec();
+    /** Messages of future epochs kept at most. */
+    private static final int MAX_EARLY_MESSAGES = 1_000;
+    /** Names one sweep nominates at most; the rest wait for the next sweep. */
+    static final int MAX_NOMINATED_PER_SWEEP = 8 * Reclamation.MAX_NAMES_PER_ROUND;
+
+    private final Transport transport;
+    private final NodeId self;
+    private final String algorithm;
+    private final LockRegistry registry;
+    private final AtomicLong fencingFloor;
+    private final Consumer<LockEngine<?>> buried;
+    private final Consumer<String> malformed;
+    private final long expiryNanos;
+    private final SerialExecutor loop;
+    private final ScheduledFuture<?> sweep;
+    private final LongAdder reclaimed = new LongAdder();
+
+    // Loop-confined.
+    private Reclamation protocol;
+    private View view;
+    private final EpochInbox<ReclaimMessage> inbox = new EpochInbox<>(MAX_EARLY_MESSAGES, this::receive);
+    /** The engines this node froze by its votes, by lock name, until the round's decision. */
+    private final Map<String, LockEngine<?>> frozen = new HashMap<>();
+
+    /**
+     * @param fencingFloor the node's floor, raised by every commit before the committed engines are recreated
+     * @param buried       told of every engine a commit buried (its counters join the node's totals)
+     * @param malformed    told why a reclamation message could not be read
+     */
+    ReclaimDriver(Transport transport, String algorithm, LockRegistry registry, AtomicLong fencingFloor,
+                  Duration idleExpiry, Executor pool, ScheduledExecutorService timers,
+                  Consumer<LockEngine<?>> buried, Consumer<String> malformed) {
+        this.transport = transport;
+        this.self = transport.self();
+        this.algorithm = algorithm;
+        this.registry = registry;
+        this.fencingFloor = fencingFloor;
+        this.buried = buried;
+        this.malformed = malformed;
+        this.expiryNanos = idleExpiry.toNanos();
+        this.loop = new SerialExecutor(pool);
+        long period = Math.max(20, idleExpiry.toMillis() / 4);
+        this.sweep = timers.scheduleWithFixedDelay(() -> loop.execute(this::nominateIdle), period, period,
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Queues a view of the node. */
+    void onView(View newView) {
+        loop.execute(() -> {
+            if (view != null && newView.epoch() <= view.epoch()) {
+                return;
+            }
+            view = newView;
+            if (protocol == null) {
+                protocol = new Reclamation(self, newView, this);
+            } else {
+                protocol.onView(newView);
+            }
+            inbox.install(newView.epoch(), newView::contains);
+        });
+    }
+
+    /** Queues a reclamation message; {@code offset} is at its payload. */
+    void deliver(NodeId from, long epoch, byte[] bytes, int offset) {
+        loop.execute(() -> {
+            ReclaimMessage message;
+            try {
+                WireReader in = new WireReader(bytes, offset, bytes.length - offset);
+                message = CODEC.decode(in);
+                in.expectEnd();
+            } catch (MalformedMessageException e) {
+                malformed.accept(e.getMessage());
+                return;
+            }
+            receive(from, epoch, message);
+        });
+    }
+
+    private void receive(NodeId from, long epoch, ReclaimMessage message) {
+        if (inbox.offer(from, epoch, message) == EpochInbox.Verdict.DELIVER) {
+            protocol.onMessage(from, message);
+        }
+    }
+
+    void close() {
+        sweep.cancel(false);
+    }
+
+    /** Locks whose state this node dropped in committed rounds. */
+    long reclaimed() {
+        return reclaimed.sum();
+    }
+
+    /** Nominates the idle engines not nominated within the last idle expiry (an aborted round is retried). */
+    private void nominateIdle() {
+        if (protocol == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        List<String> names = new ArrayList<>();
+        for (LockEngine<?> engine : registry.idleEngines()) {
+            if (names.size() >= MAX_NOMINATED_PER_SWEEP) {
+                break;
+            }
+            long last = engine.nominatedAt();
+            if (!engine.buried() && !frozen.containsKey(engine.name()) && (last == 0 || now - last > expiryNanos)) {
+                engine.nominated(now);
+                names.add(engine.name());
+            }
+        }
+        protocol.nominate(names);
+    }
+
+    // ---- Reclamation.Port (on the loop) ----
+
+    @Override
+    public void send(NodeId to, ReclaimMessage message) {
+        WireWriter out = new WireWriter(64);
+        new Envelope(Envelope.KIND_RECLAIM, algorithm, "", view.epoch()).writeTo(out);
+        CODEC.encode(message, out);
+        transport.send(to, out.toByteArray());
+    }
+
+    @Override
+    public void freeze(RoundId round, List<String> names) {
+        long epoch = view.epoch();
+        LockVote[] votes = new LockVote[names.size()];
+        LockEngine<?>[] voters = new LockEngine<?>[names.size()];
+        AtomicInteger owed = new AtomicInteger(names.size());
+        Runnable done = () -> loop.execute(() -> votesIn(round, votes, voters));
+        for (int i = 0; i < votes.length; i++) {
+            String name = names.get(i);
+            LockRegistry.Lookup found = registry.lookupForVote(name);
+            if (found.engine() == null) {
+                votes[i] = found.inUse() ? LockVote.busy(name) : LockVote.absent(name);
+                if (owed.decrementAndGet() == 0) {
+                    done.run();
+                }
+                continue;
+            }
+            int slot = i;
+            voters[i] = found.engine();
+            found.engine().vote(epoch, vote -> {
+                votes[slot] = vote;
+                if (owed.decrementAndGet() == 0) {
+                    done.run();
+                }
+            });
+        }
+    }
+
+    private void votesIn(RoundId round, LockVote[] votes, LockEngine<?>[] voters) {
+        for (int i = 0; i < votes.length; i++) {
+            if (votes[i].atRest() && voters[i] != null) {
+                frozen.put(votes[i].name(), voters[i]);
+            }
+        }
+        protocol.onLocalVotes(round, Arrays.asList(votes));
+    }
+
+    @Override
+    public void commit(List<String> names, long floor) {
+        fencingFloor.accumulateAndGet(floor, Math::max);
+        for (String name : names) {
+            LockEngine<?> engine = frozen.remove(name);
+            if (engine != null) {
+                reclaimed.increment();
+                engine.commit(registry, buried);
+            }
+        }
+        LOG.debug("node {}: reclaimed {} lock(s), fencing floor {}", self, names.size(), fencingFloor.get());
+    }
+
+    @Override
+    public void thaw(List<String> names) {
+        for (String name : names) {
+            LockEngine<?> engine = frozen.remove(name);
+            if (engine != null) {
+                engine.thaw();
+            }
+        }
+    }
+}
