@@ -14,18 +14,20 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 
 /**
- * The lock engines of one node, by name, in two places:
+ * The lock engines of one node, by name:
  * <ul>
- *   <li><b>in use</b>: a Caffeine cache whose entries expire after the idle expiry without an access (every
- *       lock, unlock and message of the lock is one). Caffeine keeps the access order and expires on the
- *       node's timer thread;</li>
- *   <li><b>idle</b>: engines the cache expired. They keep their state and still work (any access brings one
- *       back into use); they are what the node nominates for reclamation, and where a reclamation round finds
- *       the engines it may freeze. A committed round {@link #bury buries} them: gone from both places.</li>
+ *   <li>{@code engines}: every live engine, from its creation to its burial, the one authority on whether the
+ *       node has state for a name;</li>
+ *   <li>{@code inUse}: a Caffeine cache of the same engines, whose entries expire after the idle expiry without
+ *       an access (every lock, unlock and message of the lock is one). Caffeine keeps the access order and
+ *       expires on the node's timer thread. An expired engine is <em>idle</em>: it keeps its state and still
+ *       works (any access brings it back into use); it is what the node nominates for reclamation, and the only
+ *       kind of engine a reclamation round may freeze. A committed round {@link #bury buries} it.</li>
  * </ul>
- * The cache never drops state on its own: an expired engine only moves to the idle place; whether its state
- * may go is decided cluster-wide ({@link io.dlock.reclaim.Reclamation}), by the algorithm's own rule
- * ({@link io.dlock.protocol.MutexProtocol#atRest()}).
+ * The cache never drops state on its own: expiry only marks an engine idle; whether its state may go is decided
+ * cluster-wide ({@link io.dlock.reclaim.Reclamation}) by the algorithm's own rule
+ * ({@link io.dlock.protocol.MutexProtocol#atRest()}). A reclamation vote reads {@code engines} only, never the
+ * cache, so that voting does not count as a use.
  *
  * <p><b>Pins.</b> A caller that uses an engine {@link #pin pins} it first and unpins it after; an engine is
  * buried only when nobody pins it ({@link LockEngine#tryBury()}), and a pin on a buried engine fails, so the
@@ -33,7 +35,9 @@ import java.util.function.Function;
  */
 final class LockRegistry {
 
+    private final Map<String, LockEngine<?>> engines = new ConcurrentHashMap<>();
     private final Cache<String, LockEngine<?>> inUse;
+    /** The engines that expired from use, for nomination (a subset of {@code engines}). */
     private final Map<String, LockEngine<?>> idle = new ConcurrentHashMap<>();
     private final Function<String, LockEngine<?>> factory;
 
@@ -64,7 +68,7 @@ final class LockRegistry {
      */
     LockEngine<?> pin(String name) {
         while (true) {
-            LockEngine<?> engine = inUse.get(name, this::revive);
+            LockEngine<?> engine = inUse.get(name, this::toUse);
             if (engine.pin()) {
                 return engine;
             }
@@ -72,53 +76,29 @@ final class LockRegistry {
         }
     }
 
-    private LockEngine<?> revive(String name) {
-        LockEngine<?> engine = idle.remove(name);
-        if (engine != null && !engine.buried()) {
+    /** Caffeine's loader: the node's engine of {@code name} (created if it has none) goes back into use. */
+    private LockEngine<?> toUse(String name) {
+        LockEngine<?> engine = engines.compute(name, (key, current) ->
+                current == null || current.buried() ? factory.apply(key) : current);
+        if (idle.remove(name, engine)) {
             engine.markIdle(false);
-            return engine;
         }
-        return factory.apply(name);
+        return engine;
     }
 
     /** The engine of {@code name} if there is one, without creating it and without counting an access. */
     LockEngine<?> peek(String name) {
-        LockEngine<?> engine = inUse.policy().getIfPresentQuietly(name);
-        return engine != null ? engine : idle.get(name);
+        return engines.get(name);
     }
 
     /**
-     * What a reclamation vote finds for {@code name}, atomically with creation and expiry of its engine: an
-     * idle engine (it votes itself), {@link Lookup#inUse()} (busy), or {@link Lookup#absent()} (no state here,
-     * and any engine created from now on belongs to the lock's next incarnation or to a message the round's
-     * counters see).
+     * What a reclamation vote finds for {@code name}: the live engine (it votes itself, and refuses unless it
+     * is idle), or none (no state here; an engine created from now on belongs to the lock's next incarnation,
+     * or receives a message the round's counters see). Not an access.
      */
-    Lookup lookupForVote(String name) {
-        Lookup[] found = new Lookup[1];
-        inUse.asMap().compute(name, (key, current) -> {
-            if (current != null) {
-                found[0] = Lookup.IN_USE;
-            } else {
-                LockEngine<?> engine = idle.get(key);
-                found[0] = engine == null || engine.buried() ? Lookup.ABSENT : new Lookup(engine);
-            }
-            return current;
-        });
-        return found[0];
-    }
-
-    /** See {@link #lookupForVote}: the idle engine, or none with whether the lock is in use. */
-    record Lookup(LockEngine<?> engine, boolean inUse) {
-        static final Lookup IN_USE = new Lookup(null, true);
-        static final Lookup ABSENT = new Lookup(null, false);
-
-        Lookup(LockEngine<?> engine) {
-            this(engine, false);
-        }
-
-        boolean absent() {
-            return engine == null && !inUse;
-        }
+    LockEngine<?> lookupForVote(String name) {
+        LockEngine<?> engine = engines.get(name);
+        return engine == null || engine.buried() ? null : engine;
     }
 
     /**
@@ -130,30 +110,25 @@ final class LockRegistry {
         if (!engine.tryBury()) {
             return false;
         }
+        engines.remove(name, engine);
         idle.remove(name, engine);
         inUse.asMap().remove(name, engine);
         return true;
     }
 
-    /** Every engine, in use or idle. */
-    List<LockEngine<?>> all() {
-        List<LockEngine<?>> all = new ArrayList<>(inUse.asMap().values());
-        all.addAll(idle.values());
-        return all;
+    /** Every live engine. */
+    Iterable<LockEngine<?>> all() {
+        return engines.values();
     }
 
-    /** The idle engines. */
+    /** The idle engines (expired from use, not buried). */
     Iterable<LockEngine<?>> idleEngines() {
         return idle.values();
     }
 
-    /** Engines in use and idle (estimates; for metrics and tests). */
-    long inUseCount() {
-        return inUse.estimatedSize();
-    }
-
-    long idleCount() {
-        return idle.size();
+    /** Live engines (for metrics and tests). */
+    long size() {
+        return engines.size();
     }
 
     /** Lets Caffeine expire what is due now (tests with a short expiry call it instead of waiting for the timer). */

@@ -46,7 +46,6 @@ final class ReclaimDriver implements Reclamation.Port {
     static final int MAX_NOMINATED_PER_SWEEP = 8 * Reclamation.MAX_NAMES_PER_ROUND;
 
     private final Transport transport;
-    private final NodeId self;
     private final String algorithm;
     private final LockRegistry registry;
     private final AtomicLong fencingFloor;
@@ -73,7 +72,6 @@ final class ReclaimDriver implements Reclamation.Port {
                   Duration idleExpiry, Executor pool, ScheduledExecutorService timers,
                   Consumer<LockEngine<?>> buried, Consumer<String> malformed) {
         this.transport = transport;
-        this.self = transport.self();
         this.algorithm = algorithm;
         this.registry = registry;
         this.fencingFloor = fencingFloor;
@@ -94,7 +92,7 @@ final class ReclaimDriver implements Reclamation.Port {
             }
             view = newView;
             if (protocol == null) {
-                protocol = new Reclamation(self, newView, this);
+                protocol = new Reclamation(transport.self(), newView, this); // known once the transport delivers a view
             } else {
                 protocol.onView(newView);
             }
@@ -172,17 +170,17 @@ final class ReclaimDriver implements Reclamation.Port {
         Runnable done = () -> loop.execute(() -> votesIn(round, votes, voters));
         for (int i = 0; i < votes.length; i++) {
             String name = names.get(i);
-            LockRegistry.Lookup found = registry.lookupForVote(name);
-            if (found.engine() == null) {
-                votes[i] = found.inUse() ? LockVote.busy(name) : LockVote.absent(name);
+            LockEngine<?> engine = registry.lookupForVote(name);
+            if (engine == null) {
+                votes[i] = LockVote.absent(name);
                 if (owed.decrementAndGet() == 0) {
                     done.run();
                 }
                 continue;
             }
             int slot = i;
-            voters[i] = found.engine();
-            found.engine().vote(epoch, vote -> {
+            voters[i] = engine;
+            engine.vote(epoch, vote -> {
                 votes[slot] = vote;
                 if (owed.decrementAndGet() == 0) {
                     done.run();
@@ -210,7 +208,7 @@ final class ReclaimDriver implements Reclamation.Port {
                 engine.commit(registry, buried);
             }
         }
-        LOG.debug("node {}: reclaimed {} lock(s), fencing floor {}", self, names.size(), fencingFloor.get());
+        LOG.debug("node {}: reclaimed {} lock(s), fencing floor {}", transport.self(), names.size(), fencingFloor.get());
     }
 
     @Override
