@@ -65,8 +65,10 @@ public interface LockService extends AutoCloseable {
     View view();
 
     /**
-     * The lock named {@code name}: the same instance for the same name on this node, and mutually
-     * exclusive with the lock of that name on every other node.
+     * The lock named {@code name}: mutually exclusive with the lock of that name on every other node; the same
+     * instance for the same name on this node while the lock's state is kept here. Once the lock has been
+     * idle everywhere for {@code dlock.lock.idle-expiry-ms} its state is reclaimed and a later call returns a
+     * new instance; an instance obtained before keeps working (it finds the lock by name on every call).
      *
      * @throws IllegalArgumentException if the name is empty or longer than 200 characters
      * @throws IllegalStateException    if the service is closed

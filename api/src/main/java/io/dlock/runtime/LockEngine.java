@@ -76,6 +76,9 @@ final class LockEngine<M extends ProtocolMessage> {
     private final NodeId self;
     private final SerialExecutor loop;
     private final LocalLockState local;
+    /** The facade handed out for this lock while this engine lives (facades find engines by name, so an
+     * older facade keeps working too). */
+    private final RuntimeLock facade;
     private final ProtocolOptions options;
     /** The node's fencing floor, read when the protocol is (re)created. */
     private final LongSupplier fencingFloor;
@@ -85,6 +88,8 @@ final class LockEngine<M extends ProtocolMessage> {
     private final AtomicInteger pins = new AtomicInteger();
     /** Whether the registry has moved this engine to its idle place (unused here for the idle expiry). */
     private volatile boolean idle;
+    /** The newest view epoch queued to the loop (a cheap check before queuing another). */
+    private volatile long viewQueued;
     /** When this engine was last nominated for reclamation ({@link System#nanoTime()}), 0 if never. */
     private volatile long nominatedAt;
     private static final ConditionCodec CONDITION_CODEC = new ConditionCodec();
@@ -123,11 +128,14 @@ final class LockEngine<M extends ProtocolMessage> {
     /**
      * @param fencingFloor  the node's fencing floor, read whenever the protocol is created
      * @param ownershipLost tells the lock's ownership listeners of a lost hold
+     * @param facade        what {@code LockService.lock(name)} returns while this engine lives
      */
     LockEngine(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
                View initialView, boolean primary, Executor pool, ScheduledExecutorService timers,
-               int localHandoff, LongSupplier fencingFloor, Consumer<OwnershipLoss> ownershipLost) {
+               int localHandoff, LongSupplier fencingFloor, Consumer<OwnershipLoss> ownershipLost,
+               RuntimeLock facade) {
         this.name = name;
+        this.facade = facade;
         this.definition = definition;
         this.options = options;
         this.codec = definition.codec();
@@ -141,6 +149,7 @@ final class LockEngine<M extends ProtocolMessage> {
         this.local = new LocalLockState(name, () -> submit(this::request), () -> submit(this::release),
                 () -> submit(this::tryEnterLocally), localHandoff);
         this.view = initialView;
+        this.viewQueued = initialView.epoch();
         this.primary = primary;
         inbox.install(initialView.epoch(), initialView::contains);
         this.protocol = newProtocol();
@@ -150,6 +159,10 @@ final class LockEngine<M extends ProtocolMessage> {
     private PrimaryGate<M> newProtocol() {
         return PrimaryGate.create(definition,
                 new ProtocolContext<>(self, view, new Effects(), options, false, fencingFloor.getAsLong()), primary);
+    }
+
+    RuntimeLock facade() {
+        return facade;
     }
 
     LocalLockState local() {
@@ -356,6 +369,10 @@ final class LockEngine<M extends ProtocolMessage> {
      * one installed are ignored.
      */
     void viewChanged(View newView, boolean primary) {
+        if (newView.epoch() <= viewQueued) {
+            return; // queued already (every lookup of the engine offers the node's view; most offer no news)
+        }
+        viewQueued = newView.epoch();
         submit(() -> installView(newView, primary));
     }
 

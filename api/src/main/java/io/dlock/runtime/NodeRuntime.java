@@ -257,8 +257,12 @@ public final class NodeRuntime implements LockService {
     public DistributedLock lock(String name) {
         requireName("lock", name);
         requireOpen();
-        pinEngine(name).unpin(); // the lock exists here from now on (a first message may create it too)
-        return new RuntimeLock(name, engineSource, config.mutex().configName(), config.tryTimeout().toNanos());
+        LockEngine<?> engine = pinEngine(name); // the lock exists here from now on (a first message may create it too)
+        try {
+            return engine.facade();
+        } finally {
+            engine.unpin();
+        }
     }
 
     @Override
@@ -546,10 +550,10 @@ public final class NodeRuntime implements LockService {
         ViewState state = viewState();
         LockEngine<M> engine = new LockEngine<>(name, definition, mutexOptions, transport, state.view(),
                 state.primary(), pool, timers, config.localHandoff(), fencingFloor::get,
-                loss -> tellOwnershipLoss(name, loss));
+                loss -> tellOwnershipLoss(name, loss),
+                new RuntimeLock(name, engineSource, config.mutex().configName(), config.tryTimeout().toNanos()));
         if (jmx != null) {
-            jmx.registerLock(name, new RuntimeLock(name, engineSource, config.mutex().configName(),
-                    config.tryTimeout().toNanos()));
+            jmx.registerLock(name, engine.facade());
         }
         EpochLeader c = coordinator;
         if (c != null) {
