@@ -88,6 +88,8 @@ final class LockEngine<M extends ProtocolMessage> {
     private final AtomicInteger pins = new AtomicInteger();
     /** Whether the registry has moved this engine to its idle place (unused here for the idle expiry). */
     private volatile boolean idle;
+    /** When the registry last told its cache of a use of this engine ({@link System#nanoTime()}). */
+    private volatile long touchedAt;
     /** The newest view epoch queued to the loop (a cheap check before queuing another). */
     private volatile long viewQueued;
     /** When this engine was last nominated for reclamation ({@link System#nanoTime()}), 0 if never. */
@@ -199,6 +201,19 @@ final class LockEngine<M extends ProtocolMessage> {
 
     boolean buried() {
         return pins.get() < 0;
+    }
+
+    /** Whether the registry has marked this engine idle (expired from use). */
+    boolean idle() {
+        return idle;
+    }
+
+    long touchedAt() {
+        return touchedAt;
+    }
+
+    void touched(long nanoTime) {
+        touchedAt = nanoTime;
     }
 
     /** The registry moved this engine to its idle place ({@code true}) or back into use. */
