@@ -73,8 +73,10 @@ class CodecTest {
                 Arguments.of(LAMPORT, new LamportMessage.Release(3, 9, 2)),
                 Arguments.of(LAMPORT, new LamportMessage.Release(big, big, big)),
                 // token algorithms and their census messages
-                Arguments.of(TOKEN_RING, new TokenRingMessage.Token(1, 1, 0)),
-                Arguments.of(TOKEN_RING, new TokenRingMessage.Token(big, big, big)),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.Token(1, 1, 0, 0)),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.Token(big, big, big, big)),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.Parked(big, big)),
+                Arguments.of(TOKEN_RING, new TokenRingMessage.Wake(big)),
                 Arguments.of(TOKEN_RING, new TokenRingMessage.TokenAck(1, 1)),
                 Arguments.of(TOKEN_RING, new TokenRingMessage.TokenAck(big, big)),
                 Arguments.of(TOKEN_RING, new TokenRingMessage.Census(new CensusMessage.Hello(3))),

@@ -110,6 +110,8 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     private final NodeId self;
     private final MutexEffects<CentralizedMessage> effects;
     private final boolean sendDenied;
+    /** Every token of this instance's coordinators stays above it (docs/algorithms.md R3). */
+    private final long fencingFloor;
     /**
      * The sync's roster: the current view; at the coordinator, the members whose SYNC for this epoch
      * has not arrived; and the SYNC_QUERY a coordinator created without startsIdle owes at its first
@@ -120,7 +122,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     private ClientState state = ClientState.IDLE;
     private long requestCounter;
     private long myRequestId;
-    private final FencingCounter clientFences = new FencingCounter();
+    private final FencingCounter clientFences;
 
     /** Present iff this node is the coordinator of the current view. */
     private Coordinator coordinator;
@@ -136,6 +138,8 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
     Centralized(ProtocolContext<CentralizedMessage> context, boolean sendDenied) {
         this.self = context.self();
+        this.clientFences = new FencingCounter(context.fencingFloor());
+        this.fencingFloor = context.fencingFloor();
         this.effects = context.effects();
         this.roster = new EpochRoster(self, context.view());
         this.sendDenied = sendDenied;
@@ -215,6 +219,24 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     @Override
     public boolean canEnterLocally() {
         return state == ClientState.IDLE && coordinator != null && !roster.firstEventDue() && coordinator.canGrantNow();
+    }
+
+    /**
+     * At rest: the client is idle, no SYNC_QUERY is left unanswered, the epoch's sync is complete (or this
+     * instance has handled no event), and, on the coordinator, nobody holds the lock or waits for it. Request
+     * ids may go because every member drops its state at once; the coordinator's counter is carried by the
+     * round's floor.
+     */
+    @Override
+    public boolean atRest() {
+        return state == ClientState.IDLE && unansweredQueryFrom == null
+                && (roster.isComplete() || roster.firstEventDue())
+                && (coordinator == null || (coordinator.holder == null && coordinator.queue.isEmpty()));
+    }
+
+    @Override
+    public long highestFence() {
+        return Math.max(clientFences.highest(), coordinator == null ? 0 : coordinator.fences.highest());
     }
 
     @Override
@@ -322,7 +344,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         private final Map<NodeId, Long> latestRequest = new TreeMap<>();
         private final Map<NodeId, Long> released = new TreeMap<>();
         private final Deque<Ticket> queue = new ArrayDeque<>();
-        private final FencingCounter fences = new FencingCounter();
+        private final FencingCounter fences = new FencingCounter(fencingFloor);
         private Ticket holder;
         private long holderFence;
 

@@ -69,6 +69,14 @@ public final class EpochBarrier {
         return roster.record(member);
     }
 
+    /**
+     * Whether nothing of the barrier is pending: it is complete, or this instance has handled no event yet (its
+     * first-event step is still due, so no member waits for it). What an algorithm's {@code atRest()} asks.
+     */
+    public boolean settled() {
+        return roster.isComplete() || roster.firstEventDue();
+    }
+
     /** Whether every other member has announced in this epoch (always true when no barrier holds). */
     public boolean isComplete() {
         return roster.isComplete();

@@ -143,7 +143,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     private long[] tokenHr;
     private long tokenTg;
     private long tokenHop;
-    private final FencingCounter fences = new FencingCounter();
+    private final FencingCounter fences;
     private long lastStampFence = -1;
     private long lastStampHop = -1;
 
@@ -183,6 +183,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     Ctta(ProtocolContext<CttaMessage> context, boolean regenerate, long regenTimeout, boolean completionCheck) {
         this.completionCheck = completionCheck;
         this.self = context.self();
+        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.regenerate = regenerate;
         this.regenTimeout = regenTimeout;
@@ -234,6 +235,21 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         } else {
             armRegenTimer(); // rule 6's timer
         }
+    }
+
+    /**
+     * At rest: not requesting, not in the critical region, no REGENERATE round or failure-mode state, no census
+     * running. HR/CG/LR may go because every member drops its state at once; an idle token here is regenerated
+     * once by the next use's census.
+     */
+    @Override
+    public boolean atRest() {
+        return !requesting && !inCR && regen == null && !failed && !partitionMode && !census.active();
+    }
+
+    @Override
+    public long highestFence() {
+        return fences.highest();
     }
 
     @Override

@@ -111,7 +111,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     private final long replyTimeout;
     private final SplittableRandom random;
     private final EpochBarrier barrier;
-    private final FencingCounter fences = new FencingCounter();
+    private final FencingCounter fences;
     private View view;
 
     // client
@@ -140,6 +140,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     Decentralized(ProtocolContext<DecentralizedMessage> context, int quorumOption, long backoffBase,
                   long replyTimeout, long seed) {
         this.self = context.self();
+        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.view = context.view();
         this.quorumOption = quorumOption;
@@ -226,6 +227,20 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         } else if (REPLY.equals(name) && phase == Phase.TRYING) {
             decide(); // rule 9: a replica that did not answer (crashed, still in the view) counts as DENY
         }
+    }
+
+    /**
+     * At rest: the client is idle (not trying, not backing off, not holding), the coordinator's vote is not
+     * given to anyone, and the epoch barrier is complete (or this instance has handled no event).
+     */
+    @Override
+    public boolean atRest() {
+        return phase == Phase.IDLE && holder == null && barrier.settled();
+    }
+
+    @Override
+    public long highestFence() {
+        return fences.highest();
     }
 
     @Override

@@ -127,7 +127,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     private View view;
 
     private final LogicalClock clock = new LogicalClock();
-    private final FencingCounter fences = new FencingCounter();
+    private final FencingCounter fences;
     private final Permissions acks;
     /** Member -> timestamp of its pending request, our own included. */
     private final Map<NodeId, Long> queue = new TreeMap<>();
@@ -141,6 +141,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
 
     Lamport(ProtocolContext<LamportMessage> context, boolean immediateAck) {
         this.self = context.self();
+        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.view = context.view();
         this.immediateAck = immediateAck;
@@ -161,6 +162,21 @@ final class Lamport implements MutexProtocol<LamportMessage> {
         acks.clear();
         effects.broadcast(new Request(myTs));
         enterIfFirst(); // N = 1
+    }
+
+    /**
+     * At rest: no pending request in the queue (ours or another member's), not in the critical section, no
+     * deferred acknowledgement owed. Clocks and released-up-to marks may go: with every member at rest at once and
+     * nothing in flight, no request is pending anywhere, and every member restarts from nothing together.
+     */
+    @Override
+    public boolean atRest() {
+        return queue.isEmpty() && !inCS && deferredAcks.isEmpty();
+    }
+
+    @Override
+    public long highestFence() {
+        return fences.highest();
     }
 
     @Override

@@ -125,7 +125,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     private final EpochBarrier barrier;
 
     private final LogicalClock clock = new LogicalClock();
-    private final FencingCounter fences = new FencingCounter();
+    private final FencingCounter fences;
     private final Deque<Local> local = new ArrayDeque<>();
 
     // requester
@@ -165,6 +165,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             boolean displacementRule) {
         this.displacementRule = displacementRule;
         this.self = context.self();
+        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.deadlockFree = deadlockFree;
         this.quorumKind = quorumKind;
@@ -205,6 +206,22 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             send(arbiter, new Request(myTs));
         }
         drainLocal();
+    }
+
+    /**
+     * At rest: as a requester, not requesting, not in the critical section, no yield or inquiry pending; as an
+     * arbiter, this node's vote is not lent ({@code lockedFor}), nobody waits in its queue, no INQUIRE is out;
+     * no self-message is waiting and the epoch barrier is complete (or this instance has handled no event).
+     */
+    @Override
+    public boolean atRest() {
+        return !requesting && !inCS && lockedFor == null && waitQ.isEmpty() && !inquireSent
+                && pendingInquire.isEmpty() && local.isEmpty() && barrier.settled();
+    }
+
+    @Override
+    public long highestFence() {
+        return fences.highest();
     }
 
     @Override

@@ -133,7 +133,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     private boolean hasToken;
     private boolean requesting;
     private boolean inCS;
-    private final FencingCounter fences = new FencingCounter();
+    private final FencingCounter fences;
     private long tokenHop;
     private long lastStampFence = -1;
     private long lastStampHop = -1;
@@ -151,6 +151,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
 
     NaimiTrehel(ProtocolContext<NaimiTrehelMessage> context, boolean faultTolerant, long twait, long telec) {
         this.self = context.self();
+        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.view = context.view();
         this.faultTolerant = faultTolerant;
@@ -192,6 +193,20 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     @Override
     public boolean canEnterLocally() {
         return !requesting && hasToken && !census.active();
+    }
+
+    /**
+     * At rest: not requesting, not in the critical section, no successor waiting ({@code next}), no recovery in
+     * progress and no census running. The idle token (if here) may go: the next use's census regenerates it once.
+     */
+    @Override
+    public boolean atRest() {
+        return !requesting && !inCS && next == null && ft == Ft.NORMAL && !census.active();
+    }
+
+    @Override
+    public long highestFence() {
+        return fences.highest();
     }
 
     @Override

@@ -84,7 +84,7 @@ final class Raymond implements MutexProtocol<RaymondMessage> {
     private final NodeId self;
     private final MutexEffects<RaymondMessage> effects;
     private final TreeShape shape;
-    private final FencingCounter fences = new FencingCounter();
+    private final FencingCounter fences;
     private final TokenCensus<RaymondMessage> census;
 
     private NodeId holder;
@@ -99,6 +99,7 @@ final class Raymond implements MutexProtocol<RaymondMessage> {
 
     Raymond(ProtocolContext<RaymondMessage> context, TreeShape shape) {
         this.self = context.self();
+        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.shape = shape;
         this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, new Port());
@@ -160,6 +161,21 @@ final class Raymond implements MutexProtocol<RaymondMessage> {
     @Override
     public boolean canEnterLocally() {
         return !requesting && !using && holder.equals(self) && queue.isEmpty() && !census.active();
+    }
+
+    /**
+     * At rest: not requesting, not using the token, nobody queued here, no REQUEST sent on our behalf or a
+     * neighbour's ({@code asked}), no census running. The idle token (if here) may go: the next use's census
+     * regenerates it once.
+     */
+    @Override
+    public boolean atRest() {
+        return !requesting && !using && queue.isEmpty() && !asked && !census.active();
+    }
+
+    @Override
+    public long highestFence() {
+        return fences.highest();
     }
 
     @Override

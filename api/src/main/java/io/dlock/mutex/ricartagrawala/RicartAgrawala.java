@@ -88,7 +88,7 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
     private View view;
 
     private final LogicalClock clock = new LogicalClock();
-    private final FencingCounter fences = new FencingCounter();
+    private final FencingCounter fences;
     private final Permissions replies;
     /** Requester -> timestamp of the newest request of theirs we have deferred. */
     /** Hashed for O(1) deferral (a tree map was most of the simulator's time at N = 512); sorted when used. */
@@ -99,6 +99,7 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
 
     RicartAgrawala(ProtocolContext<RicartAgrawalaMessage> context) {
         this.self = context.self();
+        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.view = context.view();
         this.replies = new Permissions(self);
@@ -118,6 +119,21 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
         replies.clear();
         effects.broadcast(new Request(myTs));
         enterIfPermitted(); // N = 1
+    }
+
+    /**
+     * At rest: not requesting, not in the critical section, and no deferred reply owed. The Lamport clock may go:
+     * when every member drops its state together, no request is pending anywhere, so no pairwise priority is
+     * left to agree on, and every member's clock restarts together.
+     */
+    @Override
+    public boolean atRest() {
+        return !requesting && !inCS && deferred.isEmpty();
+    }
+
+    @Override
+    public long highestFence() {
+        return fences.highest();
     }
 
     @Override

@@ -87,7 +87,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
     private final MutexEffects<SuzukiKasamiMessage> effects;
     /** Rule 2's GAP-FILL (idle holder hands the token over on a request); false only in SK-5's regression test. */
     private final boolean idleHandOff;
-    private final FencingCounter fences = new FencingCounter();
+    private final FencingCounter fences;
     private final TokenCensus<SuzukiKasamiMessage> census;
 
     private final Map<NodeId, Long> rn = new TreeMap<>();
@@ -111,6 +111,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
 
     SuzukiKasami(ProtocolContext<SuzukiKasamiMessage> context, boolean idleHandOff) {
         this.self = context.self();
+        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.idleHandOff = idleHandOff;
         this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, new Port());
@@ -166,6 +167,21 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
     @Override
     public boolean canEnterLocally() {
         return !requesting && !inCS && token != null && !census.active();
+    }
+
+    /**
+     * At rest: not requesting, not in the critical section, no census running, and the token, if it is here,
+     * has nobody queued. The idle token may go with the rest: the next use's census finds no token and
+     * regenerates it once (above the fencing floor); RN may go because every member drops it at once.
+     */
+    @Override
+    public boolean atRest() {
+        return !requesting && !inCS && !census.active() && (token == null || token.queue.isEmpty());
+    }
+
+    @Override
+    public long highestFence() {
+        return fences.highest();
     }
 
     @Override

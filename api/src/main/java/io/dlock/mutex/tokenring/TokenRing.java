@@ -6,8 +6,10 @@ import io.dlock.mutex.common.EffectsCensusPort;
 import io.dlock.mutex.common.FencingCounter;
 import io.dlock.mutex.common.TokenCensus;
 import io.dlock.mutex.tokenring.TokenRingMessage.Census;
+import io.dlock.mutex.tokenring.TokenRingMessage.Parked;
 import io.dlock.mutex.tokenring.TokenRingMessage.Token;
 import io.dlock.mutex.tokenring.TokenRingMessage.TokenAck;
+import io.dlock.mutex.tokenring.TokenRingMessage.Wake;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
@@ -32,9 +34,11 @@ import io.dlock.spi.View;
  * member still in the view does not stop the ring. Its timing assumption: the timeout exceeds every
  * round trip, or a slow successor gets a second token.
  *
- * <p><b>Cost.</b> 1 to infinity messages per entry (notes S0: "1から"): one TOKEN per hop, and the token
- * keeps circulating while nobody wants it (docs/algorithms.md F30); exactly 1 per entry under full load (TR-2), N
- * per idle circulation (TR-1). Synchronization delay T to (N-1)T; delay before entry 0 to N-1 hops.
+ * <p><b>Cost.</b> One TOKEN per hop; exactly 1 per entry under full load (TR-2), N per idle circulation (TR-1).
+ * The published token circulates for ever (docs/algorithms.md F30); here it parks after one idle round (rule 7
+ * below), so an idle lock costs N hops and N-1 PARKED once, then nothing, and a request while it is parked
+ * costs a WAKE and one TOKEN (0 on the parker). Synchronization delay T to (N-1)T; delay before entry 0 to
+ * N-1 hops, or 2 messages from a parked token.
  *
  * <p><b>Deviations from the source notes.</b>
  * <ul>
@@ -48,7 +52,15 @@ import io.dlock.spi.View;
  *       {@code onStart} gets rule 5 at {@code ring[0]}'s first event.</li>
  *   <li>The token carries its epoch and a hop count; a receiver accepts only a hop above the last it
  *       accepted, so a duplicated TOKEN is ignored. It also carries the fencing counter.</li>
- *   <li>A one-member ring keeps the token (there is no one to pass it to).</li>
+ *   <li>A one-member ring keeps the token (there is no one to pass it to): it is parked there.</li>
+ *   <li><b>Parking (rule 7).</b> The token counts the holders in a row that did not want it; a holder that
+ *       receives it after N-1 such and does not want it either keeps it (parked) and broadcasts PARKED once;
+ *       every member remembers the newest parking it heard of (by hop). A request at the parker enters with
+ *       no message; elsewhere it sends WAKE to the parker, which sends the token straight to the requester
+ *       (mutual exclusion is the one token's; round-robin order resumes from there, and a member that asked
+ *       meanwhile is served as the token passes it). A member still waiting when PARKED arrives sends WAKE
+ *       then (the token parked just before its request). A WAKE that finds no parked token is ignored. So an
+ *       idle lock sends nothing, and its state can be reclaimed ({@link #atRest()}).</li>
  *   <li>View changes and creation on first use: the census keeps exactly one token; the ring is
  *       rebuilt from the new view and hop counts restart.</li>
  * </ul>
@@ -85,7 +97,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
     private final long idlePauseMillis;
     /** Rule 6's TOKEN_ACK timeout, 0 = off. */
     private final long tokenAckMillis;
-    private final FencingCounter fences = new FencingCounter();
+    private final FencingCounter fences;
     private final TokenCensus<TokenRingMessage> census;
 
     private boolean holding;
@@ -95,6 +107,16 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
     private boolean inCS;
     private boolean pausing;
     private boolean genesisPending;
+    /** Rule 7: holders in a row that did not want the token, as it arrived here (while holding). */
+    private long idleHolders;
+    /** Rule 7: this node entered with the token since it last arrived (its pass then counts no idle holder). */
+    private boolean usedHere;
+    /** Rule 7: the token is parked here. */
+    private boolean parked;
+    /** Rule 7: where the token is parked, as far as this member knows (null: moving or unknown). */
+    private NodeId parkedAt;
+    /** Rule 7: the hop of the newest token position this member knows of (a parking or its own receipt). */
+    private long knownHop;
     /** Rule 6: the last token sent and not yet acknowledged (its receiver and hop), or null. */
     private NodeId unackedTo;
     private long unackedHop;
@@ -103,6 +125,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
 
     TokenRing(ProtocolContext<TokenRingMessage> context, long idlePauseMillis, long tokenAckMillis) {
         this.self = context.self();
+        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.idlePauseMillis = idlePauseMillis;
         this.tokenAckMillis = tokenAckMillis;
@@ -143,11 +166,28 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
             throw new IllegalStateException(self + " already has an outstanding request");
         }
         genesisPending = false;
-        // rule 1: wantCS; the token is not parked, except during an idle pause (or a census)
+        // rule 1: wantCS; with the token here (parked, pausing) enter, else wake a parked token (rule 7)
         wantCS = true;
         if (holding && !census.active()) {
             enter();
+        } else if (parkedAt != null && !census.active()) {
+            effects.send(parkedAt, new Wake(view().epoch()));
         }
+    }
+
+    /**
+     * At rest: not wanting or in the critical section, no census, no TOKEN_ACK awaited, and the token, if here,
+     * parked (a moving or pausing token is not at rest). A parked token may be dropped with everything else: the
+     * next use's census regenerates it once.
+     */
+    @Override
+    public boolean atRest() {
+        return !wantCS && !inCS && !census.active() && unackedTo == null && (!holding || parked);
+    }
+
+    @Override
+    public long highestFence() {
+        return fences.highest();
     }
 
     /** With the token here (parked or passing through) and no census running, rule 1 enters at once. */
@@ -181,6 +221,20 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
                 effects.send(from, new TokenAck(t.epoch(), t.hop())); // rule 6, duplicates included
             }
             onToken(t);
+        } else if (message instanceof Parked p) {
+            if (p.epoch() == view().epoch() && p.hop() > knownHop && !from.equals(self)) {
+                knownHop = p.hop();
+                parkedAt = from;
+                if (wantCS && !holding) {
+                    effects.send(from, new Wake(p.epoch())); // it parked just before our request
+                }
+            }
+        } else if (message instanceof Wake w) {
+            if (w.epoch() == view().epoch() && holding && parked && !inCS && !census.active()) {
+                parked = false;
+                usedHere = true; // a requester waits: the token goes as wanted, not as idle
+                sendToken(from); // straight to the requester; the ring order resumes from there
+            }
         } else if (message instanceof TokenAck a) {
             if (unackedTo != null && unackedTo.equals(from) && a.epoch() == view().epoch() && a.hop() == unackedHop) {
                 unackedTo = null;
@@ -197,6 +251,10 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
         holding = true;
         tokenHop = t.hop();
         lastHop = t.hop();
+        idleHolders = t.idle();
+        usedHere = false;
+        knownHop = Math.max(knownHop, t.hop());
+        parkedAt = null; // it moves
         fences.observe(t.fence());
         arrived();
     }
@@ -209,9 +267,13 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
         }
     }
 
-    /** The holder does not want the token: pass it now, or after the idle pause. */
+    /** The holder does not want the token: park it after a whole idle round (rule 7), else pass it now or after the pause. */
     private void idle() {
-        if (idlePauseMillis == 0 || view().size() == 1) {
+        if (idleHolders >= view().size() - 1) {
+            park();
+            return;
+        }
+        if (idlePauseMillis == 0) {
             pass();
         } else {
             pausing = true;
@@ -252,8 +314,21 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
         census.onView(newView); // census active: the token stays where it is until DONE
     }
 
+    /** Rule 7: keep the idle token here and tell every member once. */
+    private void park() {
+        stopPause();
+        parked = true;
+        parkedAt = self;
+        knownHop = Math.max(knownHop, tokenHop);
+        if (view().size() > 1) {
+            effects.broadcast(new Parked(view().epoch(), Math.max(1, tokenHop)));
+        }
+    }
+
     private void enter() {
         stopPause();
+        parked = false;
+        usedHere = true;
         inCS = true;
         effects.granted(fences.next());
     }
@@ -280,11 +355,21 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
             }
         }
         if (successor == null) {
-            return; // alone in the ring (or every other member silent): keep the token
+            parked = true; // alone in the ring (or every other member silent): keep the token, parked
+            return;
         }
+        sendToken(successor);
+    }
+
+    /** Sends the token to {@code to}, counting this holder as idle unless it just used it (rule 7). */
+    private void sendToken(NodeId to) {
+        View v = view();
+        long idle = usedHere ? 0 : idleHolders + 1;
         holding = false;
+        parked = false;
         tokenHop++;
-        effects.send(successor, new Token(v.epoch(), tokenHop, fences.highest()));
+        NodeId successor = to;
+        effects.send(successor, new Token(v.epoch(), tokenHop, fences.highest(), idle));
         if (tokenAckMillis > 0) {
             unackedTo = successor;
             unackedHop = tokenHop;
@@ -313,6 +398,11 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
             holding = outcome.holder().equals(self); // keeps, regenerates or discards
             tokenHop = 0; // hops restart with the epoch: the ring is rebuilt from the new view
             lastHop = 0;
+            parked = false; // rule 7 starts again in the new epoch: one idle round, then it parks
+            parkedAt = null;
+            knownHop = 0;
+            idleHolders = 0;
+            usedHere = false;
             if (holding && !inCS) {
                 arrived();
             }
@@ -326,7 +416,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
 
     @Override
     public String toString() {
-        return "TokenRing[" + self + (holding ? " TOKEN@" + tokenHop : "") + (inCS ? " IN_CS" : wantCS ? " WANT" : "")
+        return "TokenRing[" + self + (holding ? " TOKEN@" + tokenHop + (parked ? " PARKED" : "") : "") + (inCS ? " IN_CS" : wantCS ? " WANT" : "")
                 + (pausing ? " PAUSING" : "") + " " + census + "]";
     }
 }

@@ -10,8 +10,9 @@ import java.util.Set;
 /**
  * Registry entry for the {@linkplain TokenRing token ring} (docs/algorithms.md A5): one token circulates along
  * the ring of the view's members in id order; 1 to infinity messages per entry (1 under full load, N
- * per idle circulation); synchronization delay T to (N-1)T; FIFO not required. Its messages never
- * stop ({@link #quiescentWhenIdle()} is false, docs/algorithms.md F30).
+ * per idle circulation); synchronization delay T to (N-1)T; FIFO not required. An unwanted token parks after
+ * one idle round (rule 7), so the lock falls silent when idle ({@link #quiescentWhenIdle()} is true; the
+ * published algorithm's token circulates for ever, docs/algorithms.md F30).
  *
  * <p>Option {@value #IDLE_PAUSE_MS} (milliseconds, 0 to 60000, default
  * {@value #DEFAULT_IDLE_PAUSE_MS}): how long a holder that does not want the critical section keeps
@@ -62,11 +63,6 @@ public final class TokenRingDefinition extends AbstractMutexProtocolDefinition<T
 
     private static long idlePause(ProtocolOptions options) {
         return options.getLong(IDLE_PAUSE_MS, DEFAULT_IDLE_PAUSE_MS, 0, MAX_IDLE_PAUSE_MS);
-    }
-
-    @Override
-    public boolean quiescentWhenIdle() {
-        return false;
     }
 
     /** @throws IllegalArgumentException if an option is unknown or out of range */

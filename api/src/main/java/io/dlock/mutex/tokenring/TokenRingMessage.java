@@ -7,7 +7,8 @@ import io.dlock.mutex.common.CensusMessage;
 import io.dlock.protocol.ProtocolMessage;
 
 /**
- * The messages of {@link TokenRing}: the source notes' TOKEN, the optional TOKEN_ACK, and {@link Census},
+ * The messages of {@link TokenRing}: the source notes' TOKEN, the optional TOKEN_ACK, PARKED and WAKE (an idle
+ * token parks), and {@link Census},
  * which carries the census messages of {@link io.dlock.mutex.common.TokenCensus}.
  */
 public sealed interface TokenRingMessage extends ProtocolMessage {
@@ -19,12 +20,41 @@ public sealed interface TokenRingMessage extends ProtocolMessage {
      * @param hop   number of hops the token has made in this epoch, at least 1; a receiver ignores a
      *              token whose hop is not above the last it accepted (a duplicate)
      * @param fence the highest fencing token the sender has seen; the receiver's grant is above it
+     * @param idle  how many holders in a row, the sender included, did not want the token; a holder that
+     *              receives N-1 and does not want it either parks it (a whole idle round)
      */
-    record Token(long epoch, long hop, long fence) implements TokenRingMessage {
+    record Token(long epoch, long hop, long fence, long idle) implements TokenRingMessage {
         public Token {
             requireAtLeast("epoch", epoch, 0);
             requireAtLeast("hop", hop, 1);
             requireAtLeast("fence", fence, 0);
+            requireAtLeast("idle", idle, 0);
+        }
+    }
+
+    /**
+     * Parking (not in the source notes; docs/algorithms.md A5 rule 7): the sender keeps the token, which made a
+     * whole round unwanted; broadcast once.
+     *
+     * @param epoch the epoch of the token parked
+     * @param hop   the token's hop count when it parked; a receiver keeps the newest parking it heard of
+     */
+    record Parked(long epoch, long hop) implements TokenRingMessage {
+        public Parked {
+            requireAtLeast("epoch", epoch, 0);
+            requireAtLeast("hop", hop, 1);
+        }
+    }
+
+    /**
+     * A requester asks the node where the token is parked to send it (rule 7); a node without a parked token
+     * ignores it (the token is moving and reaches the requester within its round).
+     *
+     * @param epoch the requester's epoch
+     */
+    record Wake(long epoch) implements TokenRingMessage {
+        public Wake {
+            requireAtLeast("epoch", epoch, 0);
         }
     }
 

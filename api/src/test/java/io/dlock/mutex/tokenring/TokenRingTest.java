@@ -42,9 +42,12 @@ class TokenRingTest {
         return inFlight.get(0);
     }
 
-    /** TR-1: one full circulation with no requester is exactly N TOKEN messages, in ring order. */
+    /**
+     * TR-1 and rule 7: one full circulation with no requester is exactly N TOKEN messages, in ring order; then the
+     * token parks where the round ended (N-1 PARKED, once) and nothing more is sent.
+     */
     @Test
-    void oneIdleCirculationIsNMessages() {
+    void oneIdleCirculationIsNMessagesThenTheTokenParks() {
         for (int n = 2; n <= 8; n++) {
             Cluster<TokenRingMessage> c = startedRing(n);
             int before = c.messagesSent() - 1; // the token 0 -> 1 just sent starts the circulation
@@ -54,13 +57,68 @@ class TokenRingTest {
                 e = hop(c);
                 visited.add(e.to().value());
             } while (!e.to().equals(NodeId.of(0)));
-            assertEquals(n, c.messagesSent() - 1 - before, "n=" + n);
             assertEquals(n, visited.size());
             for (int k = 0; k < n; k++) {
                 assertEquals((k + 1) % n, visited.get(k));
             }
+            List<Envelope<TokenRingMessage>> parked = c.inFlight();
+            assertEquals(n - 1, parked.size(), "n=" + n + ": PARKED to every other member");
+            assertTrue(parked.stream().allMatch(p -> p.message() instanceof TokenRingMessage.Parked), parked::toString);
+            assertEquals(n + (n - 1), c.messagesSent() - before, "n=" + n);
+            parked.forEach(c::deliver);
+            assertEquals(List.of(), c.inFlight(), "n=" + n + ": an idle lock sends nothing more");
             assertEquals(List.of(), c.violations());
         }
+    }
+
+    /** Rule 7: a request at the parker enters with no message; elsewhere it costs a WAKE and one TOKEN. */
+    @Test
+    void aParkedTokenServesTheParkerForFreeAndOthersWithTwoMessages() {
+        for (int n = 2; n <= 6; n++) {
+            Cluster<TokenRingMessage> c = parkedRing(n);
+            int before = c.messagesSent();
+            c.request(0);
+            assertTrue(c.inCS(0), "the parker enters at once");
+            assertEquals(before, c.messagesSent());
+            c.release(0); // the token moves on from the parker, used: it circulates one idle round again
+            c = parkedRing(n);
+            before = c.messagesSent();
+            int requester = n - 1;
+            c.request(requester);
+            assertEquals(1, c.inFlight().size());
+            assertTrue(c.inFlight().get(0).message() instanceof TokenRingMessage.Wake);
+            c.deliver(c.inFlight().get(0));
+            c.deliver(c.inFlight().get(0));
+            assertTrue(c.inCS(requester), "n=" + n);
+            assertEquals(before + 2, c.messagesSent(), "n=" + n + ": WAKE and TOKEN");
+            assertEquals(List.of(), c.violations());
+        }
+    }
+
+    /** Rule 7: the token parks just before a request is made; the PARKED that arrives then makes it wake the parker. */
+    @Test
+    void aRequestRacingTheParkingIsServedThroughPARKED() {
+        int n = 4;
+        Cluster<TokenRingMessage> c = startedRing(n);
+        for (int k = 0; k < n; k++) {
+            hop(c); // the idle round; ring[0] parks and broadcasts PARKED
+        }
+        c.request(2); // made before PARKED reached node 2: it knows no parking yet, sends nothing
+        assertEquals(n - 1, c.inFlight().size());
+        while (!c.inFlight().isEmpty()) {
+            c.deliver(c.inFlight().get(0));
+        }
+        assertTrue(c.inCS(2));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** Token ring: a ring whose token has made its idle round and parked at ring[0], every member told. */
+    private static Cluster<TokenRingMessage> parkedRing(int n) {
+        Cluster<TokenRingMessage> c = startedRing(n);
+        while (!c.inFlight().isEmpty()) {
+            c.deliver(c.inFlight().get(0));
+        }
+        return c;
     }
 
     /** TR-2: everyone requests before ring[0] starts: entries in ring order, N TOKEN messages until the token is back. */
@@ -131,9 +189,9 @@ class TokenRingTest {
         Envelope<TokenRingMessage> late = c.inFlight().get(1);
         c.deliver(late);
         assertFalse(c.inCS(1), "a stale copy of the token must not let node 1 enter");
-        hop(c); // 1 -> 2, 2 passes to 0
-        hop(c);
-        hop(c); // 0 -> 1: the real token
+        while (!c.inFlight().isEmpty() && !c.inCS(1)) {
+            c.deliver(c.inFlight().get(0)); // the real token comes round (or parks and is woken: rule 7)
+        }
         assertTrue(c.inCS(1));
         assertEquals(List.of(), c.violations());
     }
