@@ -58,7 +58,7 @@ class QuorumFamilyCodecTest {
                 new DecentralizedMessage.State(BIG, PeerState.HOLDING, BIG)));
         PrimeRatio x = PrimeRatio.of(Map.of(0, -BIG, 1000, BIG));
         roundTrip(MutexAlgorithm.RAYNAL, List.of(new RaynalMessage.Request(BIG), new RaynalMessage.Reply(1, PrimeRatio.ONE, 0),
-                new RaynalMessage.Reply(BIG, x, BIG), new RaynalMessage.Inform(x, BIG, BIG),
+                new RaynalMessage.Reply(BIG, x, BIG), new RaynalMessage.Inform(x, BIG, BIG, BIG, BIG, false), new RaynalMessage.Wake(BIG),
                 new RaynalMessage.State(PeerState.HOLDING, BIG)));
     }
 

@@ -7,6 +7,7 @@ import io.dlock.mutex.raynal.RaynalMessage.Inform;
 import io.dlock.mutex.raynal.RaynalMessage.Reply;
 import io.dlock.mutex.raynal.RaynalMessage.Request;
 import io.dlock.mutex.raynal.RaynalMessage.State;
+import io.dlock.mutex.raynal.RaynalMessage.Wake;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
@@ -39,12 +40,14 @@ import java.util.TreeSet;
  *       it wants to, and passes the right on (new X to everyone in an INFORM) when it leaves or if it
  *       does not want it. It cannot deadlock and serves requests round-robin. Cost: one pass is
  *       {@code N-1} INFORMs; a requester at ring distance d from the right waits d passes,
- *       {@code d(N-1)} messages, at most {@code (N-1)^2}. The right circulates forever, also in an
- *       idle cluster (docs/algorithms.md F18, F30): a privileged node that does not want the CS waits option
- *       {@code idle-pass-ms} (default 20 ms) before passing, so an idle cluster costs about
- *       {@code (N-1) · 1000 / (idle-pass-ms + one-way delay)} messages per second per lock used
- *       (about 200/s for N = 5 on a fast LAN), and a requester waits up to about
- *       {@code (N-1)(idle-pass-ms + delay)} when everyone else is idle.</li>
+ *       {@code d(N-1)} messages, at most {@code (N-1)^2}. In the source notes the right circulates for
+ *       ever, also in an idle cluster (docs/algorithms.md F18, F30); here it <b>parks after one idle
+ *       round</b> (rule 11 below), so an idle lock costs at most N passes and then nothing. A privileged
+ *       node that does not want the CS waits option {@code idle-pass-ms} (default 20 ms) before an idle
+ *       pass, so the round before parking costs at most {@code N(N-1)} INFORMs spread over about
+ *       {@code N · idle-pass-ms}. A request while the right is parked costs nothing at the parker,
+ *       elsewhere one WAKE and {@code d(N-1)} INFORMs for a requester d hops after the parker, with no
+ *       idle pause on the way.</li>
  *   <li>Option {@code original}: Raynal's algorithm as published. A requester asks everyone for
  *       their X (REQUEST/REPLY, {@code 2(N-1)} messages per attempt) and retries after option
  *       {@code retry-ms} (default 10) until the product says it is privileged. It <b>deadlocks</b>
@@ -68,6 +71,19 @@ import java.util.TreeSet;
  * <ul>
  *   <li>REQUEST and REPLY carry an attempt number, so a duplicated REPLY of an earlier attempt is not
  *       mixed into the current one.</li>
+ *   <li><b>Parking (rule 11, INFORM variant).</b> Every INFORM carries the hop of the pass in the epoch
+ *       and how many privileged nodes in a row passed without entering ({@code idle}); every node keeps
+ *       the newest pass it heard of, so every node knows where the right is and whether it is parked. A
+ *       privileged node that receives the right with {@code idle >= N-1} (a whole round nobody wanted it)
+ *       and does not want it keeps it: it is parked, and no message is sent. A request there enters with
+ *       no message; a node that requests (or is waiting) when it learns that the right is parked
+ *       elsewhere sends one WAKE, tagged with the parking hop, to the parker, which passes the right to
+ *       its successor as usual but marked {@code hurry}: nodes that do not want it pass it on at once
+ *       (no idle pause) and it reaches the requester within N-1 passes, which the requester's own
+ *       wish keeps from completing another idle round. A WAKE whose hop is no longer the newest (the
+ *       right moved since) is ignored; the requester hears of the move by its INFORM. Passes stay
+ *       between ring neighbours, so X keeps at most two non-zero exponents. Safety is unchanged: only
+ *       the privileged node changes its X, and parking only withholds a pass.</li>
  *   <li>Fencing tokens: REPLY and INFORM carry the sender's highest token; the node entering takes
  *       one more than the highest it has seen. The privilege test only passes with the new X of the
  *       node that had the right before, which that node sent after leaving (REPLY) or passing
@@ -106,10 +122,18 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
      *    rebuilds from the same announcements, so they agree on the X values.
      *  - INFORM: xs[k] only moves to values with a larger pass count of k (no regression under
      *    reordering or duplicates).
+     *  - Rule 11: hop, lastTo, lastIdle, lastHurry describe the pass with the largest hop heard of. INFORMs
+     *    are not FIFO, so a requester may hear of a parking before the parker does: the parker keeps the
+     *    WAKE (wakeAsked) and acts when its own view catches up (check). Liveness: a requester that is
+     *    waiting when the right parks elsewhere sends a WAKE for that parking; the parker passes the right
+     *    on (hurried) once it sees itself parked, or it entered meanwhile and passes with idle 0 on exit;
+     *    either way the right moves again and cannot complete an idle round before the requester.
      */
 
     static final String RETRY = "retry";
     static final String PASS = "pass";
+    /** No WAKE sent in this epoch. */
+    private static final long NO_WAKE = -1;
 
     private final NodeId self;
     private final MutexEffects<RaynalMessage> effects;
@@ -117,7 +141,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     private final long retryMs;
     private final long idlePassMs;
     private final EpochBarrier barrier;
-    private final FencingCounter fences = new FencingCounter();
+    private final FencingCounter fences;
     private View view;
     private int me;
 
@@ -141,6 +165,21 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     private long[] seen;
     private long passes;
     private boolean passTimer;
+    /** Rule 11: the hop of the newest pass this node heard of in this epoch (0: the rebuilt position). */
+    private long hop;
+    /** Rule 11: the rank the newest pass went to. */
+    private int lastTo;
+    /** Rule 11: the idle count of the newest pass (the right is parked at lastTo when it is at least N-1). */
+    private long lastIdle;
+    /** Rule 11: whether the newest pass answers a WAKE. */
+    private boolean lastHurry;
+    /** Rule 11: the hop of the parking this node last sent a WAKE for. */
+    private long wokeHop = NO_WAKE;
+    /**
+     * Rule 11: the newest parking hop a WAKE asked this node about; kept when the WAKE comes before this node
+     * knows it holds the parked right (its own INFORMs may still be on their way), acted on once it does.
+     */
+    private long wakeAsked = NO_WAKE;
 
     /** A REQUEST received while our barrier holds, answered when it completes. */
     private record Deferred(NodeId from, long attempt) {
@@ -155,6 +194,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         this.view = context.view();
         this.me = view.indexOf(self);
         this.barrier = new EpochBarrier(self, view, context.startsIdle());
+        this.fences = new FencingCounter(context.fencingFloor());
         if (!context.startsIdle()) {
             fences.enterEpoch(view.epoch());
         }
@@ -173,6 +213,9 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
             if (seen[k] == 0) {
                 xs[k] = base(k, h);
             }
+        }
+        if (hop == 0) {
+            lastTo = h; // no pass heard of in this epoch: the right is where the rebuild put it
         }
     }
 
@@ -206,16 +249,35 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
 
     @Override
     public void onRequest() {
-        beginEvent();
         if (requesting) {
             throw new IllegalStateException(self + " already has an outstanding request");
         }
-        requesting = true;
+        requesting = true; // before the first-event announcement: it says WAITING, so the rebuild puts the right here
+        beginEvent();
         if (original) {
             startAttempt(); // rule 1
         } else {
             check(); // rule 6: enter at once if privileged, else wait (no message)
+            wakeIfParkedElsewhere(); // rule 11
         }
+    }
+
+    /**
+     * At rest when nothing is wanted, held or owed, no timer runs, the epoch barrier is settled and (INFORM
+     * variant) the newest pass this node heard of parked the right: a parked right sends nothing, so the
+     * state may be dropped everywhere and rebuilt by the barrier of the next incarnation. A right still
+     * circulating is not at rest. A node that has had no event yet is in its initial state.
+     */
+    @Override
+    public boolean atRest() {
+        boolean quiet = !requesting && !inCS && !passTimer && !attemptOpen && !exitedDuringBarrier
+                && deferred.isEmpty() && barrier.settled();
+        return quiet && (original || checkDue || view.size() == 1 || parkedAt(lastTo));
+    }
+
+    @Override
+    public long highestFence() {
+        return fences.highest();
     }
 
     @Override
@@ -230,7 +292,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
             x = x.timesRatio(me, successor()); // rule 4: the right passes, logically
             exitedDuringBarrier = !barrier.isComplete();
         } else if (barrier.isComplete()) {
-            pass(); // rule 9
+            pass(0, false); // rule 9
         } else {
             exitedDuringBarrier = true; // our X is rebuilt when the barrier completes: pass then
         }
@@ -249,6 +311,8 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
             onReply(from, r);
         } else if (message instanceof Inform i) {
             onInform(from, i);
+        } else if (message instanceof Wake w) {
+            onWake(w);
         } else if (message instanceof State s) {
             fences.observe(s.fence());
             if (barrier.record(from)) {
@@ -269,7 +333,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
                 if (requesting) {
                     check();
                 } else {
-                    pass();
+                    pass(incomingIdle() + 1, false);
                 }
             }
         }
@@ -290,6 +354,11 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         announcedHolder = null;
         announcedWaiting.clear();
         passes = 0;
+        hop = 0;
+        lastIdle = 0;
+        lastHurry = false;
+        wokeHop = NO_WAKE;
+        wakeAsked = NO_WAKE;
         exitedDuringBarrier = false;
         xs = null; // rebuilt when the barrier is complete
         rebuild(0, false);
@@ -349,10 +418,20 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         }
         seen[k] = i.pass();
         xs[k] = i.x();
+        if (i.hop() > hop) {
+            hop = i.hop();
+            lastTo = (k + 1) % view.size();
+            lastIdle = i.idle();
+            lastHurry = i.hurry();
+        }
         check();
+        wakeIfParkedElsewhere();
     }
 
-    /** Rule 8: enter if privileged and requesting; pass (after the idle pause) if privileged and idle. */
+    /**
+     * Rule 8: enter if privileged and requesting; if privileged and idle, keep the right when a whole round
+     * did not want it (rule 11, parked), pass it at once when a WAKE hurries it, else after the idle pause.
+     */
     private void check() {
         if (original || !barrier.isComplete() || inCS || !privileged()) {
             return;
@@ -362,14 +441,53 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
             effects.cancelTimer(PASS);
             passTimer = false;
             effects.granted(fences.next());
+        } else if (view.size() > 1 && parkedAt(me)) {
+            if (wakeAsked == hop) {
+                pass(0, true); // rule 11: a requester asked for the parked right
+            }
         } else if (view.size() > 1) {
-            if (idlePassMs == 0) {
-                pass();
+            boolean hurried = lastTo == me && lastHurry;
+            if (idlePassMs == 0 || hurried) {
+                effects.cancelTimer(PASS);
+                passTimer = false;
+                pass(incomingIdle() + 1, hurried);
             } else if (!passTimer) {
                 passTimer = true;
                 effects.setTimer(PASS, idlePassMs);
             }
         }
+    }
+
+    /** How many nodes in a row passed the right to this node without entering (0 after a rebuild). */
+    private long incomingIdle() {
+        return lastTo == me ? lastIdle : 0;
+    }
+
+    /** Rule 11: whether the newest pass heard of parked the right at {@code rank} (a whole idle round). */
+    private boolean parkedAt(int rank) {
+        return !original && lastTo == rank && lastIdle >= view.size() - 1;
+    }
+
+    /** Rule 11: a waiting node asks the parker, once per parking, to move the right again. */
+    private void wakeIfParkedElsewhere() {
+        if (requesting && !inCS && barrier.isComplete() && hop != wokeHop && lastTo != me && parkedAt(lastTo)) {
+            wokeHop = hop;
+            effects.send(view.member(lastTo), new Wake(hop));
+        }
+    }
+
+    /**
+     * Rule 11: the parker moves the right on (hurried) if it is still parked where the requester saw it. A WAKE
+     * for a parking this node has not yet heard of, or while it does not yet see itself privileged, is kept
+     * until it does ({@link #check}); one for an older parking is stale (the right moved, and the requester
+     * hears of it by INFORM).
+     */
+    private void onWake(Wake w) {
+        if (original || w.hop() < hop) {
+            return;
+        }
+        wakeAsked = Math.max(wakeAsked, w.hop());
+        check();
     }
 
     private boolean privileged() {
@@ -392,14 +510,21 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         return true;
     }
 
-    /** Rule 10: X_me := X_me · A_me / A_next, and tell everyone. */
-    private void pass() {
+    /**
+     * Rule 10: X_me := X_me · A_me / A_next, and tell everyone, with the pass's hop, idle count and hurry
+     * flag (rule 11).
+     */
+    private void pass(long idle, boolean hurry) {
         if (view.size() == 1) {
             return; // the right has nowhere to go
         }
         xs[me] = xs[me].timesRatio(me, successor());
         passes++;
-        effects.broadcast(new Inform(xs[me], passes, fences.highest()));
+        hop++;
+        lastTo = successor();
+        lastIdle = idle;
+        lastHurry = hurry;
+        effects.broadcast(new Inform(xs[me], passes, fences.highest(), hop, idle, hurry));
     }
 
     // ---- epoch barrier -----------------------------------------------------------------------------
@@ -430,7 +555,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         if (owedPass && original) {
             x = x.timesRatio(me, successor()); // we left the CS after announcing HOLDING: the right moves on
         } else if (owedPass) {
-            pass();
+            pass(0, false);
         }
         announcedHolder = null;
         announcedWaiting.clear();

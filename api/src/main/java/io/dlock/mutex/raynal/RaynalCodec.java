@@ -8,6 +8,7 @@ import io.dlock.mutex.raynal.RaynalMessage.Inform;
 import io.dlock.mutex.raynal.RaynalMessage.Reply;
 import io.dlock.mutex.raynal.RaynalMessage.Request;
 import io.dlock.mutex.raynal.RaynalMessage.State;
+import io.dlock.mutex.raynal.RaynalMessage.Wake;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.spi.MalformedMessageException;
 import io.dlock.spi.WireReader;
@@ -23,8 +24,9 @@ import java.util.TreeMap;
  * <pre>
  *   1 Request attempt
  *   2 Reply   attempt x fence
- *   3 Inform  x pass fence
+ *   3 Inform  x pass fence hop idle hurry
  *   4 State   state fence
+ *   5 Wake    hop
  * </pre>
  */
 final class RaynalCodec implements MessageCodec<RaynalMessage> {
@@ -33,6 +35,7 @@ final class RaynalCodec implements MessageCodec<RaynalMessage> {
     static final int REPLY = 2;
     static final int INFORM = 3;
     static final int STATE = 4;
+    static final int WAKE = 5;
     /** Most non-zero exponents accepted in one X (far above what the algorithm produces). */
     static final int MAX_TERMS = 1 << 16;
 
@@ -47,9 +50,12 @@ final class RaynalCodec implements MessageCodec<RaynalMessage> {
         } else if (message instanceof Inform i) {
             out.writeByte(INFORM);
             writeRatio(i.x(), out);
-            out.writeVarLong(i.pass()).writeVarLong(i.fence());
+            out.writeVarLong(i.pass()).writeVarLong(i.fence()).writeVarLong(i.hop()).writeVarLong(i.idle())
+                    .writeBoolean(i.hurry());
         } else if (message instanceof State s) {
             out.writeByte(STATE).writeByte(s.state().code()).writeVarLong(s.fence());
+        } else if (message instanceof Wake w) {
+            out.writeByte(WAKE).writeVarLong(w.hop());
         } else {
             throw new IllegalArgumentException("not a Raynal message: " + message);
         }
@@ -92,11 +98,17 @@ final class RaynalCodec implements MessageCodec<RaynalMessage> {
             PrimeRatio x = readRatio(in);
             long pass = in.readVarLong();
             long fence = in.readVarLong();
-            message = build(name, () -> new Inform(x, pass, fence));
+            long hop = in.readVarLong();
+            long idle = in.readVarLong();
+            boolean hurry = in.readBoolean();
+            message = build(name, () -> new Inform(x, pass, fence, hop, idle, hurry));
         } else if (tag == STATE) {
             int state = in.readByte();
             long fence = in.readVarLong();
             message = build(name, () -> new State(PeerState.ofCode(state), fence));
+        } else if (tag == WAKE) {
+            long hop = in.readVarLong();
+            message = build(name, () -> new Wake(hop));
         } else {
             throw unknownType(name, tag);
         }

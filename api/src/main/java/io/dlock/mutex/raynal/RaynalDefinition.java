@@ -12,7 +12,7 @@ import java.util.Set;
  * with the source notes' INFORM modification: no requests, the privileged node passes the right on with
  * {@code N-1} INFORMs; a requester at ring distance d waits {@code d(N-1)} messages, at most
  * {@code (N-1)^2}; FIFO not required; synchronization delay T when the successor is waiting. The
- * right circulates forever (also when idle).
+ * right parks after one idle round and a WAKE moves it again, so an idle lock falls silent.
  *
  * <p>Options:
  * <ul>
@@ -22,9 +22,8 @@ import java.util.Set;
  *   <li>{@value #RETRY_MS} (default 10, at least 1): original version, delay before a new attempt
  *       after a failed one, in timer units (ms in the runtime, virtual units in the simulator).</li>
  *   <li>{@value #IDLE_PASS_MS} (default 20, at least 0): INFORM version, how long a privileged node
- *       that does not want the CS keeps the right before passing it on. 0 passes at once, which
- *       keeps one core busy per lock on an idle cluster; the default bounds the idle traffic to
- *       about {@code (N-1) · 50} messages per second per lock.</li>
+ *       that does not want the CS keeps the right before passing it on (not on a pass hurried by a WAKE).
+ *       0 passes at once; either way the right parks after one idle round.</li>
  * </ul>
  */
 public final class RaynalDefinition extends AbstractMutexProtocolDefinition<RaynalMessage> {
@@ -42,11 +41,6 @@ public final class RaynalDefinition extends AbstractMutexProtocolDefinition<Rayn
     public RaynalDefinition() {
         super(NAME, ProtocolFamily.PERMISSION, false, Set.of(ORIGINAL, RETRY_MS, IDLE_PASS_MS),
                 new RaynalCodec(), "d(N-1) <= (N-1)^2 (INFORM)");
-    }
-
-    @Override
-    public boolean quiescentWhenIdle() {
-        return false;
     }
 
     @Override

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dlock.mutex.raynal.RaynalMessage.Inform;
 import io.dlock.mutex.raynal.RaynalMessage.Reply;
 import io.dlock.mutex.raynal.RaynalMessage.Request;
+import io.dlock.mutex.raynal.RaynalMessage.Wake;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.MalformedMessageException;
@@ -211,6 +212,109 @@ class RaynalTest {
         }
     }
 
+    /** Fires the idle-pass timer of whichever node runs it, delivering everything in between, until none runs. */
+    private static void idleRound(Cluster<RaynalMessage> c) {
+        c.deliverAll();
+        for (int guard = 0; guard < 100 && !c.runningTimers().isEmpty(); guard++) {
+            Map.Entry<NodeId, String> timer = c.runningTimers().get(0);
+            c.fireTimer(timer.getKey().value(), timer.getValue());
+            c.deliverAll();
+        }
+        assertEquals(List.of(), c.runningTimers(), "the right still moves");
+    }
+
+    private static boolean allAtRest(Cluster<RaynalMessage> c) {
+        return c.members().stream().allMatch(m -> c.protocol(m.value()).atRest());
+    }
+
+    /**
+     * Rule 11: after the last exit the right makes one idle round (the exit pass and N-1 idle passes, N(N-1)
+     * INFORMs) and parks at the node that left; then no timer runs, nothing is sent and every node is at rest.
+     */
+    @Test
+    void anIdleRightParksAfterOneRound() {
+        int n = 4;
+        Cluster<RaynalMessage> c = cluster(n, false);
+        c.request(0);
+        assertTrue(c.inCS(0));
+        assertFalse(allAtRest(c));
+        c.release(0);
+        idleRound(c);
+        assertEquals((long) n * (n - 1), c.messagesSent(Inform.class));
+        assertEquals(0, privilegedNode(c, n, "parked"));
+        assertTrue(allAtRest(c), "every node is at rest once the right is parked");
+        assertEquals(List.of(), c.inFlight());
+    }
+
+    /** Rule 11: a request at the parker enters with no message; elsewhere it costs one WAKE and d(N-1) INFORMs. */
+    @Test
+    void aParkedRightServesTheParkerForFreeAndOthersAfterOneWake() {
+        int n = 5;
+        for (int d = 0; d < n; d++) {
+            Cluster<RaynalMessage> c = cluster(n, false);
+            c.request(0);
+            c.release(0);
+            idleRound(c);
+            int before = c.messagesSent();
+            c.request(d);
+            c.deliverAll(); // a hurried walk: no idle pause on the way
+            assertTrue(c.inCS(d), "d=" + d);
+            assertEquals(d == 0 ? 0 : 1, c.messagesSent(Wake.class), "d=" + d);
+            assertEquals((long) d * (n - 1) + (d == 0 ? 0 : 1), c.messagesSent() - before, "d=" + d);
+            c.release(d);
+            idleRound(c);
+            assertTrue(allAtRest(c), "d=" + d);
+            assertEquals(d, privilegedNode(c, n, "parked again"), "it parks again where it was last used");
+            assertEquals(List.of(), c.violations());
+        }
+    }
+
+    /** Rule 11: two requesters wake the parker; one WAKE moves the right, the other is ignored, both enter. */
+    @Test
+    void twoWakesMoveTheRightOnce() {
+        int n = 4;
+        Cluster<RaynalMessage> c = cluster(n, false);
+        c.request(0);
+        c.release(0);
+        idleRound(c);
+        c.request(1);
+        c.request(3);
+        assertEquals(2, c.messagesSent(Wake.class));
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        c.release(1);
+        c.deliverAll();
+        c.fireTimer(2, Raynal.PASS); // an ordinary pass after an exit: node 2 does not want it, it pauses
+        c.deliverAll();
+        assertTrue(c.inCS(3), "the right reaches the other requester on its way round");
+        c.release(3);
+        idleRound(c);
+        assertEquals(2, c.messagesSent(Wake.class));
+        assertTrue(allAtRest(c));
+        assertEquals(List.of(), c.violations());
+    }
+
+    /** Rule 11: a WAKE for a parking that is over (the right moved since) is ignored: no pass, no second right. */
+    @Test
+    void aStaleWakeIsIgnored() {
+        int n = 3;
+        Cluster<RaynalMessage> c = cluster(n, false);
+        c.request(0);
+        c.release(0);
+        idleRound(c);
+        c.request(1);
+        var wake = c.peek(1, 0, Wake.class);
+        c.duplicate(wake);
+        c.deliverAll();
+        assertTrue(c.inCS(1));
+        int before = c.messagesSent();
+        c.release(1);
+        idleRound(c);
+        assertEquals((long) n * (n - 1), c.messagesSent() - before, "exit pass and one idle round, nothing more");
+        assertEquals(1, privilegedNode(c, n, "parked at 1"));
+        assertEquals(List.of(), c.violations());
+    }
+
     /** The original version never violates ME1 on random schedules with duplicates, even though it may deadlock. */
     @Test
     void originalIsSafe() {
@@ -233,7 +337,7 @@ class RaynalTest {
     void codec() {
         RaynalCodec codec = new RaynalCodec();
         PrimeRatio x = PrimeRatio.ONE.timesRatio(2, 3).timesRatio(2, 3);
-        for (RaynalMessage m : List.of(new Request(1), new Reply(4, x, 7), new Inform(x, 3, 9),
+        for (RaynalMessage m : List.of(new Request(1), new Reply(4, x, 7), new Inform(x, 3, 9, 4, 2, true), new Wake(5),
                 new RaynalMessage.State(io.dlock.mutex.common.PeerState.WAITING, 5))) {
             assertEquals(m, codec.fromBytes(codec.toBytes(m)));
         }

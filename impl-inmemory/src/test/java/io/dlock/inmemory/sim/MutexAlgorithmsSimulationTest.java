@@ -45,8 +45,8 @@ class MutexAlgorithmsSimulationTest {
     /**
      * Message claims of the algorithms whose count per entry depends on the schedule (docs/algorithms.md Part G),
      * checked instead of an identity: null if the run satisfies them, else what is wrong. Token ring
-     * (TR-2, F30; runs end when the workload is done): only TOKEN messages, at least one hop per
-     * entry but the first. Suzuki-Kasami (SK-1): N-1 REQUEST and 1 TOKEN per entry that needed the
+     * (TR-2, rule 7): TOKENs, a PARKED broadcast (N-1) after each idle round of at least N hops, at
+     * most one WAKE per entry. Suzuki-Kasami (SK-1): N-1 REQUEST and 1 TOKEN per entry that needed the
      * token, at most one TOKEN per entry. Raymond (RAY-3): at most 2D messages per entry.
      * Naimi-Trehel (NT-3, NT-4): only REQUEST hops and TOKENs (no recovery message without a fault),
      * at most one TOKEN and N messages per entry. CTTA (CT-1): exactly N-1 CRREQ per entry plus the
@@ -55,8 +55,11 @@ class MutexAlgorithmsSimulationTest {
      * 5(K-1). Decentralized (DEC-2) and Raynal (RN-5): see the entries.
      */
     private static final Map<MutexAlgorithm, RunCheck> MESSAGE_BOUNDS = new EnumMap<>(Map.of(
-            MutexAlgorithm.TOKEN_RING, r -> r.messages() == r.messages("Token")
-                    && r.messages("Token") >= r.entries() - 1 ? null : "token ring: hops < entries - 1",
+            MutexAlgorithm.TOKEN_RING, r -> r.messages() == r.messages("Token") + r.messages("Parked") + r.messages("Wake")
+                    && r.messages("Parked") % (r.nodes() - 1) == 0 && r.messages("Wake") <= r.entries()
+                    && r.messages("Token") >= (long) r.nodes() * (r.messages("Parked") / (r.nodes() - 1)) ? null
+                    : "token ring: not TOKENs, whole PARKED broadcasts after idle rounds of N hops, at most one WAKE per entry: "
+                            + r.messagesByType(),
             MutexAlgorithm.SUZUKI_KASAMI, r -> r.messages("Token") <= r.entries()
                     && r.messages("Request") == (r.nodes() - 1L) * r.messages("Token")
                     && r.messages() == r.nodes() * r.messages("Token") ? null
@@ -87,10 +90,10 @@ class MutexAlgorithmsSimulationTest {
                 return identity && r.messagesPerEntry() >= 3.0 * (r.nodes() - 1) - 1e-9 ? null
                         : "messages do not follow sum(2(N-1) + g_a): " + r.messagesByType();
             },
-            // RN-5: only INFORMs, N-1 per pass (entries and idle passes alike)
-            MutexAlgorithm.RAYNAL, r -> r.messages() == r.messages("Inform") && r.messages() % (r.nodes() - 1) == 0
-                    && r.messages() >= (r.nodes() - 1) * (r.entries() - 1) ? null
-                    : "messages are not whole passes of N-1 INFORMs: " + r.messagesByType()));
+            // RN-5: INFORMs, N-1 per pass (entries and idle passes alike), and at most one WAKE per entry (rule 11)
+            MutexAlgorithm.RAYNAL, r -> r.messages() == r.messages("Inform") + r.messages("Wake")
+                    && r.messages("Inform") % (r.nodes() - 1) == 0 && r.messages("Wake") <= r.entries() ? null
+                    : "messages are not whole passes of N-1 INFORMs and at most one WAKE per entry: " + r.messagesByType()));
 
     /**
      * Unit-delay synchronization delay bounds (in T) for the algorithms whose value there is not the
