@@ -28,7 +28,9 @@ import java.util.TreeSet;
  *       last census this member saw complete).</li>
  *   <li>The steward sends QUERY to every other member and waits for every REPORT
  *       ({@link CensusReport}). Then it decides ({@link #decide}): exactly one member holds the
- *       token: it keeps it; none: the token was lost with the old epoch, the steward regenerates it;
+ *       token: it keeps it; none: the token was lost with the old epoch (or the lock is used for the first
+ *       time), and it is regenerated at the lowest waiting member if the algorithm allows it
+ *       ({@link Port#regeneratesAnywhere()}), else at the steward;
  *       more than one (only after a partition heals): the one confirmed by the latest census (the
  *       highest {@link CensusReport#tokenEpoch()}: a token that waited on the non-primary side of a
  *       partition is stale, the primary side's is live), then the one in the critical section, then the
@@ -110,6 +112,16 @@ public final class TokenCensus<M> {
 
         /** Redelivers a message deferred while the census was active. */
         void redeliver(NodeId from, M message);
+
+        /**
+         * Whether a regenerated token may be created at any member: then the census regenerates it at the
+         * lowest waiting member (a lock used for the first time: the requester gets the token with DONE and
+         * enters with no further message), else at the steward. False (the default) for an algorithm that
+         * builds a regenerated token from the reports, which only the steward has.
+         */
+        default boolean regeneratesAnywhere() {
+            return false;
+        }
     }
 
     private enum Phase { COMPLETE, WAITING, COLLECTING }
@@ -345,12 +357,26 @@ public final class TokenCensus<M> {
             }
         }
         boolean regenerated = holder == null;
-        CensusOutcome outcome = new CensusOutcome(view.epoch(), regenerated ? self : holder, regenerated,
-                fences.highest());
+        if (regenerated) {
+            holder = regenerationSite();
+        }
+        CensusOutcome outcome = new CensusOutcome(view.epoch(), holder, regenerated, fences.highest());
         if (view.size() > 1) {
             port.broadcastDone(outcome);
         }
         complete(outcome);
+    }
+
+    /** Where a regenerated token is created: the lowest waiting member if the algorithm allows it, else here. */
+    private NodeId regenerationSite() {
+        if (port.regeneratesAnywhere()) {
+            for (Map.Entry<NodeId, CensusReport> e : reports.entrySet()) {
+                if (e.getValue().waiting()) {
+                    return e.getKey();
+                }
+            }
+        }
+        return self;
     }
 
     /** Whether holder report {@code a} beats {@code b} (reports are visited in ascending id order). */

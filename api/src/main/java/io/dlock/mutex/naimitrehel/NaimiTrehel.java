@@ -479,6 +479,12 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     /** The census's side in this algorithm: what we report, and the rebuild toward the holder. */
     private final class CensusPort extends EffectsCensusPort<NaimiTrehelMessage> {
 
+        /** The token carries nothing built from the reports: a regenerated one may start at a waiting member. */
+        @Override
+        public boolean regeneratesAnywhere() {
+            return true;
+        }
+
         CensusPort() {
             super(effects, Census::new);
         }

@@ -382,6 +382,12 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
     /** The census's view of this node, and the rebuild at its end. */
     private final class Port extends EffectsCensusPort<TokenRingMessage> {
 
+        /** The token carries nothing built from the reports: a regenerated one may start at a waiting member. */
+        @Override
+        public boolean regeneratesAnywhere() {
+            return true;
+        }
+
         Port() {
             super(effects, Census::new);
         }
