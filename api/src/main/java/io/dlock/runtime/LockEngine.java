@@ -21,6 +21,7 @@ import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
 import io.dlock.reclaim.LockVote;
+import io.dlock.reclaim.PeerCounters;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -112,6 +113,8 @@ final class LockEngine<M extends ProtocolMessage> {
     private boolean stopped;
     /** Frozen by a reclamation vote: events wait in {@link #held} until the round's decision. */
     private boolean frozen;
+    /** Created while its name was reserved by a reclamation round; set before publication, never changed. */
+    private boolean createdFrozen;
     private final List<Runnable> held = new ArrayList<>();
     private final PeerCounters peers = new PeerCounters();
     private View view;
@@ -265,6 +268,21 @@ final class LockEngine<M extends ProtocolMessage> {
     // ---- reclamation (called by ReclaimDriver) ----
 
     /**
+     * Called by the registry before this engine is published, when its name is reserved by an undecided round
+     * this node voted absent in: the engine starts frozen, and its events wait for the round's decision (a
+     * commit creates its algorithm again above the raised fencing floor, a thaw lets it go on).
+     */
+    void freezeUntilDecided() {
+        frozen = true;
+        createdFrozen = true;
+    }
+
+    /** Whether this engine started frozen ({@link #freezeUntilDecided()}). */
+    boolean createdFrozen() {
+        return createdFrozen;
+    }
+
+    /**
      * Votes on reclaiming this lock in a round of {@code epoch}, on the loop: at rest (and then frozen) only if
      * it has been idle here for the expiry, nobody pins it, no local thread holds or waits for it, no condition
      * has a waiter, this engine is in {@code epoch}, and the algorithm is at rest.
@@ -276,7 +294,7 @@ final class LockEngine<M extends ProtocolMessage> {
                     && protocol.atRest();
             if (atRest) {
                 frozen = true;
-                answer.accept(new LockVote(name, true, protocol.highestFence(), peers.sent(), peers.received()));
+                answer.accept(peers.atRestVote(name, protocol.highestFence()));
             } else {
                 answer.accept(LockVote.busy(name));
             }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
@@ -43,6 +44,13 @@ final class LockRegistry {
     private final Cache<String, LockEngine<?>> inUse;
     /** The engines that expired from use, for nomination (a subset of {@code engines}). */
     private final Map<String, LockEngine<?>> idle = new ConcurrentHashMap<>();
+    /**
+     * Names this node voted absent for in an undecided reclamation round. An engine created for one of them
+     * meanwhile starts frozen ({@link LockEngine#freezeUntilDecided()}): it belongs to the lock's next
+     * incarnation, so it must be created again after the node raised its fencing floor, if the round commits.
+     * Reserved and created under the same map bin ({@link ConcurrentHashMap#compute}), so no engine slips between.
+     */
+    private final Set<String> reserved = ConcurrentHashMap.newKeySet();
     private final Function<String, LockEngine<?>> factory;
     /**
      * The hot path tells the cache of a use at most this often per engine (an eighth of the expiry): a lock in
@@ -99,9 +107,17 @@ final class LockRegistry {
     /** Caffeine's loader: the node's engine of {@code name} (created if it has none) goes back into use. */
     private LockEngine<?> toUse(String name) {
         LockEngine<?> engine = engines.compute(name, (key, current) ->
-                current == null || current.buried() ? factory.apply(key) : current);
+                current == null || current.buried() ? create(key) : current);
         if (idle.remove(name, engine)) {
             engine.markIdle(false);
+        }
+        return engine;
+    }
+
+    private LockEngine<?> create(String name) {
+        LockEngine<?> engine = factory.apply(name);
+        if (reserved.contains(name)) {
+            engine.freezeUntilDecided(); // not yet published: no event has reached it
         }
         return engine;
     }
@@ -113,12 +129,37 @@ final class LockRegistry {
 
     /**
      * What a reclamation vote finds for {@code name}: the live engine (it votes itself, and refuses unless it
-     * is idle), or none (no state here; an engine created from now on belongs to the lock's next incarnation,
-     * or receives a message the round's counters see). Not an access.
+     * is idle); or, with no state here, the name reserved until the round's decision ({@link #unreserve}), so
+     * that an engine created meanwhile waits for it; or a name another undecided round reserved already. Not an
+     * access.
      */
-    LockEngine<?> lookupForVote(String name) {
-        LockEngine<?> engine = engines.get(name);
-        return engine == null || engine.buried() ? null : engine;
+    VoteTarget forVote(String name) {
+        VoteTarget[] found = new VoteTarget[1];
+        engines.compute(name, (key, current) -> {
+            if (current != null && !current.buried()) {
+                found[0] = VoteTarget.live(current);
+            } else {
+                found[0] = reserved.add(key) ? VoteTarget.RESERVED : VoteTarget.RESERVED_BEFORE;
+            }
+            return current;
+        });
+        return found[0];
+    }
+
+    /**
+     * Ends the reservation of {@code name} (its round is decided).
+     *
+     * @return the engine created during the reservation, frozen, for the decision to apply to; null if none
+     */
+    LockEngine<?> unreserve(String name) {
+        LockEngine<?>[] created = new LockEngine<?>[1];
+        engines.compute(name, (key, current) -> {
+            if (reserved.remove(key) && current != null && !current.buried() && current.createdFrozen()) {
+                created[0] = current;
+            }
+            return current;
+        });
+        return created[0];
     }
 
     /**

@@ -170,9 +170,10 @@ final class ReclaimDriver implements Reclamation.Port {
         Runnable done = () -> loop.execute(() -> votesIn(round, votes, voters));
         for (int i = 0; i < votes.length; i++) {
             String name = names.get(i);
-            LockEngine<?> engine = registry.lookupForVote(name);
+            VoteTarget target = registry.forVote(name);
+            LockEngine<?> engine = target.engine();
             if (engine == null) {
-                votes[i] = LockVote.absent(name);
+                votes[i] = target == VoteTarget.RESERVED ? LockVote.absent(name) : LockVote.busy(name);
                 if (owed.decrementAndGet() == 0) {
                     done.run();
                 }
@@ -202,7 +203,7 @@ final class ReclaimDriver implements Reclamation.Port {
     public void commit(List<String> names, long floor) {
         fencingFloor.accumulateAndGet(floor, Math::max);
         for (String name : names) {
-            LockEngine<?> engine = frozen.remove(name);
+            LockEngine<?> engine = decided(name);
             if (engine != null) {
                 reclaimed.increment();
                 engine.commit(registry, buried);
@@ -214,10 +215,16 @@ final class ReclaimDriver implements Reclamation.Port {
     @Override
     public void thaw(List<String> names) {
         for (String name : names) {
-            LockEngine<?> engine = frozen.remove(name);
+            LockEngine<?> engine = decided(name);
             if (engine != null) {
                 engine.thaw();
             }
         }
+    }
+
+    /** The frozen engine a decision applies to: the one that voted, or one created after an absent vote. */
+    private LockEngine<?> decided(String name) {
+        LockEngine<?> engine = frozen.remove(name);
+        return engine != null ? engine : registry.unreserve(name);
     }
 }
