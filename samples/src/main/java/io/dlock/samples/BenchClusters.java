@@ -45,7 +45,7 @@ final class BenchClusters {
     List<BenchRow> measure(String transport, MutexVariant variant, int n, int handoff, boolean uncontended)
             throws Exception {
         List<BenchRow> rows = new ArrayList<>();
-        List<LockService> services = start(transport, variant, n, handoff);
+        List<LockService> services = start(config(transport, variant, n, handoff), transport, n);
         try {
             if (uncontended) {
                 rows.add(uncontended(transport, variant, services, handoff));
@@ -59,10 +59,11 @@ final class BenchClusters {
         return rows;
     }
 
-    /** Starts n nodes with ids 1..n and waits (bounded) until all see the same full view. */
-    private List<LockService> start(String transport, MutexVariant variant, int n, int handoff)
-            throws InterruptedException {
-        DlockConfig.Builder b = config(transport, variant, n, handoff);
+    /**
+     * Starts n nodes of the configuration {@code b} (from {@link #config}) with ids 1..n and waits (bounded) until
+     * all see the same full view.
+     */
+    List<LockService> start(DlockConfig.Builder b, String transport, int n) throws InterruptedException {
         List<LockService> services = new ArrayList<>();
         try {
             for (int id = 1; id <= n; id++) {
@@ -84,7 +85,7 @@ final class BenchClusters {
     }
 
     /** Closes the nodes in parallel (a JGroups leave takes up to a second each), waiting 30 s at most. */
-    private static void close(List<LockService> services) throws InterruptedException {
+    static void close(List<LockService> services) throws InterruptedException {
         List<Thread> closers = new ArrayList<>();
         for (LockService s : services) {
             Thread c = new Thread(s::close, "bench-close-" + s.nodeId());
@@ -100,7 +101,7 @@ final class BenchClusters {
 
     private BenchRow uncontended(String transport, MutexVariant variant, List<LockService> services, int handoff)
             throws Exception {
-        MessageWindow sent = new MessageWindow(services, "uncontended");
+        MessageWindow sent = MessageWindow.ofLock(services, "uncontended");
         Measurement m = options.harness().uncontended(NodeLock.of(services.get(0).lock("uncontended")), sent);
         return new BenchRow("dlock", transport, variant.name(), "uncontended", services.size(), 1, handoff, m.count(),
                 m.p50Us(), m.p99Us(), m.opsPerSec(), sent.perEntry(m.count()), Double.NaN, 0, m.failures());
@@ -113,47 +114,10 @@ final class BenchClusters {
         for (LockService s : services) {
             locks.add(NodeLock.of(s.lock(name)));
         }
-        MessageWindow sent = new MessageWindow(services, name);
+        MessageWindow sent = MessageWindow.ofLock(services, name);
         Measurement m = options.harness().contended(locks, perNode, sent);
         return new BenchRow("dlock", transport, variant.name(), "contended", services.size(), perNode, handoff,
                 m.count(), Double.NaN, Double.NaN, m.opsPerSec(), sent.perEntry(m.count()), m.jain(), m.maxRun(),
                 m.failures());
-    }
-
-    /** Counts the messages the nodes sent for one lock while the harness's measured window was open. */
-    private static final class MessageWindow implements BenchHarness.Window {
-        private final List<LockService> services;
-        private final String name;
-        private long before;
-        private long sent;
-
-        MessageWindow(List<LockService> services, String name) {
-            this.services = services;
-            this.name = name;
-        }
-
-        @Override
-        public void opened() {
-            before = messages();
-        }
-
-        @Override
-        public void closed() {
-            sent = messages() - before;
-        }
-
-        /** Messages per entry inside the window; NaN without entries. */
-        double perEntry(long entries) {
-            return entries == 0 ? Double.NaN : (double) sent / entries;
-        }
-
-        /** Messages sent for the lock, summed over the nodes. */
-        private long messages() {
-            long sum = 0;
-            for (LockService s : services) {
-                sum += s.lock(name).metrics().messagesSent();
-            }
-            return sum;
-        }
     }
 }

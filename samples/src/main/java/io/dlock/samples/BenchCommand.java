@@ -17,6 +17,13 @@ import picocli.CommandLine.Mixin;
  *       {@link io.dlock.LockMetrics}, over the measured window only), and fairness between nodes: Jain's index
  *       over the nodes' entry counts (1 = perfectly even) and the longest run of consecutive entries
  *       by one node;</li>
+ *   <li><b>per-key</b> (only with {@code --per-key K[,K...]}): one lock per business key, at scale. For each K, a
+ *       fresh cluster of the smallest {@code --nodes}, with {@code dlock.lock.idle-expiry-ms} set to
+ *       {@code --idle-expiry-ms} (default 1000), where every node runs T threads that each lock a uniformly random
+ *       one of K names per entry; lock+unlock per second over the whole cluster, messages per entry of all the
+ *       nodes' locks ({@link io.dlock.LockService#metrics()}, measured window only), and the heap retained per name
+ *       used once the idle names are reclaimed (heap after, less heap before the run, over the distinct names used),
+ *       with the lock engines still live then ({@link BenchPerKey});</li>
  *   <li><b>the floor</b> (JGroups only), on the same stack: one unicast request-response round trip
  *       (node 1 sends 8 bytes to node 3, which echoes them) and one multicast (node 1 sends 8 bytes to
  *       all, until every other node has received them; the receivers are in this JVM). Every
@@ -34,12 +41,13 @@ import picocli.CommandLine.Mixin;
  * <p>The measuring loops are {@link io.dlock.bench.BenchHarness} (module {@code samples/bench-harness}), which
  * the baselines use too, so dlock and the baselines are measured the same way. This class only runs the matrix;
  * the parts are {@link BenchOptions} (the options and their checks), {@link BenchClusters} (the dlock clusters
- * and their message counts over the harness's measured window), {@link BenchFloor}, {@link BenchBaselines} (the
- * baselines' JVMs) and {@link BenchReport} (the output).
+ * and their message counts over the harness's measured window, {@link MessageWindow}), {@link BenchPerKey},
+ * {@link BenchFloor}, {@link BenchBaselines} (the baselines' JVMs) and {@link BenchReport} (the output).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure uncontended latency, contended throughput, messages per entry and fairness of each "
-                + "algorithm on JGroups (loopback TCP) and the in-memory network, against the JGroups floor and the baselines.")
+                + "algorithm on JGroups (loopback TCP) and the in-memory network, against the JGroups floor and the baselines;"
+                + " with --per-key, also many locks (one per key) and the heap they retain once reclaimed.")
 final class BenchCommand extends DlockCommand {
 
     @Mixin
@@ -58,6 +66,7 @@ final class BenchCommand extends DlockCommand {
         }
         BenchPorts ports = new BenchPorts(options.port);
         BenchClusters clusters = new BenchClusters(options, ports);
+        BenchPerKey perKey = new BenchPerKey(options, clusters);
         List<BenchRow> rows = new ArrayList<>();
         long start = System.nanoTime();
         for (String t : options.transport.names) {
@@ -69,6 +78,9 @@ final class BenchCommand extends DlockCommand {
                     List<Integer> sizes = options.nodes.counts();
                     for (int i = 0; i < sizes.size(); i++) {
                         rows.addAll(clusters.measure(t, a, sizes.get(i), h, i == 0 && !options.noUncontended));
+                    }
+                    for (int k : options.perKeys()) {
+                        rows.addAll(perKey.measure(t, a, sizes.get(0), h, k));
                     }
                 }
             }

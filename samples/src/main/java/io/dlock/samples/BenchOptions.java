@@ -41,6 +41,12 @@ final class BenchOptions {
         }
     }
 
+    /** The most keys a per-key run picks from: the set of used names stays at 1.25 MB ({@link UsedKeys}). */
+    static final int MAX_KEYS = 10_000_000;
+
+    /** The longest idle expiry the per-key clusters accept, as {@code dlock.lock.idle-expiry-ms} does (a day). */
+    static final long MAX_IDLE_EXPIRY_MS = 86_400_000;
+
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
 
@@ -53,11 +59,11 @@ final class BenchOptions {
 
     @Option(names = "--nodes", defaultValue = "3,5", converter = NodeCounts.BenchRange.class, paramLabel = "SPEC",
             description = "cluster sizes of the contended runs, 2-64, as in `dlock sweep` (default ${DEFAULT-VALUE});"
-                    + " the uncontended run uses the smallest")
+                    + " the uncontended and per-key runs use the smallest")
     NodeCounts nodes;
 
     @Option(names = "--threads", split = ",", defaultValue = "1,4",
-            description = "threads per node of the contended runs, 1-64 (default ${DEFAULT-VALUE})")
+            description = "threads per node of the contended and per-key runs, 1-64 (default ${DEFAULT-VALUE})")
     List<Integer> threads;
 
     @Option(names = "--handoff", split = ",", defaultValue = "0",
@@ -80,6 +86,17 @@ final class BenchOptions {
 
     @Option(names = "--no-uncontended", negatable = false, description = "skip the uncontended latency runs")
     boolean noUncontended;
+
+    @Option(names = "--per-key", split = ",", paramLabel = "K",
+            description = "also run the per-key workload for each K, 1-" + MAX_KEYS + ", e.g. 10,1000,100000: on a "
+                    + "fresh cluster of the smallest --nodes, every node runs T threads (each --threads) that lock a "
+                    + "uniformly random one of K names (key-0 .. key-K-1) per entry; reports throughput, messages per "
+                    + "entry and the heap retained per name once the idle names are reclaimed (default: not run)")
+    List<Integer> perKey;
+
+    @Option(names = "--idle-expiry-ms", defaultValue = "1000", paramLabel = "MS",
+            description = "dlock.lock.idle-expiry-ms of the per-key clusters, at least 100 (default ${DEFAULT-VALUE})")
+    long idleExpiryMs;
 
     @Option(names = "--port", defaultValue = "24000",
             description = "first TCP port of the JGroups clusters; each takes a block of nodes+4 (default ${DEFAULT-VALUE})")
@@ -110,10 +127,19 @@ final class BenchOptions {
         Cli.checkWithin(mixee, "--warmup", warmup, 0, 3600);
         Cli.checkAtLeast(mixee, "--lock-timeout", lockTimeout, 1);
         Cli.checkWithin(mixee, "--port", port, 1024, 60_000);
+        for (int k : perKeys()) {
+            Cli.checkWithin(mixee, "--per-key", k, 1, MAX_KEYS);
+        }
+        Cli.checkWithin(mixee, "--idle-expiry-ms", idleExpiryMs, DlockConfig.MIN_IDLE_EXPIRY_MS, MAX_IDLE_EXPIRY_MS);
         if (baselines && !Files.isRegularFile(baselinesJar)) {
             throw Cli.invalid(mixee, "--baselines-jar", "no jar at " + baselinesJar.toAbsolutePath()
                     + "; build it with mvn -B -Pbaselines -pl samples/baselines package");
         }
+    }
+
+    /** The K of each per-key run, in the order given; empty (no per-key run) without {@code --per-key}. */
+    List<Integer> perKeys() {
+        return perKey == null ? List.of() : perKey;
     }
 
     /** The measuring loops with these options' warm-up, measured time and lock timeout. */

@@ -22,7 +22,7 @@ final class BenchReport {
                 && r.handoff() == 0).findFirst();
     }
 
-    /** The tables for people: the floor, uncontended, contended, the baselines, and what the columns mean. */
+    /** The tables for people: the floor, uncontended, contended, per key, the baselines, and what the columns mean. */
     static String text(List<BenchRow> rows, double warmup, double seconds, double took) {
         StringBuilder sb = new StringBuilder();
         Optional<BenchRow> rtt = rows.stream().filter(r -> r.kind().equals("floor") && r.algorithm().equals("unicast-rtt")).findFirst();
@@ -61,6 +61,22 @@ final class BenchReport {
             }
             sb.append('\n');
         }
+        List<BenchRow> perKey = rows.stream().filter(r -> r.kind().equals(BenchPerKey.KIND)).toList();
+        if (!perKey.isEmpty()) {
+            sb.append("Per key: every node runs T threads, each entry locks a uniformly random one of K names; "
+                    + "then the idle names are reclaimed\n");
+            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %3s %7s %8s %10s %10s %8s %10s %7s %8s%n", "transport",
+                    "algorithm", "nodes", "T", "handoff", "K", "ops/s", "msgs/entry", "names", "B/name", "engines",
+                    "failures"));
+            for (BenchRow r : perKey) {
+                BenchRow.PerKey p = r.perKey();
+                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %3d %7d %8d %10s %10s %8d %10s %7d %8d%n",
+                        r.transport(), r.algorithm(), r.nodes(), r.threads(), r.handoff(), p.keys(),
+                        f(r.opsPerSec(), "%.0f"), f(r.msgsPerEntry(), "%.2f"), p.names(), f(p.bytesPerName(), "%.0f"),
+                        p.liveEngines(), r.failures()));
+            }
+            sb.append('\n');
+        }
         List<BenchRow> base = rows.stream().filter(r -> !r.system().equals("dlock") && !r.kind().equals("floor")).toList();
         if (!base.isEmpty()) {
             sb.append("Baselines (own JVM) and their ratio to dlock on JGroups: latency ratio = baseline / dlock "
@@ -88,8 +104,15 @@ final class BenchReport {
         }
         sb.append(String.format(Locale.ROOT, "x rtt: median / unicast round-trip median. msgs/entry: messages sent "
                 + "(all nodes) / entries, measured window only.%njain: Jain's index over the nodes' entries (1 = even). "
-                + "maxRun: longest run of consecutive entries by one node.%nwarm-up %.1f s, measured %.1f s per run; "
-                + "total %.0f s.%n", warmup, seconds, took));
+                + "maxRun: longest run of consecutive entries by one node.%n"));
+        if (!perKey.isEmpty()) {
+            sb.append("Per key: msgs/entry counts every lock of the nodes (not the reclamation rounds). names: distinct "
+                    + "names used (warm-up too).\nB/name: heap retained after reclamation (after - before the run, "
+                    + "after System.gc()) / names, all nodes together;\nwith few names (small K) it is mostly the "
+                    + "heap's noise. engines: lock engines still live then (0 = all reclaimed).\n");
+        }
+        sb.append(String.format(Locale.ROOT, "warm-up %.1f s, measured %.1f s per run; total %.0f s.%n", warmup,
+                seconds, took));
         return sb.toString();
     }
 

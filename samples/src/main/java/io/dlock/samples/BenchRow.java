@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * @param system     dlock, jgroups (the floor), or a baseline's name
  * @param transport  jgroups or inmemory (baselines: what they run on)
  * @param algorithm  algorithm, floor measure, or baseline lock
- * @param kind       uncontended, contended, or floor
+ * @param kind       uncontended, contended, per-key, or floor
  * @param nodes      cluster size
  * @param threads    threads per node
  * @param handoff    dlock.lock.local-handoff
@@ -27,25 +27,54 @@ import java.util.regex.Pattern;
  * @param jain       Jain's fairness index over the nodes' entries
  * @param maxRun     longest run of consecutive entries by one node
  * @param failures   lock attempts that timed out
+ * @param perKey     what a per-key row measured; {@link PerKey#NONE} in other rows
  */
 record BenchRow(String system, String transport, String algorithm, String kind, int nodes, int threads, int handoff,
                 long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
-                long maxRun, long failures) {
+                long maxRun, long failures, PerKey perKey) {
 
     private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": (\"[^\"]*\"|[-0-9.eE]+|null)");
+
+    /**
+     * The figures of a per-key row ({@code dlock bench --per-key}): each entry took a uniformly random one of
+     * {@code keys} names, and after the run the idle names were left to be reclaimed.
+     *
+     * @param keys         K, the names each entry picked from; 0 in other rows
+     * @param names        distinct names the run used (warm-up included)
+     * @param bytesPerName heap retained after reclamation per name used (all nodes together); NaN if not measured
+     * @param liveEngines  lock engines still live on the nodes when the heap was measured (all nodes together)
+     */
+    record PerKey(int keys, long names, double bytesPerName, long liveEngines) {
+        /** The figures of a row that is not a per-key one. */
+        static final PerKey NONE = new PerKey(0, 0, Double.NaN, 0);
+    }
+
+    /** A row that is not a per-key one. */
+    BenchRow(String system, String transport, String algorithm, String kind, int nodes, int threads, int handoff,
+             long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
+             long maxRun, long failures) {
+        this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
+                msgsPerEntry, jain, maxRun, failures, PerKey.NONE);
+    }
 
     /** This row as a one-line JSON object. */
     String json() {
         return String.format(Locale.ROOT, "{\"system\": \"%s\", \"transport\": \"%s\", \"algorithm\": \"%s\", "
                         + "\"kind\": \"%s\", \"nodes\": %d, \"threads\": %d, \"handoff\": %d, \"samples\": %d, "
                         + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": %s, \"jain\": %s, "
-                        + "\"maxRun\": %d, \"failures\": %d}",
+                        + "\"maxRun\": %d, \"failures\": %d, \"keys\": %d, \"names\": %d, \"bytesPerName\": %s, "
+                        + "\"liveEngines\": %d}",
                 system, transport, algorithm, kind, nodes, threads, handoff, samples, Json.number(medianUs, 3),
                 Json.number(p99Us, 3), Json.number(opsPerSec, 3), Json.number(msgsPerEntry, 3), Json.number(jain, 3),
-                maxRun, failures);
+                maxRun, failures, perKey.keys(), perKey.names(), Json.number(perKey.bytesPerName(), 1),
+                perKey.liveEngines());
     }
 
-    /** A row from one line of JSON (one object per line), if the line holds one. */
+    /**
+     * A row from one line of JSON (one object per line), if the line holds one. The per-key fields are optional
+     * (the baselines do not print them): absent counts read as 0 (as NaN cast to a count does), so a line without
+     * them is a row that is not a per-key one.
+     */
     static Optional<BenchRow> parse(String line) {
         Map<String, String> f = new LinkedHashMap<>();
         Matcher m = FIELD.matcher(line);
@@ -59,7 +88,8 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
         return Optional.of(new BenchRow(f.get("system"), f.getOrDefault("transport", "?"), f.getOrDefault("algorithm", "?"),
                 f.get("kind"), (int) num(f, "nodes"), (int) num(f, "threads"), 0, (long) num(f, "samples"),
                 num(f, "medianUs"), num(f, "p99Us"), num(f, "opsPerSec"), num(f, "msgsPerEntry"), num(f, "jain"),
-                (long) num(f, "maxRun"), (long) num(f, "failures")));
+                (long) num(f, "maxRun"), (long) num(f, "failures"), new PerKey((int) num(f, "keys"),
+                (long) num(f, "names"), num(f, "bytesPerName"), (long) num(f, "liveEngines"))));
     }
 
     private static double num(Map<String, String> f, String key) {

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dlock.MutexVariant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -14,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
-/** {@code dlock bench}: option parsing, validation, the baselines' row format, and one tiny in-memory run. Never timing. */
+/** {@code dlock bench}: option parsing, validation, the row format, one tiny in-memory run and one per-key run. Never timing. */
 @Timeout(60)
 class BenchCommandTest {
 
@@ -38,6 +41,8 @@ class BenchCommandTest {
         assertEquals(MutexVariantConverter.registered(), o.algorithms.chosen());
         assertFalse(o.baselines);
         assertEquals(OutputFormat.TEXT, o.format.format);
+        assertEquals(List.of(), o.perKeys());
+        assertEquals(1000, o.idleExpiryMs);
     }
 
     /** Lists are comma-separated; every option is read; variants are algorithms too. */
@@ -45,7 +50,7 @@ class BenchCommandTest {
     void options() {
         BenchOptions o = parse("--transport", "inmemory", "--algorithms", "centralized,lamport,maekawa-basic",
                 "--nodes", "2,7", "--threads", "8", "--handoff", "0,4,16", "--seconds", "2.5", "--warmup", "0",
-                "--format", "json", "--no-floor");
+                "--format", "json", "--no-floor", "--per-key", "10,1000,10000000", "--idle-expiry-ms", "100");
         assertEquals(List.of("inmemory"), o.transport.names);
         assertEquals(List.of("centralized", "lamport", "maekawa-basic"),
                 o.algorithms.chosen().stream().map(MutexVariant::name).toList());
@@ -54,6 +59,8 @@ class BenchCommandTest {
         assertEquals(List.of(0, 4, 16), o.handoffs);
         assertEquals(2.5, o.seconds);
         assertTrue(o.noFloor && o.format.json());
+        assertEquals(List.of(10, 1000, 10_000_000), o.perKeys());
+        assertEquals(100, o.idleExpiryMs);
     }
 
     /** {@code --nodes} takes the same forms as {@code dlock sweep}. */
@@ -77,6 +84,9 @@ class BenchCommandTest {
         "--warmup -1|--warmup|-1 is outside 0..3600",
         "--lock-timeout 0|--lock-timeout|0 is less than 1",
         "--port 80|--port|80 is outside 1024..60000",
+        "--per-key 0|--per-key|0 is outside 1..10000000",
+        "--per-key 10,10000001|--per-key|10000001 is outside 1..10000000",
+        "--idle-expiry-ms 99|--idle-expiry-ms|99 is outside 100..86400000",
         "--format xml|--format|'xml' is not a format; allowed: text, table, json",
         "--algorithms centralized,nope|--algorithms|dlock.mutex=nope is not a known algorithm; allowed: centralized",
         "--baselines --baselines-jar /nonexistent/baselines.jar|--baselines-jar|no jar at /nonexistent/baselines.jar"})
@@ -102,6 +112,25 @@ class BenchCommandTest {
         assertEquals(250.5, back.get().opsPerSec(), 1e-9);
         assertTrue(Double.isNaN(back.get().medianUs()));
         assertTrue(BenchRow.parse("[main] WARN something").isEmpty());
+        assertEquals(BenchRow.PerKey.NONE, back.get().perKey());
+    }
+
+    /** A per-key row round-trips its per-key figures; a baseline's line, without them, is not a per-key row. */
+    @Test
+    void perKeyRowFormat() {
+        BenchRow row = new BenchRow("dlock", "inmemory", "centralized", BenchPerKey.KIND, 3, 4, 0, 5000, Double.NaN,
+                Double.NaN, 2500, 2.5, 0.99, 7, 0, new BenchRow.PerKey(1000, 998, 312.5, 2));
+        BenchRow back = BenchRow.parse(row.json()).orElseThrow();
+        assertEquals(row.perKey(), back.perKey());
+        assertEquals(2.5, back.msgsPerEntry(), 1e-9);
+        BenchRow baseline = BenchRow.parse("{\"system\": \"curator\", \"transport\": \"zookeeper\", "
+                + "\"algorithm\": \"InterProcessMutex\", \"kind\": \"contended\", \"nodes\": 3, \"threads\": 1, "
+                + "\"samples\": 10, \"medianUs\": null, \"p99Us\": null, \"opsPerSec\": 50.0, \"msgsPerEntry\": null, "
+                + "\"jain\": 1.0, \"maxRun\": 2, \"failures\": 0}").orElseThrow();
+        assertEquals(BenchRow.PerKey.NONE.keys(), baseline.perKey().keys());
+        assertEquals(0, baseline.perKey().names());
+        assertTrue(Double.isNaN(baseline.perKey().bytesPerName()));
+        assertEquals(50.0, baseline.opsPerSec(), 1e-9);
     }
 
     /** One algorithm, in memory, very short: exit 0 and a JSON row per measure. */
@@ -113,5 +142,33 @@ class BenchCommandTest {
         assertTrue(r.out().contains("\"kind\": \"uncontended\""), r::toString);
         assertEquals(2, r.out().split("\"kind\": \"contended\"", -1).length - 1, r::toString);
         assertTrue(r.out().contains("\"algorithm\": \"centralized\""), r::toString);
+    }
+
+    /**
+     * The per-key workload, in memory, very short: one per-key row with entries, messages, the names used and a
+     * finite heap per name; the other rows have no per-key figures. Never timing or speed.
+     */
+    @Test
+    void perKeyRun() throws Exception {
+        Run r = Run.dlock("bench", "--transport", "inmemory", "--algorithms", "centralized", "--nodes", "3",
+                "--threads", "1", "--per-key", "10", "--seconds", "0.2", "--warmup", "0.1", "--no-uncontended",
+                "--idle-expiry-ms", "200", "--lock-timeout", "10", "--format", "json");
+        assertEquals(0, r.code(), r::toString);
+        List<JsonNode> rows = new ArrayList<>();
+        new ObjectMapper().readTree(r.out()).forEach(rows::add);
+        List<JsonNode> perKey = rows.stream().filter(n -> n.get("kind").asText().equals("per-key")).toList();
+        assertEquals(1, perKey.size(), r::toString);
+        JsonNode row = perKey.get(0);
+        assertEquals(10, row.get("keys").asInt(), r::toString);
+        assertEquals(3, row.get("nodes").asInt(), r::toString);
+        assertTrue(row.get("samples").asLong() > 0, r::toString);
+        assertTrue(row.get("msgsPerEntry").isNumber() && row.get("msgsPerEntry").asDouble() > 0, r::toString);
+        long names = row.get("names").asLong();
+        assertTrue(names >= 1 && names <= 10, r::toString);
+        assertTrue(row.get("bytesPerName").isNumber() && Double.isFinite(row.get("bytesPerName").asDouble()),
+                r::toString);
+        assertTrue(row.get("liveEngines").asLong() >= 0, r::toString);
+        assertTrue(rows.stream().filter(n -> n.get("kind").asText().equals("contended"))
+                .allMatch(n -> n.get("keys").asInt() == 0 && n.get("bytesPerName").isNull()), r::toString);
     }
 }

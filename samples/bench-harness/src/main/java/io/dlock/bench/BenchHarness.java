@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@link #contended}: {@code perNode} threads on each node take and release that node's lock in a
  *       loop; after the warm-up, the entries of the measured seconds are counted per node and in order,
  *       giving operations per second over the whole cluster, {@linkplain #jain Jain's index} and the
- *       {@linkplain #longestRun longest run} of consecutive entries by one node.</li>
+ *       {@linkplain #longestRun longest run} of consecutive entries by one node;</li>
+ *   <li>{@link #contendedPicking}: the same loop, but each entry takes the lock its node's {@link LockPicker}
+ *       names, e.g. one of many locks per business key.</li>
  * </ul>
  * A {@link Window} hears when the measured window opens and closes, so that a caller can count what
  * happened inside it (dlock counts the messages its nodes sent).
@@ -155,11 +157,27 @@ public final class BenchHarness {
      * @return count, operations per second over the window, per-node counts, Jain's index, longest run, failures
      */
     public Measurement contended(List<? extends NodeLock> locks, int perNode, Window window) throws Exception {
-        if (locks.isEmpty() || perNode < 1) {
-            throw new IllegalArgumentException("a contended run needs at least one node and one thread per node, got "
-                    + locks.size() + " nodes and " + perNode + " threads per node");
+        List<LockPicker> pickers = new ArrayList<>();
+        for (NodeLock lock : locks) {
+            pickers.add(() -> lock);
         }
-        int n = locks.size();
+        return contendedPicking(pickers, perNode, window);
+    }
+
+    /**
+     * {@code perNode} threads on each node take and release, in a loop until the measured window closes, the lock
+     * their node's picker names for each entry (one picker per node); the entries inside the window are counted
+     * per node and in order, as in {@link #contended(List, int, Window)}.
+     *
+     * @return count, operations per second over the window, per-node counts, Jain's index, longest run, failures
+     */
+    public Measurement contendedPicking(List<? extends LockPicker> pickers, int perNode, Window window)
+            throws Exception {
+        if (pickers.isEmpty() || perNode < 1) {
+            throw new IllegalArgumentException("a contended run needs at least one node and one thread per node, got "
+                    + pickers.size() + " nodes and " + perNode + " threads per node");
+        }
+        int n = pickers.size();
         AtomicInteger phase = new AtomicInteger(); // 0 warm-up, 1 measuring, 2 stop
         AtomicLong failures = new AtomicLong();
         AtomicLong[] counts = new AtomicLong[n];
@@ -170,12 +188,13 @@ public final class BenchHarness {
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             counts[i] = new AtomicLong();
-            NodeLock lock = locks.get(i);
+            LockPicker picker = pickers.get(i);
             int node = i;
             for (int k = 0; k < perNode; k++) {
                 Thread w = new Thread(() -> {
                     try {
                         while (phase.get() < 2) {
+                            NodeLock lock = picker.next();
                             if (!lock.tryLock(lockTimeout)) {
                                 failures.incrementAndGet();
                                 return;

@@ -4,8 +4,9 @@
  *
  * <p>{@link io.dlock.bench.BenchHarness} runs two kinds of runs over {@link io.dlock.bench.NodeLock}s:
  * uncontended latency (one thread, warm-up, then every lock+unlock timed; median and p99 from the
- * sorted samples) and contended throughput (T threads on each of N nodes; operations per second,
- * per-node counts, Jain's index, longest run of one node). Each returns a
+ * sorted samples) and contended throughput (T threads on each of N nodes, on one lock per node or on the
+ * lock a {@link io.dlock.bench.LockPicker} names for each entry; operations per second, per-node counts,
+ * Jain's index, longest run of one node). Each returns a
  * {@link io.dlock.bench.Measurement}; callers format it (dlock's rows, the baselines' JSON lines).
  * Every wait is bounded by the lock timeout. This module has no dependencies, so the baselines can
  * use it on their own class path without dlock's JGroups.

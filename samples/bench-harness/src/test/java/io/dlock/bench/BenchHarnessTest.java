@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -113,6 +114,33 @@ class BenchHarnessTest {
         assertTrue(m.count() == 0 || m.maxRun() >= 1, m.toString());
         assertTrue(m.maxRun() <= m.count(), m.toString());
         assertTrue(Double.isNaN(m.p50Us()) && Double.isNaN(m.p99Us()));
+    }
+
+    /**
+     * A run that picks one of 4 locks per entry (2 nodes x 2 threads): each lock stays exclusive, every counted
+     * entry went through a picked lock, and a picker that throws ends its threads' loops as failures.
+     */
+    @Test
+    void contendedPickingTakesThePickedLock() throws Exception {
+        AtomicInteger overlaps = new AtomicInteger();
+        List<CountingLock> keys = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            keys.add(new CountingLock(new ReentrantLock(), new AtomicBoolean(), overlaps));
+        }
+        LockPicker random = () -> keys.get(ThreadLocalRandom.current().nextInt(keys.size()));
+        Measurement m = new BenchHarness(0.02, 0.1, 5).contendedPicking(List.of(random, random), 2,
+                BenchHarness.Window.NONE);
+        assertEquals(0, m.failures());
+        assertEquals(0, overlaps.get());
+        assertEquals(2, m.perNode().size());
+        assertTrue(m.count() <= keys.stream().mapToLong(l -> l.entries.get()).sum(), m.toString());
+
+        LockPicker broken = () -> {
+            throw new IllegalStateException("no lock");
+        };
+        Measurement b = new BenchHarness(0, 0.05, 5).contendedPicking(List.of(broken), 3, BenchHarness.Window.NONE);
+        assertEquals(3, b.failures());
+        assertEquals(0, b.count());
     }
 
     /** An uncontended run counts each lock+unlock once and leaves the lock free; the window sees exactly those. */

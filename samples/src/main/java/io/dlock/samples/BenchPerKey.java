@@ -1,0 +1,120 @@
+package io.dlock.samples;
+
+import io.dlock.DlockConfig;
+import io.dlock.LockService;
+import io.dlock.MutexVariant;
+import io.dlock.bench.LockPicker;
+import io.dlock.bench.Measurement;
+import io.dlock.bench.NodeLock;
+import io.dlock.runtime.NodeRuntime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The per-key runs of {@code dlock bench --per-key}: one lock per business key, at scale. On a fresh cluster whose
+ * idle expiry is {@code --idle-expiry-ms}, every node runs T threads that each lock a uniformly random one of K
+ * names ({@code key-0} .. {@code key-(K-1)}) per entry, through the harness's contended loop
+ * ({@link io.dlock.bench.BenchHarness#contendedPicking}). A row reports the throughput of the whole cluster, the
+ * messages per entry of all the nodes' locks over the measured window, and the heap retained per name used: the
+ * heap after the run, once the idle names are reclaimed (or the wait for that ran out), minus the heap before the
+ * run, over the distinct names the run used.
+ *
+ * <p>Every wait is bounded: the harness's, and the wait for reclamation, at most 10 × the idle expiry + 10 s.
+ */
+final class BenchPerKey {
+
+    /** The kind of the rows. */
+    static final String KIND = "per-key";
+
+    /** Live lock engines per node at or below which the reclamation counts as done. */
+    static final long SETTLED_ENGINES_PER_NODE = 0;
+
+    private static final long POLL_MILLIS = 50;
+
+    private final BenchOptions options;
+    private final BenchClusters clusters;
+
+    BenchPerKey(BenchOptions options, BenchClusters clusters) {
+        this.options = options;
+        this.clusters = clusters;
+    }
+
+    /** One row per {@code --threads} value, on one fresh cluster of n nodes picking from {@code keys} names. */
+    List<BenchRow> measure(String transport, MutexVariant variant, int n, int handoff, int keys) throws Exception {
+        DlockConfig.Builder b = clusters.config(transport, variant, n, handoff)
+                .idleExpiry(Duration.ofMillis(options.idleExpiryMs));
+        List<LockService> services = clusters.start(b, transport, n);
+        try {
+            List<BenchRow> rows = new ArrayList<>();
+            for (int perNode : options.threads) {
+                rows.add(run(transport, variant, services, perNode, handoff, keys));
+            }
+            return rows;
+        } finally {
+            BenchClusters.close(services);
+        }
+    }
+
+    /**
+     * One run: the heap before it (for the first run: right after the cluster formed; later ones: after the previous
+     * run's names were reclaimed), the run, the wait for reclamation, the heap after.
+     */
+    private BenchRow run(String transport, MutexVariant variant, List<LockService> services, int perNode, int handoff,
+                         int keys) throws Exception {
+        UsedKeys used = new UsedKeys(keys); // allocated before the first reading: it is the bench's, not the locks'
+        long before = HeapUsage.afterGc();
+        List<LockPicker> pickers = new ArrayList<>();
+        for (LockService s : services) {
+            pickers.add(randomKey(s, keys, used));
+        }
+        MessageWindow sent = MessageWindow.ofNodes(services);
+        Measurement m = options.harness().contendedPicking(pickers, perNode, sent);
+        long liveEngines = awaitReclamation(services);
+        long after = HeapUsage.afterGc();
+        long names = used.count();
+        double bytesPerName = names == 0 ? Double.NaN : (double) (after - before) / names;
+        return new BenchRow("dlock", transport, variant.name(), KIND, services.size(), perNode, handoff, m.count(),
+                Double.NaN, Double.NaN, m.opsPerSec(), sent.perEntry(m.count()), m.jain(), m.maxRun(), m.failures(),
+                new BenchRow.PerKey(keys, names, bytesPerName, liveEngines));
+    }
+
+    /** For each entry, the lock of a uniformly random one of {@code keys} names on this node, marked as used. */
+    private static LockPicker randomKey(LockService service, int keys, UsedKeys used) {
+        return () -> {
+            int key = ThreadLocalRandom.current().nextInt(keys);
+            used.mark(key);
+            return NodeLock.of(service.lock("key-" + key));
+        };
+    }
+
+    /**
+     * Waits until every node keeps at most {@link #SETTLED_ENGINES_PER_NODE} lock engines, asking each to expire its
+     * idle locks now rather than at its timer's next tick, or until 10 × the idle expiry + 10 s have passed.
+     *
+     * @return the lock engines still live, all nodes together
+     */
+    private long awaitReclamation(List<LockService> services) throws InterruptedException {
+        List<NodeRuntime> nodes = services.stream().map(BenchPerKey::runtime).toList();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10 * options.idleExpiryMs)
+                + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            nodes.forEach(NodeRuntime::expireIdleLocks);
+            if (nodes.stream().allMatch(r -> r.lockEngines() <= SETTLED_ENGINES_PER_NODE)
+                    || System.nanoTime() > deadline) {
+                return nodes.stream().mapToLong(NodeRuntime::lockEngines).sum();
+            }
+            Thread.sleep(POLL_MILLIS);
+        }
+    }
+
+    private static NodeRuntime runtime(LockService service) {
+        if (service instanceof NodeRuntime r) {
+            return r;
+        }
+        throw new IllegalStateException("node " + service.nodeId() + " is a " + service.getClass().getName()
+                + ", not the NodeRuntime LockService.start returns; its lock engines cannot be counted");
+    }
+}
