@@ -135,12 +135,15 @@ public final class Reclamation {
     private static final class StewardRound {
         final long number;
         final List<String> names;
+        /** The same names, for the membership test of every nomination that arrives during the round. */
+        final Set<String> nameSet;
         final List<NodeId> members;
         final Map<NodeId, List<LockVote>> votes = new HashMap<>();
 
         StewardRound(long number, List<String> names, List<NodeId> members) {
             this.number = number;
             this.names = names;
+            this.nameSet = new HashSet<>(names);
             this.members = members;
         }
     }
@@ -301,7 +304,7 @@ public final class Reclamation {
 
     private void addNominated(Collection<String> names) {
         for (String name : names) {
-            if (current == null || !current.names.contains(name)) {
+            if (current == null || !current.nameSet.contains(name)) {
                 nominated.add(name);
             }
         }

@@ -44,6 +44,8 @@ final class ReclaimDriver implements Reclamation.Port {
     private static final int MAX_EARLY_MESSAGES = 1_000;
     /** Names one sweep nominates at most; the rest wait for the next sweep. */
     static final int MAX_NOMINATED_PER_SWEEP = 8 * Reclamation.MAX_NAMES_PER_ROUND;
+    /** A nomination not answered by a FREEZE within this many idle expiries is sent again. */
+    static final int RENOMINATE_AFTER_EXPIRIES = 20;
 
     private final Transport transport;
     private final String algorithm;
@@ -51,7 +53,12 @@ final class ReclaimDriver implements Reclamation.Port {
     private final AtomicLong fencingFloor;
     private final Consumer<LockEngine<?>> buried;
     private final Consumer<String> malformed;
-    private final long expiryNanos;
+    /**
+     * How long a nominated name waits for a FREEZE before this node nominates it again: a safety net for a
+     * nomination lost with a view change (the new steward starts with none). A FREEZE clears the wait, so a name
+     * whose round did not commit is nominated again at the next sweep while it stays idle here.
+     */
+    private final long renominateNanos;
     private final SerialExecutor loop;
     private final ScheduledFuture<?> sweep;
     private final LongAdder reclaimed = new LongAdder();
@@ -77,7 +84,7 @@ final class ReclaimDriver implements Reclamation.Port {
         this.fencingFloor = fencingFloor;
         this.buried = buried;
         this.malformed = malformed;
-        this.expiryNanos = idleExpiry.toNanos();
+        this.renominateNanos = RENOMINATE_AFTER_EXPIRIES * idleExpiry.toNanos();
         this.loop = new SerialExecutor(pool);
         long period = Math.max(20, idleExpiry.toMillis() / 4);
         this.sweep = timers.scheduleWithFixedDelay(() -> loop.execute(this::nominateIdle), period, period,
@@ -131,7 +138,12 @@ final class ReclaimDriver implements Reclamation.Port {
         return reclaimed.sum();
     }
 
-    /** Nominates the idle engines not nominated within the last idle expiry (an aborted round is retried). */
+    /**
+     * Nominates the idle engines that are not waiting for a round already: never nominated, or considered by a
+     * round since (its FREEZE cleared the wait: a round that did not commit is retried), or nominated longer ago
+     * than {@link #RENOMINATE_AFTER_EXPIRIES} expiries. Without the wait, every node would send every idle name
+     * again each expiry, and with 100 000 idle names the steward would do nothing but read nominations.
+     */
     private void nominateIdle() {
         if (protocol == null) {
             return;
@@ -143,7 +155,7 @@ final class ReclaimDriver implements Reclamation.Port {
                 break;
             }
             long last = engine.nominatedAt();
-            if (!engine.buried() && !frozen.containsKey(engine.name()) && (last == 0 || now - last > expiryNanos)) {
+            if (!engine.buried() && !frozen.containsKey(engine.name()) && (last == 0 || now - last > renominateNanos)) {
                 engine.nominated(now);
                 names.add(engine.name());
             }
@@ -172,6 +184,9 @@ final class ReclaimDriver implements Reclamation.Port {
             String name = names.get(i);
             VoteTarget target = registry.forVote(name);
             LockEngine<?> engine = target.engine();
+            if (engine != null) {
+                engine.nominated(0); // a round considers it: this node may nominate it again if it stays idle
+            }
             if (engine == null) {
                 votes[i] = target == VoteTarget.RESERVED ? LockVote.absent(name) : LockVote.busy(name);
                 if (owed.decrementAndGet() == 0) {
