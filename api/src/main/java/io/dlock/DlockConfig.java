@@ -60,6 +60,9 @@ import java.util.function.Consumer;
  *       on every node before its state is reclaimed cluster-wide, 0 (never reclaim) or 100 to 86400000; a
  *       {@code DistributedLock} object kept by the application works on after its state was reclaimed (the
  *       next use recreates it); see {@link #idleExpiry()}</td></tr>
+ *   <tr><td>{@code dlock.lock.max-live}</td><td>{@code 100000}</td><td>how many locks a node keeps in use before
+ *       the least used become candidates for reclamation early, without waiting for the idle expiry, 0 (no
+ *       bound) or 16 to 100000000; see {@link #maxLiveLocks()}</td></tr>
  *   <tr><td>{@code dlock.metrics.jmx}</td><td>{@code false}</td><td>{@code true} registers the node's and each
  *       lock's metrics as MBeans in the platform MBean server (names in {@link io.dlock.metrics})</td></tr>
  *   <tr><td>{@code dlock.<transport>.<setting>}</td><td></td><td>a setting of a transport on the class
@@ -97,10 +100,14 @@ public final class DlockConfig {
     public static final String IDLE_EXPIRY_MS = "dlock.lock.idle-expiry-ms";
     /** Smallest non-zero {@link #IDLE_EXPIRY_MS}: below it a lock in steady use would be reclaimed between uses. */
     public static final long MIN_IDLE_EXPIRY_MS = 100;
+    /** Key of how many locks a node keeps in use before the least used become reclamation candidates (0 = no bound). */
+    public static final String MAX_LIVE = "dlock.lock.max-live";
+    /** Smallest non-zero {@link #MAX_LIVE}. */
+    public static final int MIN_MAX_LIVE = 16;
     /** Key of whether the node registers its metrics as JMX MBeans ({@code true} or {@code false}). */
     public static final String METRICS_JMX = "dlock.metrics.jmx";
     private static final Set<String> KEYS = Set.of(MUTEX, ELECTION, TRANSPORT, CLUSTER, CLUSTER_SIZE, NODE_ID, TRY_TIMEOUT_MS,
-            LOCAL_HANDOFF, IDLE_EXPIRY_MS, METRICS_JMX);
+            LOCAL_HANDOFF, IDLE_EXPIRY_MS, MAX_LIVE, METRICS_JMX);
     private static final String MUTEX_OPTION_PREFIX = MUTEX + ".";
     private static final String ELECTION_OPTION_PREFIX = ELECTION + ".";
 
@@ -117,6 +124,7 @@ public final class DlockConfig {
     private final int localHandoff;
     private final boolean metricsJmx;
     private final Duration idleExpiry;
+    private final int maxLive;
 
     private DlockConfig(Map<String, String> raw) {
         List<TransportFactory> transports = new ArrayList<>();
@@ -158,6 +166,12 @@ public final class DlockConfig {
                     + MIN_IDLE_EXPIRY_MS + " to 86400000 ms");
         }
         this.idleExpiry = Duration.ofMillis(expiry);
+        long live = parseLong(MAX_LIVE, raw.getOrDefault(MAX_LIVE, "100000"), 0, 100_000_000);
+        if (live != 0 && live < MIN_MAX_LIVE) {
+            throw new DlockConfigException(MAX_LIVE + "=" + live + ": must be 0 (no bound) or " + MIN_MAX_LIVE
+                    + " to 100000000 locks");
+        }
+        this.maxLive = (int) live;
         for (TransportFactory t : transports) {
             options(raw, settingPrefix(t), "transport " + t.name(), t.settingKeys(), t::validateSettings);
         }
@@ -348,6 +362,16 @@ public final class DlockConfig {
         return idleExpiry;
     }
 
+    /**
+     * {@code dlock.lock.max-live}: how many locks a node keeps in use before the least used of them become
+     * candidates for reclamation at once, without waiting for {@link #idleExpiry()} (a burst of new names does not
+     * keep the memory of every one for the whole expiry). A candidate is still reclaimed only when every member
+     * finds it at rest. 0: no bound (time only). Default 100 000. Has no effect when the idle expiry is 0.
+     */
+    public int maxLiveLocks() {
+        return maxLive;
+    }
+
     /** Whether the node registers its metrics as JMX MBeans ({@code dlock.metrics.jmx}, off by default). */
     public boolean metricsJmx() {
         return metricsJmx;
@@ -471,6 +495,11 @@ public final class DlockConfig {
         /** {@code dlock.lock.idle-expiry-ms}; {@link Duration#ZERO} never reclaims. */
         public Builder idleExpiry(Duration expiry) {
             return set(IDLE_EXPIRY_MS, Long.toString(expiry.toMillis()));
+        }
+
+        /** {@code dlock.lock.max-live}; 0 bounds by time only. */
+        public Builder maxLiveLocks(int locks) {
+            return set(MAX_LIVE, Integer.toString(locks));
         }
 
         /** {@code dlock.metrics.jmx}. */

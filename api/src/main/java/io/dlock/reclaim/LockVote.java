@@ -13,8 +13,8 @@ import java.util.TreeMap;
  * @param atRest   whether this member's state for the lock may be dropped: the algorithm says it is at rest
  *                 ({@link io.dlock.protocol.MutexProtocol#atRest()}), no local thread holds, waits for or is
  *                 entering it, no condition has a waiter, and the lock has been unused here for the idle
- *                 expiry; a member that votes yes has frozen the lock (it handles no event of it until the
- *                 decision)
+ *                 expiry (or was evicted by the node's size bound, {@code dlock.lock.max-live}); a member
+ *                 that votes yes has frozen the lock (it handles no event of it until the decision)
  * @param fence    the highest fencing token of the lock this member has issued or seen (0 if none)
  * @param sent     messages of the lock this member sent to each other member in the current epoch (members
  *                 with none are left out)

@@ -20,8 +20,10 @@ import java.util.function.Function;
  *   <li>{@code engines}: every live engine, from its creation to its burial, the one authority on whether the
  *       node has state for a name;</li>
  *   <li>{@code inUse}: a Caffeine cache of the same engines, whose entries expire after the idle expiry without
- *       an access (every lock, unlock and message of the lock is one). Caffeine keeps the access order and
- *       expires on the node's timer thread. An expired engine is <em>idle</em>: it keeps its state and still
+ *       an access (every lock, unlock and message of the lock is one), and which holds at most
+ *       {@code dlock.lock.max-live} engines (Caffeine evicts the least used first, by frequency and recency).
+ *       Caffeine keeps the access order and expires on the node's timer thread. An expired or evicted engine is
+ *       <em>idle</em>: it keeps its state and still
  *       works (any access brings it back into use); it is what the node nominates for reclamation, and the only
  *       kind of engine a reclamation round may freeze. A committed round {@link #bury buries} it.</li>
  * </ul>
@@ -60,20 +62,26 @@ final class LockRegistry {
 
     /**
      * @param idleExpiry how long an engine stays in use without an access; {@link Duration#ZERO}: for ever
+     * @param maxLive    how many engines stay in use at most (Caffeine's size bound, by frequency and recency of
+     *                   use); the ones evicted become idle at once; 0: no bound
      * @param timers     the node's timer thread, on which Caffeine expires entries
      * @param pool       where Caffeine does its maintenance
      * @param factory    creates the engine of a name seen for the first time (or again after a burial)
      */
-    LockRegistry(Duration idleExpiry, ScheduledExecutorService timers, Executor pool,
+    LockRegistry(Duration idleExpiry, int maxLive, ScheduledExecutorService timers, Executor pool,
                  Function<String, LockEngine<?>> factory) {
         this.factory = factory;
         this.touchEveryNanos = idleExpiry.isZero() ? Long.MAX_VALUE : idleExpiry.toNanos() / 8;
         Caffeine<Object, Object> builder = Caffeine.newBuilder().executor(pool);
         if (!idleExpiry.isZero()) {
             builder.expireAfterAccess(idleExpiry).scheduler(Scheduler.forScheduledExecutorService(timers));
+            if (maxLive > 0) {
+                builder.maximumSize(maxLive);
+            }
         }
         this.inUse = builder.<String, LockEngine<?>>evictionListener((name, engine, cause) -> {
-            if (cause == RemovalCause.EXPIRED && name != null && engine != null && !engine.buried()) {
+            if ((cause == RemovalCause.EXPIRED || cause == RemovalCause.SIZE) && name != null && engine != null
+                    && !engine.buried()) {
                 engine.markIdle(true);
                 idle.put(name, engine);
             }

@@ -145,7 +145,7 @@ public final class NodeRuntime implements LockService {
         this.notifier = Executors.newSingleThreadExecutor(threads("dlock-" + cluster + "-events"));
         this.jmx = config.metricsJmx() ? new JmxRegistrations(cluster, transport::self) : null;
         this.buriedMetrics = LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, 0, 0, 0);
-        this.engines = new LockRegistry(config.idleExpiry(), timers, pool, this::newEngine);
+        this.engines = new LockRegistry(config.idleExpiry(), config.maxLiveLocks(), timers, pool, this::newEngine);
         this.reclaim = config.idleExpiry().isZero() ? null
                 : new ReclaimDriver(transport, config.mutex().configName(), engines, fencingFloor, config.idleExpiry(),
                 pool, timers, this::buried, why -> foreign(transport.self(), why));

@@ -44,8 +44,11 @@ final class ReclaimDriver implements Reclamation.Port {
     private static final int MAX_EARLY_MESSAGES = 1_000;
     /** Names one sweep nominates at most; the rest wait for the next sweep. */
     static final int MAX_NOMINATED_PER_SWEEP = 8 * Reclamation.MAX_NAMES_PER_ROUND;
-    /** A nomination not answered by a FREEZE within this many idle expiries is sent again. */
+    /** The longest time between two sweeps for idle locks, in ms. */
+    static final long MAX_SWEEP_PERIOD_MS = 1000;
+    /** A nomination not answered by a FREEZE within this many idle expiries (at most 5 minutes) is sent again. */
     static final int RENOMINATE_AFTER_EXPIRIES = 20;
+    private static final long MAX_RENOMINATE_NANOS = TimeUnit.MINUTES.toNanos(5);
 
     private final Transport transport;
     private final String algorithm;
@@ -84,9 +87,10 @@ final class ReclaimDriver implements Reclamation.Port {
         this.fencingFloor = fencingFloor;
         this.buried = buried;
         this.malformed = malformed;
-        this.renominateNanos = RENOMINATE_AFTER_EXPIRIES * idleExpiry.toNanos();
+        this.renominateNanos = Math.min(RENOMINATE_AFTER_EXPIRIES * idleExpiry.toNanos(), MAX_RENOMINATE_NANOS);
         this.loop = new SerialExecutor(pool);
-        long period = Math.max(20, idleExpiry.toMillis() / 4);
+        // a quarter of the expiry, but at least once a second: the size bound makes locks idle at any time
+        long period = Math.min(MAX_SWEEP_PERIOD_MS, Math.max(20, idleExpiry.toMillis() / 4));
         this.sweep = timers.scheduleWithFixedDelay(() -> loop.execute(this::nominateIdle), period, period,
                 TimeUnit.MILLISECONDS);
     }
@@ -141,7 +145,7 @@ final class ReclaimDriver implements Reclamation.Port {
     /**
      * Nominates the idle engines that are not waiting for a round already: never nominated, or considered by a
      * round since (its FREEZE cleared the wait: a round that did not commit is retried), or nominated longer ago
-     * than {@link #RENOMINATE_AFTER_EXPIRIES} expiries. Without the wait, every node would send every idle name
+     * than {@link #RENOMINATE_AFTER_EXPIRIES} expiries (at most 5 minutes). Without the wait, every node would send every idle name
      * again each expiry, and with 100 000 idle names the steward would do nothing but read nominations.
      */
     private void nominateIdle() {

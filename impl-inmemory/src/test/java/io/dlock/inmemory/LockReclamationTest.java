@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -131,5 +132,27 @@ class LockReclamationTest {
 
     private static long totalSent(InMemoryCluster cluster) {
         return cluster.nodes.stream().mapToLong(n -> n.metrics().messagesSent()).sum();
+    }
+
+    /**
+     * The size bound ({@code dlock.lock.max-live}): with a long idle expiry, a burst of names beyond the bound is
+     * reclaimed without waiting for the expiry, down to about the bound, and every name still works afterwards.
+     */
+    @Test
+    void theSizeBoundReclaimsABurstOfNamesBeforeTheExpiry() throws InterruptedException {
+        int bound = 50;
+        try (InMemoryCluster cluster = new InMemoryCluster(3, DlockConfig.builder()
+                .mutex(MutexAlgorithm.RICART_AGRAWALA).idleExpiry(Duration.ofHours(1)).maxLiveLocks(bound))) {
+            for (int i = 0; i < 1000; i++) {
+                lockAndUnlock(cluster.node(i % 3).lock("burst-" + i));
+            }
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
+                cluster.nodes.forEach(n -> runtime(n).expireIdleLocks());
+                return cluster.nodes.stream().allMatch(n -> runtime(n).lockEngines() <= 2L * bound);
+            });
+            assertTrue(cluster.nodes.stream().allMatch(n -> runtime(n).reclaimedLocks() >= 1000 - 2L * bound),
+                    "reclaimed long before the hour-long expiry");
+            assertTrue(lockAndUnlock(cluster.node(1).lock("burst-7")) > 0);
+        }
     }
 }
