@@ -21,13 +21,18 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * One lock per business key: 100 000 names, each locked once on one of three in-memory nodes, then left idle
+ * One lock per business key: many names (100 000 with {@code -Ddlock.reclaim.names=100000}, 20 000 by default),
+ * each locked once on one of three in-memory nodes, then left idle
  * for the reclamation delay. What the nodes retain afterwards, all together, must stay under 500 bytes per
  * name (before reclamation it was 4.6 KB with centralized and 6.8 KB with naimi-trehel, for ever).
  */
 class ReclamationMemoryTest {
 
-    private static final int NAMES = 100_000;
+    /**
+     * Names used once each: 20 000 in the default build (a leak of the size this test guards against, kilobytes
+     * per name, shows at once), 100 000 as the issue states it with {@code -Ddlock.reclaim.names=100000}.
+     */
+    private static final int NAMES = Integer.getInteger("dlock.reclaim.names", 20_000);
     private static final int NODES = 3;
     private static final long MAX_BYTES_PER_NAME = 500;
     private static final Duration EXPIRY = Duration.ofMillis(300);

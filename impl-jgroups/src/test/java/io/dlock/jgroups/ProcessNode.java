@@ -156,7 +156,13 @@ public final class ProcessNode {
      * such a query out of the library's API.
      */
     static String tokenState(DistributedLock lock) throws Exception {
-        Object engine = field(lock, "engine");
+        Object source = field(lock, "engines"); // the facade finds its engine by name on every call
+        Method peek = source.getClass().getDeclaredMethod("peek", String.class);
+        peek.setAccessible(true);
+        Object engine = peek.invoke(source, lock.name());
+        if (engine == null) {
+            return "false"; // no state for the lock on this node: it holds no token
+        }
         Executor loop = (Executor) field(engine, "loop");
         CompletableFuture<String> answer = new CompletableFuture<>();
         loop.execute(() -> {
