@@ -33,18 +33,32 @@ final class PinRecorder implements AutoCloseable {
 
     /**
      * Stops recording, writes the recording to {@code file} and returns one line per pin: the blocking
-     * operation, why the thread was pinned (JDK 24+), the virtual thread, and its stack, innermost first.
+     * operation, why the thread was pinned (JDK 24+), the virtual thread, and its stack, innermost first. Pins
+     * inside the JDK's class loading are left out ({@link #inClassLoading}).
      */
     List<String> stopAndRead(Path file) throws IOException {
         recording.stop();
         recording.dump(file);
         List<String> pins = new ArrayList<>();
         for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
-            if (event.getEventType().getName().equals(PINNED)) {
+            if (event.getEventType().getName().equals(PINNED) && !inClassLoading(event)) {
                 pins.add(describe(event));
             }
         }
         return pins;
+    }
+
+    /**
+     * Whether the pin happened inside the JDK's class loading: a virtual thread that contends for a class
+     * loader's lock cannot unmount there (JDK 24+ records it as "Contended monitor enter", "Freeze or preempt
+     * failed"). It depends only on which thread loads a class first, never on dlock, so it is not counted.
+     */
+    private static boolean inClassLoading(RecordedEvent event) {
+        if (event.getStackTrace() == null || event.getStackTrace().getFrames().isEmpty()) {
+            return false;
+        }
+        String top = event.getStackTrace().getFrames().get(0).getMethod().getType().getName();
+        return top.startsWith("jdk.internal.loader.") || top.equals("java.lang.ClassLoader");
     }
 
     private static String describe(RecordedEvent event) {
