@@ -20,7 +20,8 @@ import java.util.Objects;
  * and the network reliable; the single-lock {@link Simulation} covers those).
  *
  * <pre>{@code
- * KeyedResult r = KeyedSimulation.of(new RicartAgrawalaDefinition()).nodes(4).names(200).zipf(1.0).seed(7).run();
+ * KeyedResult r = KeyedSimulation.of(MutexAlgorithm.RICART_AGRAWALA.definition()).nodes(4).names(200).zipf(1.0)
+ *         .seed(7).run();
  * assert r.passed() : r.describe();
  * }</pre>
  */
