@@ -23,6 +23,8 @@ final class Event {
     static final int START = 7;
     /** Membership action number {@link #node} of the engine (join, role crash, split, merge, detection). */
     static final int MEMBERSHIP = 8;
+    /** A {@link KeyedSimulation} step: {@link #message} is the {@link Runnable} to run. */
+    static final int ACTION = 9;
 
     int kind;
     long time;
@@ -65,6 +67,8 @@ final class Event {
                 return "start";
             case MEMBERSHIP:
                 return "membership";
+            case ACTION:
+                return "action";
             default:
                 return "event" + kind;
         }

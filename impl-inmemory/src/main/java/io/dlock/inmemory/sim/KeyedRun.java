@@ -16,19 +16,17 @@ import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 
 /**
  * One run of a {@link KeyedSimulation}: the nodes, their lock states by name, the clients, the reclamation
- * protocol and the checks, driven by one queue of events in virtual time (ordered by time, then by the order
+ * protocol and the checks, driven by the simulator's {@link EventQueue} in virtual time (ordered by time, then by the order
  * they were scheduled, so a run is a function of its seed). Each node hosts its locks as the runtime's lock
  * engines do: a lock is created on its first event (a request or a message), with the node's fencing floor; a
  * frozen lock keeps its events until the round's decision; a committed lock is dropped, or created afresh when
@@ -36,9 +34,6 @@ import java.util.TreeMap;
  * the way.
  */
 final class KeyedRun<M extends ProtocolMessage> {
-
-    private record Scheduled(long time, long seq, Runnable action) {
-    }
 
     private final MutexProtocolDefinition<M> definition;
     private final ProtocolOptions options;
@@ -48,14 +43,13 @@ final class KeyedRun<M extends ProtocolMessage> {
     private final SplittableRandom random;
     private final ZipfKeys keys;
     private final View view;
-    private final PriorityQueue<Scheduled> queue = new PriorityQueue<>(
-            Comparator.comparingLong(Scheduled::time).thenComparingLong(Scheduled::seq));
+    /** The simulator's own queue, in (time, order scheduled); each event carries its step as a Runnable. */
+    private final EventQueue queue = new EventQueue();
     private final List<Node> nodes = new ArrayList<>();
     /** FIFO algorithms: the latest delivery time scheduled on each channel (from, to), so none overtakes another. */
     private final long[][] channelTail;
 
     private long now;
-    private long seq;
     private final Map<String, Integer> holders = new HashMap<>();
     private final Map<String, Long> lastFence = new HashMap<>();
     private final List<String> violations = new ArrayList<>();
@@ -90,13 +84,15 @@ final class KeyedRun<M extends ProtocolMessage> {
         }
         boolean truncated = false;
         while (!queue.isEmpty()) {
-            Scheduled next = queue.poll();
-            if (next.time() > settings.maxTime()) {
+            Event next = queue.poll();
+            if (next.time > settings.maxTime()) {
                 truncated = true;
                 break;
             }
-            now = next.time();
-            next.action().run();
+            now = next.time;
+            Runnable action = (Runnable) next.message;
+            queue.recycle(next);
+            action.run();
         }
         return new KeyedResult(definition.name(), settings.nodes(), settings.names(), settings.seed(), requests,
                 entries, used.cardinality(), lockMessages, reclaimMessages, reclaimed, incarnations, peakStates,
@@ -111,7 +107,9 @@ final class KeyedRun<M extends ProtocolMessage> {
     }
 
     private void at(long time, Runnable action) {
-        queue.add(new Scheduled(time, seq++, action));
+        Event event = queue.obtain(Event.ACTION, -1);
+        event.message = action;
+        queue.add(time, event);
     }
 
     private long draw(long max) {
