@@ -66,8 +66,8 @@ final class LocalLockState {
     }
 
     private final ReentrantLock mutex = new ReentrantLock();
-    private final Condition changed = mutex.newCondition();
-    private final ArrayDeque<Thread> waiters = new ArrayDeque<>();
+    /** The local threads waiting, in arrival order; only the head acts, so only the head is woken. */
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final Runnable issueRequest;
     private final Runnable issueRelease;
     /** Queues a local entry attempt on the event loop (null: not supported, tryLock(0) asks the cluster). */
@@ -94,6 +94,17 @@ final class LocalLockState {
     private long heldSince;
     private final TimeRecorder waitTimes = new TimeRecorder();
     private final TimeRecorder holdTimes = new TimeRecorder();
+
+    /** A waiting thread and the condition it sleeps on (one per waiter, so a wake-up reaches only the head). */
+    private static final class Waiter {
+        final Thread thread;
+        final Condition wakeUp;
+
+        Waiter(Thread thread, Condition wakeUp) {
+            this.thread = thread;
+            this.wakeUp = wakeUp;
+        }
+    }
 
     /** A hold that {@link #loseOwnership()} took away: the thread and its token. */
     record LostHold(Thread holder, long fencingToken) {
@@ -172,15 +183,16 @@ final class LocalLockState {
                 throw new InterruptedException();
             }
             long start = System.nanoTime();
+            Waiter waiter = new Waiter(me, mutex.newCondition());
             if (timeoutNanos == 0 && issueLocalTry != null) {
-                return tryLocally(me, start);
+                return tryLocally(waiter, start);
             }
             long deadline = timeoutNanos >= 0 ? start + timeoutNanos : 0;
-            waiters.add(me);
+            waiters.add(waiter);
             try {
                 while (true) {
                     requireOpen();
-                    if (waiters.peekFirst() == me && owner == null) {
+                    if (waiters.peekFirst() == waiter && owner == null) {
                         if (phase == Phase.GRANTED) {
                             takeGrant(me, start);
                             return true;
@@ -188,25 +200,26 @@ final class LocalLockState {
                         if (phase == Phase.IDLE) {
                             phase = Phase.REQUESTED;
                             issueRequest.run();
+                            continue; // the request may have run here and been granted at once (a token held here)
                         }
                     }
                     if (timeoutNanos < 0) {
                         if (interruptible) {
-                            changed.await();
+                            waiter.wakeUp.await();
                         } else {
-                            changed.awaitUninterruptibly();
+                            waiter.wakeUp.awaitUninterruptibly();
                         }
                     } else {
                         long remaining = deadline - System.nanoTime();
                         if (remaining <= 0) {
-                            giveUp(me);
+                            giveUp(waiter);
                             return false;
                         }
-                        changed.awaitNanos(remaining);
+                        waiter.wakeUp.awaitNanos(remaining);
                     }
                 }
             } catch (InterruptedException | RuntimeException e) {
-                giveUp(me);
+                giveUp(waiter);
                 throw e;
             }
         } finally {
@@ -219,7 +232,7 @@ final class LocalLockState {
      * if another local thread holds or waits for the lock or a request is outstanding; otherwise asks the
      * protocol on the event loop (local work, no message) and waits for its answer. Called with the mutex held.
      */
-    private boolean tryLocally(Thread me, long start) {
+    private boolean tryLocally(Waiter me, long start) {
         if (owner != null || !waiters.isEmpty() || phase != Phase.IDLE) {
             return false;
         }
@@ -227,14 +240,14 @@ final class LocalLockState {
         phase = Phase.TRYING;
         issueLocalTry.run();
         while (phase == Phase.TRYING && closedReason == null) {
-            changed.awaitUninterruptibly();
+            me.wakeUp.awaitUninterruptibly();
         }
         if (phase == Phase.GRANTED && waiters.peekFirst() == me) {
-            takeGrant(me, start);
+            takeGrant(me.thread, start);
             return true;
         }
         waiters.remove(me);
-        changed.signalAll(); // threads that queued meanwhile: the head now asks the cluster
+        wakeHead(); // threads that queued meanwhile: the head now asks the cluster
         requireOpen();
         return false;
     }
@@ -259,7 +272,7 @@ final class LocalLockState {
         try {
             if (phase == Phase.TRYING) {
                 phase = Phase.IDLE;
-                changed.signalAll();
+                wakeHead();
             }
         } finally {
             mutex.unlock();
@@ -305,7 +318,7 @@ final class LocalLockState {
                     if (closedReason == null) {
                         issueRelease.run();
                     }
-                    changed.signalAll();
+                    wakeHead();
                 }
                 throw lost("its unlock ended the local hold, but another node may have held the lock meanwhile");
             }
@@ -321,7 +334,11 @@ final class LocalLockState {
         }
     }
 
-    /** The last hold ended: hands the grant to the next local waiter, or releases it. Called with the mutex held. */
+    /**
+     * The last hold ended: hands the grant to the next local waiter, or releases it; in that case, if local
+     * threads wait, the node asks again at once on their behalf (the request is the node's, not a thread's), so
+     * the head waiter is woken once, by the grant, and not first to ask. Called with the mutex held.
+     */
     private void endHold() {
         holdTimes.record(System.nanoTime() - heldSince);
         owner = null;
@@ -331,13 +348,20 @@ final class LocalLockState {
             totalHandoffs++;
             grantedFence = heldFence == Long.MAX_VALUE ? heldFence : heldFence + 1;
             phase = Phase.GRANTED;
-        } else {
-            phase = Phase.IDLE;
-            if (closedReason == null) {
-                issueRelease.run();
+            wakeHead();
+            return;
+        }
+        phase = Phase.IDLE;
+        if (closedReason == null) {
+            issueRelease.run();
+            if (!waiters.isEmpty()) {
+                phase = Phase.REQUESTED;
+                issueRequest.run(); // may be granted here at once; onGranted then wakes the head
             }
         }
-        changed.signalAll();
+        if (phase == Phase.IDLE) {
+            wakeHead();
+        }
     }
 
     /**
@@ -448,7 +472,7 @@ final class LocalLockState {
             if (phase == Phase.GRANTED) {
                 phase = Phase.IDLE;
                 issueRelease.run();
-                changed.signalAll();
+                wakeHead();
             }
             return null;
         } finally {
@@ -472,7 +496,7 @@ final class LocalLockState {
                 abandon();
             } else {
                 phase = Phase.GRANTED;
-                changed.signalAll();
+                wakeHead();
             }
         } finally {
             mutex.unlock();
@@ -489,7 +513,9 @@ final class LocalLockState {
             lostOwner = null;
             lostHolds = 0;
             phase = Phase.IDLE;
-            changed.signalAll();
+            for (Waiter waiter : waiters) {
+                waiter.wakeUp.signal(); // each fails with "closed"
+            }
         } finally {
             mutex.unlock();
         }
@@ -580,12 +606,20 @@ final class LocalLockState {
     }
 
     /** Removes a waiter that gave up; passes a pending grant on, or releases it if nobody is left. */
-    private void giveUp(Thread me) {
+    private void giveUp(Waiter me) {
         waiters.remove(me);
         if (phase == Phase.GRANTED && waiters.isEmpty()) {
             abandon();
         }
-        changed.signalAll();
+        wakeHead(); // if it was the head, the next one adopts the request or takes the grant
+    }
+
+    /** Wakes the head waiter, the only one that can act (take a grant, ask the cluster). Called with the mutex held. */
+    private void wakeHead() {
+        Waiter head = waiters.peekFirst();
+        if (head != null) {
+            head.wakeUp.signal();
+        }
     }
 
     private void abandon() {
@@ -609,7 +643,6 @@ final class LocalLockState {
         }
     }
 
-    /** Number of local threads waiting for this lock. */
     /**
      * Whether nothing local is going on: no request outstanding, no holder (lost or not), no waiter. What a
      * reclamation vote needs from this node's threads; a thread that arrives afterwards finds the lock frozen
@@ -624,6 +657,7 @@ final class LocalLockState {
         }
     }
 
+    /** Number of local threads waiting for this lock. */
     int queueLength() {
         mutex.lock();
         try {

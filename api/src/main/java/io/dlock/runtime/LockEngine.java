@@ -233,14 +233,15 @@ final class LockEngine<M extends ProtocolMessage> {
     }
 
     /**
-     * Queues an event of the lock on its loop, with a pin of its own until it runs (or waits, frozen). An
-     * event for a buried engine is dropped: nobody can be waiting for it.
+     * Hands an event of the lock to its loop, with a pin of its own until it runs (or waits, frozen): on the
+     * calling thread if the loop is idle (a caller's request or release, a transport thread's delivery), else
+     * queued. An event for a buried engine is dropped: nobody can be waiting for it.
      */
     private void submit(Runnable event) {
         if (!pin()) {
             return;
         }
-        loop.execute(() -> {
+        loop.runOrQueue(() -> {
             unpin();
             runOrHold(event);
         });

@@ -45,7 +45,7 @@ public class UncontendedLockBenchmark {
     public int nodes;
 
     /** Configuration name of the algorithm, from the registry. */
-    @Param({"centralized"})
+    @Param({"centralized", "suzuki-kasami"})
     public String algorithm;
 
     private final List<LockService> services = new ArrayList<>();
