@@ -31,4 +31,14 @@ public interface ElectionEffects<M extends ProtocolMessage> {
      * Called once per run; a repeated call with the same leader is harmless.
      */
     void leaderElected(NodeId leader);
+
+    /**
+     * As {@link #leaderElected(NodeId)}, from an algorithm that also learned the live members of
+     * the run (the ring election's COORDINATOR carries them, docs/algorithms.md B2): {@code members}
+     * in ascending id order, {@code leader} among them. The driver passes them on to the leader
+     * change ({@link io.dlock.LeaderChange#members()}). The default ignores them.
+     */
+    default void leaderElected(NodeId leader, java.util.List<NodeId> members) {
+        leaderElected(leader);
+    }
 }

@@ -290,8 +290,13 @@ final class ElectionDriver<M extends ProtocolMessage> extends AbstractLeaderElec
 
         @Override
         public void leaderElected(NodeId leader) {
+            leaderElected(leader, java.util.List.of());
+        }
+
+        @Override
+        public void leaderElected(NodeId leader, java.util.List<NodeId> members) {
             if (current()) {
-                listeners.elected(leader, epoch);
+                listeners.elected(leader, epoch, members);
                 if (epochLeaders != null) {
                     epochLeaders.accept(leader, epoch);
                 }

@@ -39,6 +39,8 @@ final class LeaderListeners {
     private long epoch = -1;
     /** The last leader reported to listeners, kept while an election runs. Guarded by lock. */
     private NodeId lastReported;
+    /** The members reported with {@link #lastReported} (empty if the algorithm gave none). Guarded by lock. */
+    private List<NodeId> members = List.of();
 
     LeaderListeners(String group, NodeId self, Executor notifier) {
         this.group = group;
@@ -51,6 +53,14 @@ final class LeaderListeners {
      * the epoch of the last leader; reported to the listeners if the leader changed.
      */
     void elected(NodeId newLeader, long newEpoch) {
+        elected(newLeader, newEpoch, List.of());
+    }
+
+    /**
+     * As {@link #elected(NodeId, long)}, with the live members the algorithm found ({@link
+     * LeaderChange#members()}; empty if it does not collect them).
+     */
+    void elected(NodeId newLeader, long newEpoch, List<NodeId> newMembers) {
         LeaderChange change = null;
         lock.lock();
         try {
@@ -60,7 +70,8 @@ final class LeaderListeners {
             leader = newLeader;
             leaderKnown.signalAll();
             if (!newLeader.equals(lastReported)) {
-                change = new LeaderChange(group, newLeader, Optional.ofNullable(lastReported), newEpoch, self);
+                members = List.copyOf(newMembers);
+                change = new LeaderChange(group, newLeader, Optional.ofNullable(lastReported), newEpoch, self, members);
                 lastReported = newLeader;
                 epoch = newEpoch;
             }
@@ -130,7 +141,7 @@ final class LeaderListeners {
             LeaderChange current;
             lock.lock();
             try {
-                current = leader == null ? null : new LeaderChange(group, leader, Optional.empty(), epoch, self);
+                current = leader == null ? null : new LeaderChange(group, leader, Optional.empty(), epoch, self, members);
             } finally {
                 lock.unlock();
             }

@@ -23,7 +23,7 @@ final class ViewLeaderElection extends AbstractLeaderElection implements GroupEl
     @Override
     public void onView(View view, boolean primary) {
         if (primary) {
-            listeners.elected(view.highest(), view.epoch());
+            listeners.elected(view.highest(), view.epoch(), view.members());
         } else {
             listeners.electionRunning();
         }

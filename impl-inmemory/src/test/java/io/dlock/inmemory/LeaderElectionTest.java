@@ -85,6 +85,11 @@ class LeaderElectionTest {
                 assertTrue(change.epoch() > heard.get(i).get(0).epoch(), "node " + i);
                 assertEquals(i == 3, change.isSelf(), "node " + i);
                 assertEquals(Optional.of(NodeId.of(3)), elections.get(i).leader());
+                // The ring election shows the members its COORDINATOR carried; the others collect none.
+                List<NodeId> members = algorithm == ElectionAlgorithm.RING
+                        ? List.of(NodeId.of(0), NodeId.of(1), NodeId.of(2), NodeId.of(3)) : List.of();
+                assertEquals(members, change.members(), "node " + i);
+                assertEquals(algorithm == ElectionAlgorithm.RING ? 5 : 0, heard.get(i).get(0).members().size(), "node " + i);
             }
         }
     }

@@ -18,7 +18,9 @@ import java.util.TreeMap;
 /**
  * Ring election with the list of live ids: the election message collects the ids of the live
  * nodes as it goes round; back at its initiator it turns into COORDINATOR, which goes round once
- * more so that every live node learns the leader (the highest id of the list) and the members.
+ * more so that every live node learns the leader (the highest id of the list) and the members,
+ * which it reports with the leader ({@link ElectionEffects#leaderElected(NodeId, List)}, shown to
+ * the application as {@link io.dlock.LeaderChange#members()}).
  *
  * <p><b>Source.</b> Source notes S0 (docs/algorithms.md §0.6) (Ring Algorithm), as restated in docs/algorithms.md
  * B2, rules 1-5; A. S. Tanenbaum and M. van Steen, <i>Distributed Systems</i>, §6.5.
@@ -89,7 +91,7 @@ final class Ring implements ElectionProtocol<RingMessage> {
                 // Back at the initiator (or, if the initiator died, at the first node of the list
                 // after it): the list is complete.
                 List<NodeId> members = withoutDead(e.list());
-                effects.leaderElected(ElectionSupport.max(members));
+                effects.leaderElected(ElectionSupport.max(members), sorted(members));
                 forward(new Coordinator(1, e.initiator(), members));
             } else {
                 List<NodeId> list = new ArrayList<>(e.list());
@@ -98,7 +100,7 @@ final class Ring implements ElectionProtocol<RingMessage> {
             }
         } else if (message instanceof Coordinator c) {
             effects.send(from, new Ack(c.hop())); // rule 3
-            effects.leaderElected(ElectionSupport.max(c.list()));
+            effects.leaderElected(ElectionSupport.max(c.list()), sorted(c.list()));
             if (!c.initiator().equals(self)) {
                 forward(c);
             }
@@ -120,6 +122,11 @@ final class Ring implements ElectionProtocol<RingMessage> {
             dead.add(p.target());
             forward(p.message());
         }
+    }
+
+    /** {@code list} in ascending id order: the members the leader change reports. */
+    private static List<NodeId> sorted(List<NodeId> list) {
+        return list.stream().sorted().toList();
     }
 
     /** {@code list} without the members this node found dead. */

@@ -1,5 +1,6 @@
 package io.dlock.inmemory.sim;
 
+import io.dlock.membership.PrimaryComponent;
 import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionEffects;
 import io.dlock.protocol.ElectionProtocol;
@@ -52,6 +53,22 @@ final class ElectionEngine<M extends ProtocolMessage> {
     private final List<Node> nodes = new ArrayList<>();
     private final List<String> violations = new ArrayList<>();
 
+    // Fault mode: ElectionFaults given.
+    private final boolean faultMode;
+    private final SplittableRandom faultRandom;
+    private final Map<Long, View> views = new TreeMap<>();
+    /** Component index of each node since the last view change (-1: crashed); messages between components are lost. */
+    private final int[] component;
+    /** The views of the current components, and whether each has run with no loss and no crash of a member. */
+    private List<View> components = new ArrayList<>();
+    private long lastEpoch = 1;
+    /** When the current components' views were given. */
+    private long componentsSince;
+
+    /** A message of a newer view than its receiver's, kept until the receiver installs that view. */
+    private record Early(int from, long epoch, Object message) {
+    }
+
     private long now;
     private long steps;
     private long events;
@@ -70,6 +87,19 @@ final class ElectionEngine<M extends ProtocolMessage> {
         long lastSentEvent = -1;
         /** The message a leader sent in the event in which it learned that it won; may come back once. */
         M announcement;
+        /** The members reported with the last leader (empty if the algorithm reports none). */
+        List<NodeId> members = List.of();
+        /** The view in which {@link #members} were reported (fault mode). */
+        long membersEpoch;
+        // Fault mode (ElectionFaults), as the runtime's ElectionDriver: the installed view, whether it
+        // is primary, the leader known now (null while an election runs or in a minority), the
+        // messages of newer views waiting for them, and the leaders learned per view.
+        View view;
+        boolean primary;
+        PrimaryComponent primaries;
+        NodeId current;
+        final List<Early> early = new ArrayList<>();
+        final Map<Long, List<NodeId>> leadersByEpoch = new TreeMap<>();
 
         Node(int index, NodeId id, boolean dead) {
             this.index = index;
@@ -96,7 +126,21 @@ final class ElectionEngine<M extends ProtocolMessage> {
 
         @Override
         public void leaderElected(NodeId leader) {
+            leaderElected(leader, List.of());
+        }
+
+        @Override
+        public void leaderElected(NodeId leader, List<NodeId> reported) {
             steps = now;
+            members = List.copyOf(reported);
+            if (faultMode) {
+                membersEpoch = view.epoch();
+                current = leader;
+                leadersByEpoch.computeIfAbsent(view.epoch(), e -> new ArrayList<>()).add(leader);
+                learned = leader;
+                learnedAt = now;
+                return;
+            }
             if (learned != null && !learned.equals(leader)) {
                 violation("node " + id + " learned leader " + leader + " after " + learned);
             }
@@ -123,6 +167,12 @@ final class ElectionEngine<M extends ProtocolMessage> {
                 config.fifoChannels(), FaultPlan.none(), (time, what) -> violation(what));
         SplittableRandom ringRandom = root.split(); // after the delay source
         SplittableRandom starterRandom = root.split();
+        this.faultMode = !config.faults().isEmpty();
+        this.faultRandom = faultMode ? root.split() : null; // last, so runs without faults draw as before
+        this.component = new int[n + 1];
+        if (faultMode && (config.crashLeader() || config.crashStarterAt() >= 0)) {
+            throw new IllegalArgumentException("with ElectionFaults, crashes are faults too (ElectionFaults.crash)");
+        }
 
         this.ring = config.ringOrder(ringRandom);
         View view = idsView();
@@ -149,6 +199,25 @@ final class ElectionEngine<M extends ProtocolMessage> {
         for (Node node : nodes.subList(1, n + 1)) {
             if (!node.dead) {
                 node.protocol = definition.create(new ElectionContext<>(node.id, view, ring, node, options));
+                if (faultMode) {
+                    node.view = view;
+                    node.primaries = new PrimaryComponent();
+                    node.primary = node.primaries.accept(view);
+                }
+            }
+        }
+        if (faultMode) {
+            views.put(view.epoch(), view);
+            components.add(view);
+            for (ElectionFaults.Crash c : config.faults().crashes()) {
+                checkNode(c.node());
+                queue.add(c.at(), queue.obtain(Event.CRASH, c.node()));
+            }
+            for (ElectionFaults.ViewChange v : config.faults().views()) {
+                v.components().forEach(members -> members.forEach(this::checkNode));
+                Event e = queue.obtain(Event.MEMBERSHIP, 0);
+                e.message = v;
+                queue.add(v.at(), e);
             }
         }
         for (NodeId s : starters) {
@@ -189,8 +258,28 @@ final class ElectionEngine<M extends ProtocolMessage> {
         }
         Map<NodeId, NodeId> learned = new TreeMap<>();
         Map<NodeId, Long> learnedAt = new TreeMap<>();
+        Map<NodeId, List<NodeId>> members = new TreeMap<>();
+        if (faultMode) {
+            checkComponents("at the end");
+            for (NodeId id : live) {
+                Node node = nodes.get((int) id.value());
+                if (node.current != null) {
+                    learned.put(id, node.current);
+                    learnedAt.put(id, node.learnedAt);
+                    members.put(id, node.members);
+                }
+            }
+            boolean agreed = learned.size() == live.size() && learned.values().stream().distinct().count() == 1;
+            return new ElectionResult(definition.name(), n, config.seed(), ring, starters, crashed,
+                    agreed ? Optional.of(learned.values().iterator().next()) : Optional.empty(), learned, learnedAt,
+                    members, network.messages(), network.messagesByType(), network.bytes(), steps,
+                    java.util.OptionalLong.empty(), violations, config.toString());
+        }
         for (NodeId id : live) {
             Node node = nodes.get((int) id.value());
+            if (node.learned != null) {
+                members.put(id, node.members);
+            }
             if (node.learned == null) {
                 violation("live node " + id + " never learned the leader");
             } else {
@@ -200,7 +289,7 @@ final class ElectionEngine<M extends ProtocolMessage> {
         }
         boolean agreed = learned.size() == live.size() && learned.values().stream().distinct().count() == 1;
         return new ElectionResult(definition.name(), n, config.seed(), ring, starters, crashed,
-                agreed ? Optional.of(highestLive) : Optional.empty(), learned, learnedAt, network.messages(),
+                agreed ? Optional.of(highestLive) : Optional.empty(), learned, learnedAt, members, network.messages(),
                 network.messagesByType(), network.bytes(), steps, crashedMidRun ? java.util.OptionalLong.empty() // no formula covers a crash mid-run
                         : definition.expectedMessages(new ElectionScenario(ring, Set.copyOf(starters), crashed)),
                 violations, config.toString());
@@ -208,8 +297,19 @@ final class ElectionEngine<M extends ProtocolMessage> {
 
     @SuppressWarnings("unchecked")
     private void dispatch(Event event) {
+        if (event.kind == Event.MEMBERSHIP) {
+            viewChange((ElectionFaults.ViewChange) event.message);
+            return;
+        }
         Node node = nodes.get(event.node);
         if (event.kind == Event.CRASH) {
+            if (node.dead) {
+                return;
+            }
+            if (faultMode && component[node.index] >= 0) {
+                unreliable.add(components.get(component[node.index]).epoch()); // a member crashed in this view
+                component[node.index] = -1;
+            }
             node.dead = true; // crashed mid-run: it handles nothing more
             node.timers.clear();
             crashed.add(node.id);
@@ -221,11 +321,27 @@ final class ElectionEngine<M extends ProtocolMessage> {
         if (node.dead) {
             return; // a start or a timer of a crashed node
         }
+        if (event.kind == Event.VIEW) {
+            install(node, views.get(event.epoch));
+            return;
+        }
         if (event.kind == Event.START) {
+            if (faultMode) {
+                node.current = null;
+            }
             node.protocol.onStart();
         } else if (event.kind == Event.DELIVER) {
             if (node.dead) {
                 return; // counted when sent (docs/algorithms.md 0.1)
+            }
+            if (faultMode) {
+                if (event.epoch > node.view.epoch()) {
+                    node.early.add(new Early(event.from, event.epoch, event.message));
+                } else if (event.epoch == node.view.epoch() && node.primary) {
+                    steps = now;
+                    node.protocol.onMessage(NodeId.of(event.from), (M) event.message);
+                }
+                return; // an older view's message, or a minority's: dropped
             }
             steps = now;
             if (node.learned != null && definition.quietAfterLeader() && node.announcement != null
@@ -256,7 +372,138 @@ final class ElectionEngine<M extends ProtocolMessage> {
         MessageTypeStats stats = network.statsOf(message);
         byte[] wire = network.encode(now, message);
         network.count(src.index, stats, wire);
+        if (faultMode) {
+            boolean lost = component[src.index] != component[(int) target] || component[(int) target] < 0;
+            for (ElectionFaults.Loss l : config.faults().losses()) {
+                if (!lost && target != src.index && now >= l.from() && now < l.until() && faultRandom.nextDouble() < l.probability()) {
+                    lost = true;
+                }
+            }
+            network.transmit(now, src.index, src.view.epoch(), lost ? -1 : (int) target, message, wire, stats);
+            return;
+        }
         network.transmit(now, src.index, 0, (int) target, message, wire, stats);
+    }
+
+    private void checkNode(int node) {
+        if (node < 1 || node > n) {
+            throw new IllegalArgumentException("node " + node + " is not one of 1.." + n);
+        }
+    }
+
+    /** Views in which messages were lost or a member crashed: the checker does not ask them to elect. */
+    private final Set<Long> unreliable = new java.util.HashSet<>();
+
+    /**
+     * A view change: checks the views that end, then gives each component its view (a fresh epoch
+     * each) and schedules each live member's install within one largest delay.
+     */
+    private void viewChange(ElectionFaults.ViewChange change) {
+        checkComponents("before the view change at t=" + now);
+        java.util.Arrays.fill(component, -1);
+        List<View> next = new ArrayList<>();
+        for (List<Integer> members : change.components()) {
+            List<NodeId> ids = members.stream().filter(i -> !nodes.get(i).dead).sorted().map(i -> NodeId.of(i)).toList();
+            if (ids.isEmpty()) {
+                continue;
+            }
+            View v = new View(++lastEpoch, ids);
+            views.put(v.epoch(), v);
+            for (NodeId id : ids) {
+                component[(int) id.value()] = next.size();
+                Event e = queue.obtain(Event.VIEW, (int) id.value());
+                e.epoch = v.epoch();
+                queue.add(now + (config.delay().max() <= 0 ? 0 : faultRandom.nextLong(config.delay().max() + 1)), e);
+            }
+            next.add(v);
+        }
+        components = next;
+        componentsSince = now;
+    }
+
+    /** The runtime's ElectionDriver.installView, for one node. */
+    private void install(Node node, View v) {
+        if (node.dead || v.epoch() <= node.view.epoch()) {
+            return;
+        }
+        node.view = v;
+        node.primary = node.primaries.accept(v);
+        node.timers.clear();
+        List<NodeId> viewRing = ring.stream().filter(v::contains).toList();
+        node.protocol = definition.create(new ElectionContext<>(node.id, v, viewRing, node, config.effectiveOptions()));
+        if (!node.primary) {
+            node.current = null; // a minority has no leader and elects none
+        } else if (node.current == null || !v.contains(node.current) || v.highest().compareTo(node.current) > 0) {
+            node.current = null;
+            node.protocol.onStart();
+        } else {
+            node.leadersByEpoch.computeIfAbsent(v.epoch(), e -> new ArrayList<>()).add(node.current); // carried over
+        }
+        List<Early> waiting = new ArrayList<>(node.early);
+        node.early.clear();
+        for (Early e : waiting) {
+            if (e.epoch() > v.epoch()) {
+                node.early.add(e);
+            } else if (e.epoch() == v.epoch() && node.primary && !node.dead && node.view == v) {
+                node.protocol.onMessage(NodeId.of(e.from()), (M) e.message());
+            }
+        }
+    }
+
+    /**
+     * For each current component whose view ran with no loss and no crash: every live member
+     * installed it; in a primary view each knows its highest member (and, if reported, its members)
+     * and learned no other leader in it; in a view that is not primary none knows a leader. At most
+     * one component is primary.
+     */
+    private void checkComponents(String when) {
+        int primaries = 0;
+        if (now - componentsSince < config.faults().settle() && !when.equals("at the end")) {
+            return; // replaced before the election had time to end: nothing to ask of these views
+        }
+        for (ElectionFaults.Loss l : config.faults().losses()) {
+            if (l.probability() > 0 && l.from() <= now && l.until() > componentsSince) {
+                return; // messages of these views were lost: nothing to ask of them
+            }
+        }
+        for (View v : components) {
+            if (unreliable.contains(v.epoch())) {
+                continue;
+            }
+            boolean primary = false;
+            for (NodeId id : v.members()) {
+                Node node = nodes.get((int) id.value());
+                if (node.dead) {
+                    continue;
+                }
+                if (node.view != v) {
+                    violation(when + ": node " + id + " has not installed view " + v.epoch());
+                    continue;
+                }
+                primary |= node.primary;
+                if (!node.primary) {
+                    if (node.current != null) {
+                        violation(when + ": node " + id + " knows leader " + node.current + " in non-primary view " + v);
+                    }
+                    continue;
+                }
+                if (!v.highest().equals(node.current)) {
+                    violation(when + ": node " + id + " knows leader " + node.current + " in " + v + ", not its highest member");
+                }
+                List<NodeId> wrong = node.leadersByEpoch.getOrDefault(v.epoch(), List.of()).stream()
+                        .filter(l -> !l.equals(v.highest())).toList();
+                if (!wrong.isEmpty()) {
+                    violation(when + ": node " + id + " learned " + wrong + " in " + v);
+                }
+                if (node.membersEpoch == v.epoch() && !node.members.isEmpty() && !node.members.equals(v.members())) {
+                    violation(when + ": node " + id + " reported members " + node.members + " in " + v);
+                }
+            }
+            primaries += primary ? 1 : 0;
+        }
+        if (primaries > 1) {
+            violation(when + ": " + primaries + " primary components " + components);
+        }
     }
 
     private void violation(String what) {

@@ -23,6 +23,8 @@ import java.util.TreeMap;
  * @param learnedAt        for each live node that learned a leader, the virtual time it first did
  *                         (with {@link DelayModel#unit()}, in message delays: docs/algorithms.md CR-6's "leader
  *                         knows at n")
+ * @param members          for each live node that learned a leader, the members the algorithm reported
+ *                         with it (the ring election's COORDINATOR list; empty for the others)
  * @param messages         messages sent (all types; messages to crashed nodes included, a ring
  *                         algorithm's message to itself included, docs/algorithms.md 0.2/0.4)
  * @param messagesByType   the same, per message record's simple name (sorted)
@@ -35,7 +37,7 @@ import java.util.TreeMap;
  */
 public record ElectionResult(String algorithm, int nodes, long seed, List<NodeId> ring, List<NodeId> starters,
                              Set<NodeId> crashed, Optional<NodeId> leader, Map<NodeId, NodeId> learned,
-                             Map<NodeId, Long> learnedAt, long messages, Map<String, Long> messagesByType, long bytes, long steps,
+                             Map<NodeId, Long> learnedAt, Map<NodeId, List<NodeId>> members, long messages, Map<String, Long> messagesByType, long bytes, long steps,
                              OptionalLong expectedMessages, List<String> violations, String replay) {
 
     public ElectionResult {
@@ -44,6 +46,7 @@ public record ElectionResult(String algorithm, int nodes, long seed, List<NodeId
         crashed = Set.copyOf(crashed);
         learned = Collections.unmodifiableMap(new TreeMap<>(learned));
         learnedAt = Collections.unmodifiableMap(new TreeMap<>(learnedAt));
+        members = Collections.unmodifiableMap(new TreeMap<>(members));
         messagesByType = Collections.unmodifiableMap(new TreeMap<>(messagesByType)); // sorted, as documented
         violations = List.copyOf(violations);
     }

@@ -62,20 +62,22 @@ public final class ElectionSimulation extends AbstractSimulation<ElectionSimulat
     private final Starters starters;
     private final boolean crashLeader;
     private final long crashStarterAt;
+    private final ElectionFaults faults;
 
     private ElectionSimulation(ElectionProtocolDefinition<?> definition, RunSettings run, RingOrder ring,
-                               Starters starters, boolean crashLeader, long crashStarterAt) {
+                               Starters starters, boolean crashLeader, long crashStarterAt, ElectionFaults faults) {
         super(run);
         this.definition = Objects.requireNonNull(definition, "definition");
         this.ring = Objects.requireNonNull(ring, "ring order");
         this.starters = Objects.requireNonNull(starters, "starters");
         this.crashLeader = crashLeader;
         this.crashStarterAt = crashStarterAt;
+        this.faults = Objects.requireNonNull(faults, "faults");
     }
 
     /** A simulation of {@code definition} with the defaults listed in the class comment. */
     public static ElectionSimulation of(ElectionProtocolDefinition<?> definition) {
-        return new ElectionSimulation(definition, RunSettings.DEFAULTS, RingOrder.INCREASING, Starters.ALL, false, -1);
+        return new ElectionSimulation(definition, RunSettings.DEFAULTS, RingOrder.INCREASING, Starters.ALL, false, -1, ElectionFaults.none());
     }
 
     /**
@@ -105,7 +107,7 @@ public final class ElectionSimulation extends AbstractSimulation<ElectionSimulat
 
     /** A copy with ring order {@code order}. */
     public ElectionSimulation ring(RingOrder order) {
-        return new ElectionSimulation(definition, run, order, starters, crashLeader, crashStarterAt);
+        return new ElectionSimulation(definition, run, order, starters, crashLeader, crashStarterAt, faults);
     }
 
     /** The ring order. */
@@ -115,7 +117,7 @@ public final class ElectionSimulation extends AbstractSimulation<ElectionSimulat
 
     /** A copy with initiators {@code who}. */
     public ElectionSimulation starters(Starters who) {
-        return new ElectionSimulation(definition, run, ring, who, crashLeader, crashStarterAt);
+        return new ElectionSimulation(definition, run, ring, who, crashLeader, crashStarterAt, faults);
     }
 
     /** The initiators. */
@@ -125,7 +127,7 @@ public final class ElectionSimulation extends AbstractSimulation<ElectionSimulat
 
     /** A copy in which the previous leader (node N) is (or is not) crashed before the election. */
     public ElectionSimulation crashLeader(boolean on) {
-        return new ElectionSimulation(definition, run, ring, starters, on, crashStarterAt);
+        return new ElectionSimulation(definition, run, ring, starters, on, crashStarterAt, faults);
     }
 
     /** Whether node N is crashed. */
@@ -145,12 +147,25 @@ public final class ElectionSimulation extends AbstractSimulation<ElectionSimulat
         if (time < 0) {
             throw new IllegalArgumentException("virtual time must be >= 0, got " + time);
         }
-        return new ElectionSimulation(definition, run, ring, starters, crashLeader, time);
+        return new ElectionSimulation(definition, run, ring, starters, crashLeader, time, faults);
     }
 
     /** When the lowest initiator crashes, or -1 if it does not. */
     public long crashStarterAt() {
         return crashStarterAt;
+    }
+
+    /**
+     * A copy with {@code faults}: crashes, view changes, partitions and message loss, with each node
+     * driven per view as the runtime's election driver does (see {@link ElectionFaults}).
+     */
+    public ElectionSimulation faults(ElectionFaults faults) {
+        return new ElectionSimulation(definition, run, ring, starters, crashLeader, crashStarterAt, faults);
+    }
+
+    /** The faults ({@link ElectionFaults#none()} by default). */
+    public ElectionFaults faults() {
+        return faults;
     }
 
     /**
@@ -225,6 +240,9 @@ public final class ElectionSimulation extends AbstractSimulation<ElectionSimulat
         if (crashStarterAt >= 0) {
             code.append(".crashStarterAt(").append(crashStarterAt).append("L)");
         }
+        if (!faults.isEmpty()) {
+            code.append(".faults(").append(faults).append(')');
+        }
         run.appendOptions(code);
         if (!run.encodeMessages()) {
             code.append(".encodeMessages(false)");
@@ -238,7 +256,7 @@ public final class ElectionSimulation extends AbstractSimulation<ElectionSimulat
 
     @Override
     ElectionSimulation with(RunSettings settings) {
-        return new ElectionSimulation(definition, settings, ring, starters, crashLeader, crashStarterAt);
+        return new ElectionSimulation(definition, settings, ring, starters, crashLeader, crashStarterAt, faults);
     }
 
     static String ids(Collection<NodeId> ids) {
