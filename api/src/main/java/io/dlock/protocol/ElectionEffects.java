@@ -1,6 +1,7 @@
 package io.dlock.protocol;
 
 import io.dlock.spi.NodeId;
+import java.util.List;
 
 /**
  * The only way an {@link ElectionProtocol} acts on the world. Calls are carried out by the driver
@@ -38,7 +39,7 @@ public interface ElectionEffects<M extends ProtocolMessage> {
      * in ascending id order, {@code leader} among them. The driver passes them on to the leader
      * change ({@link io.dlock.LeaderChange#members()}). The default ignores them.
      */
-    default void leaderElected(NodeId leader, java.util.List<NodeId> members) {
+    default void leaderElected(NodeId leader, List<NodeId> members) {
         leaderElected(leader);
     }
 }

@@ -15,6 +15,7 @@ import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
@@ -290,11 +291,11 @@ final class ElectionDriver<M extends ProtocolMessage> extends AbstractLeaderElec
 
         @Override
         public void leaderElected(NodeId leader) {
-            leaderElected(leader, java.util.List.of());
+            leaderElected(leader, List.of());
         }
 
         @Override
-        public void leaderElected(NodeId leader, java.util.List<NodeId> members) {
+        public void leaderElected(NodeId leader, List<NodeId> members) {
             if (current()) {
                 listeners.elected(leader, epoch, members);
                 if (epochLeaders != null) {
