@@ -18,12 +18,19 @@ import org.jgroups.Message;
 
 /**
  * The floor of {@code dlock bench}, on the stack the dlock clusters use: one unicast request-response round trip
- * (node 1 sends 8 bytes to node 3, which echoes them) and one multicast (node 1 sends 8 bytes to all, until every
- * other node, in this JVM, has received them). No lock can be faster than these.
+ * (node 1 sends 8 bytes to node 3, which echoes them), the parallel round trip (node 1 sends 8 bytes to each
+ * other node at once and waits for every echo: the slowest of N-1 round trips, what an algorithm that asks
+ * every other node, Ricart-Agrawala or Lamport, waits for at least) and one multicast (node 1 sends 8 bytes to
+ * all, until every other node, in this JVM, has received them). No lock can be faster than these.
  */
 final class BenchFloor {
 
-    private static final int NODES = 3;
+    /** Nodes of the floor's cluster; the goals compare it with the uncontended runs of the same size. */
+    static final int NODES = 3;
+    /** The floor row of one unicast round trip. */
+    static final String UNICAST_RTT = "unicast-rtt";
+    /** The floor row of N-1 round trips at once (until the last echo). */
+    static final String PARALLEL_RTT = "parallel-rtt";
 
     private final BenchOptions options;
     private final BenchClusters clusters;
@@ -80,6 +87,12 @@ final class BenchFloor {
                 client.send(server, ping);
                 return echoes.tryAcquire(options.lockTimeout, TimeUnit.SECONDS);
             }, BenchHarness.Window.NONE);
+            Measurement parallel = harness.latency(() -> {
+                for (int id = 2; id <= n; id++) {
+                    client.send(NodeId.of(id), ping);
+                }
+                return echoes.tryAcquire(n - 1, options.lockTimeout, TimeUnit.SECONDS);
+            }, BenchHarness.Window.NONE);
             byte[] all = new byte[8];
             all[0] = multicast;
             Measurement mc = harness.latency(() -> {
@@ -88,8 +101,9 @@ final class BenchFloor {
                 client.channel().send(m);
                 return multicastReceived.tryAcquire(n - 1, options.lockTimeout, TimeUnit.SECONDS);
             }, BenchHarness.Window.NONE);
-            long failures = rtt.failures() + mc.failures();
-            return List.of(row("unicast-rtt", rtt, failures), row("multicast", mc, failures));
+            long failures = rtt.failures() + parallel.failures() + mc.failures();
+            return List.of(row(UNICAST_RTT, rtt, failures), row(PARALLEL_RTT, parallel, failures),
+                    row("multicast", mc, failures));
         } finally {
             transports.forEach(JGroupsTransport::close);
         }

@@ -25,7 +25,7 @@ final class BenchReport {
     /** The tables for people: the floor, uncontended, contended, per key, the baselines, and what the columns mean. */
     static String text(List<BenchRow> rows, double warmup, double seconds, double took) {
         StringBuilder sb = new StringBuilder();
-        Optional<BenchRow> rtt = rows.stream().filter(r -> r.kind().equals("floor") && r.algorithm().equals("unicast-rtt")).findFirst();
+        Optional<BenchRow> rtt = rows.stream().filter(r -> r.kind().equals("floor") && r.algorithm().equals(BenchFloor.UNICAST_RTT)).findFirst();
         List<BenchRow> floor = rows.stream().filter(r -> r.kind().equals("floor")).toList();
         if (!floor.isEmpty()) {
             sb.append("The floor: JGroups, default TCP stack on 127.0.0.1, 3 channels in this JVM, DONT_BUNDLE\n");
@@ -102,6 +102,7 @@ final class BenchReport {
             }
             sb.append('\n');
         }
+        sb.append(BenchGoals.text(rows));
         sb.append(String.format(Locale.ROOT, "x rtt: median / unicast round-trip median. msgs/entry: messages sent "
                 + "(all nodes) / entries, measured window only.%njain: Jain's index over the nodes' entries (1 = even). "
                 + "maxRun: longest run of consecutive entries by one node.%n"));

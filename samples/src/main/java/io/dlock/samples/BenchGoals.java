@@ -1,0 +1,207 @@
+package io.dlock.samples;
+
+import io.dlock.MutexAlgorithm;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The speed goals of {@code dlock bench}, one line each, from the rows of one run: the measured ratio, the target
+ * and whether it is met. A goal whose rows were not measured (an algorithm, transport, thread count or the
+ * baselines left out) is printed as "not measured". Where a goal covers every algorithm, the line shows the
+ * worst one. Only JGroups rows count: the goals are about the real transport.
+ *
+ * <ul>
+ *   <li>centralized uncontended lock+unlock &le; 1.5 &times; the unicast round trip;</li>
+ *   <li>ricart-agrawala and lamport uncontended &le; 1.5 &times; the parallel round trip (the slowest of N-1 at
+ *       once), at the floor's size;</li>
+ *   <li>a held token re-entered with no message (suzuki-kasami's uncontended run) in &le; 2 &micro;s;</li>
+ *   <li>every algorithm &ge; 2 &times; JGroups CENTRAL_LOCK2 on uncontended latency and on contended throughput
+ *       with 1 and 4 threads per node (3 nodes, the baselines' size);</li>
+ *   <li>contended throughput with 4 threads per node &ge; with 1, for every algorithm and size, and Jain's index
+ *       &ge; 0.95 at 4 threads for the algorithms that promise no starvation;</li>
+ *   <li>the token algorithms' saturated throughput (4 threads per node) &ge; 1.5 &times; centralized's, at 3 and 5
+ *       nodes.</li>
+ * </ul>
+ */
+final class BenchGoals {
+
+    private static final String JGROUPS = "jgroups";
+    private static final String CENTRAL_LOCK2 = "central-lock2";
+    /** The algorithms that move a token (or, for Raynal, a privilege) and need no message while it stays. */
+    private static final Set<String> TOKEN_ALGORITHMS = Set.of(MutexAlgorithm.SUZUKI_KASAMI.configName(),
+            MutexAlgorithm.RAYMOND.configName(), MutexAlgorithm.NAIMI_TREHEL.configName(),
+            MutexAlgorithm.TOKEN_RING.configName(), MutexAlgorithm.CTTA.configName());
+
+    private final List<BenchRow> rows;
+    private final List<String> lines = new ArrayList<>();
+
+    private BenchGoals(List<BenchRow> rows) {
+        this.rows = rows;
+    }
+
+    /** The goals section of the text report; empty if no JGroups row was measured. */
+    static String text(List<BenchRow> rows) {
+        if (rows.stream().noneMatch(r -> r.transport().equals(JGROUPS) && r.system().equals("dlock"))) {
+            return "";
+        }
+        BenchGoals goals = new BenchGoals(rows);
+        goals.evaluate();
+        StringBuilder sb = new StringBuilder("Speed goals (JGroups, ratios from this run)\n");
+        goals.lines.forEach(line -> sb.append(line).append('\n'));
+        return sb.append('\n').toString();
+    }
+
+    private void evaluate() {
+        Optional<BenchRow> unicast = floor(BenchFloor.UNICAST_RTT);
+        Optional<BenchRow> parallel = floor(BenchFloor.PARALLEL_RTT);
+        uncontended(MutexAlgorithm.CENTRALIZED.configName()).ifPresentOrElse(c -> unicast.ifPresentOrElse(
+                        u -> atMost("centralized uncontended / unicast round trip", c.medianUs() / u.medianUs(), 1.5, ""),
+                        () -> missing("centralized uncontended / unicast round trip")),
+                () -> missing("centralized uncontended / unicast round trip"));
+        for (MutexAlgorithm a : List.of(MutexAlgorithm.RICART_AGRAWALA, MutexAlgorithm.LAMPORT)) {
+            String what = a.configName() + " uncontended / parallel round trip";
+            Optional<BenchRow> u = uncontended(a.configName()).filter(r -> r.nodes() == BenchFloor.NODES);
+            if (u.isPresent() && parallel.isPresent()) {
+                atMost(what, u.get().medianUs() / parallel.get().medianUs(), 1.5,
+                        String.format(Locale.ROOT, "parallel rtt %.1f us", parallel.get().medianUs()));
+            } else {
+                missing(what);
+            }
+        }
+        uncontended(MutexAlgorithm.SUZUKI_KASAMI.configName()).filter(r -> r.msgsPerEntry() == 0).ifPresentOrElse(
+                r -> atMost("held token re-entered, no message (suzuki-kasami), us", r.medianUs(), 2.0, ""),
+                () -> missing("held token re-entered, no message (suzuki-kasami), us"));
+        againstCentralLock2();
+        threadsScale();
+        tokensAgainstCentralized();
+    }
+
+    /** Every algorithm at least twice as fast as CENTRAL_LOCK2: uncontended latency, contended at 1 and 4 threads. */
+    private void againstCentralLock2() {
+        String what = "central-lock2 uncontended / dlock's, worst algorithm";
+        Optional<BenchRow> base = rows.stream().filter(r -> r.system().equals(CENTRAL_LOCK2)
+                && r.kind().equals("uncontended")).findFirst();
+        List<BenchRow> dlock = rows.stream().filter(r -> isDlock(r) && r.kind().equals("uncontended")).toList();
+        if (base.isPresent() && !dlock.isEmpty()) {
+            BenchRow worst = worst(dlock, r -> base.get().medianUs() / r.medianUs());
+            atLeast(what, base.get().medianUs() / worst.medianUs(), 2.0, worst.algorithm());
+        } else {
+            missing(what);
+        }
+        for (int threads : List.of(1, 4)) {
+            String w = "dlock contended / central-lock2, " + threads + " thread(s) per node, worst algorithm";
+            Optional<BenchRow> b = rows.stream().filter(r -> r.system().equals(CENTRAL_LOCK2)
+                    && r.kind().equals("contended") && r.threads() == threads).findFirst();
+            List<BenchRow> d = b.isEmpty() ? List.of() : contended(b.get().nodes(), threads);
+            if (b.isPresent() && !d.isEmpty()) {
+                BenchRow worst = worst(d, r -> r.opsPerSec() / b.get().opsPerSec());
+                atLeast(w, worst.opsPerSec() / b.get().opsPerSec(), 2.0, worst.algorithm());
+            } else {
+                missing(w);
+            }
+        }
+    }
+
+    /** 4 threads per node at least as fast as 1, for every algorithm and size; fairness kept. */
+    private void threadsScale() {
+        String what = "4 threads / 1 thread per node, worst algorithm and size";
+        BenchRow worst = null;
+        double worstRatio = Double.POSITIVE_INFINITY;
+        for (BenchRow four : rows.stream().filter(r -> isDlock(r) && r.kind().equals("contended") && r.threads() == 4)
+                .toList()) {
+            Optional<BenchRow> one = contended(four.nodes(), 1).stream()
+                    .filter(r -> r.algorithm().equals(four.algorithm())).findFirst();
+            if (one.isPresent()) {
+                double ratio = four.opsPerSec() / one.get().opsPerSec();
+                if (ratio < worstRatio) {
+                    worstRatio = ratio;
+                    worst = four;
+                }
+            }
+        }
+        if (worst != null) {
+            atLeast(what, worstRatio, 1.0, worst.algorithm() + ", " + worst.nodes() + " nodes");
+        } else {
+            missing(what);
+        }
+        String fair = "Jain's index at 4 threads per node, worst starvation-free algorithm";
+        List<BenchRow> fairRows = rows.stream().filter(r -> isDlock(r) && r.kind().equals("contended")
+                && r.threads() == 4 && starvationFree(r.algorithm())).toList();
+        if (fairRows.isEmpty()) {
+            missing(fair);
+        } else {
+            BenchRow least = fairRows.stream().min(Comparator.comparingDouble(BenchRow::jain)).orElseThrow();
+            atLeast(fair, least.jain(), 0.95, least.algorithm() + ", " + least.nodes() + " nodes");
+        }
+    }
+
+    /** The token algorithms saturated (4 threads per node) at least 1.5 times centralized, at 3 and 5 nodes. */
+    private void tokensAgainstCentralized() {
+        for (int nodes : List.of(3, 5)) {
+            String what = "token algorithms / centralized saturated, " + nodes + " nodes, worst token algorithm";
+            Optional<BenchRow> central = contended(nodes, 4).stream()
+                    .filter(r -> r.algorithm().equals(MutexAlgorithm.CENTRALIZED.configName())).findFirst();
+            List<BenchRow> tokens = contended(nodes, 4).stream()
+                    .filter(r -> TOKEN_ALGORITHMS.contains(r.algorithm())).toList();
+            if (central.isPresent() && !tokens.isEmpty()) {
+                BenchRow worst = worst(tokens, r -> r.opsPerSec() / central.get().opsPerSec());
+                atLeast(what, worst.opsPerSec() / central.get().opsPerSec(), 1.5, worst.algorithm());
+            } else {
+                missing(what);
+            }
+        }
+    }
+
+    /** Whether the algorithm (or variant) of that name promises that every request is granted. */
+    private static boolean starvationFree(String name) {
+        try {
+            return new MutexVariantConverter().convert(name).algorithm().definition().starvationFree();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static boolean isDlock(BenchRow r) {
+        return r.system().equals("dlock") && r.transport().equals(JGROUPS) && r.handoff() == 0;
+    }
+
+    private Optional<BenchRow> floor(String measure) {
+        return rows.stream().filter(r -> r.kind().equals("floor") && r.algorithm().equals(measure)).findFirst();
+    }
+
+    private Optional<BenchRow> uncontended(String algorithm) {
+        return rows.stream().filter(r -> isDlock(r) && r.kind().equals("uncontended")
+                && r.algorithm().equals(algorithm)).findFirst();
+    }
+
+    private List<BenchRow> contended(int nodes, int threads) {
+        return rows.stream().filter(r -> isDlock(r) && r.kind().equals("contended") && r.nodes() == nodes
+                && r.threads() == threads).toList();
+    }
+
+    private static BenchRow worst(List<BenchRow> candidates, ToDoubleFunction<BenchRow> ratio) {
+        return candidates.stream().min(Comparator.comparingDouble(ratio)).orElseThrow();
+    }
+
+    private void atMost(String what, double measured, double target, String note) {
+        line(what, measured, "<= " + target, measured <= target, note);
+    }
+
+    private void atLeast(String what, double measured, double target, String note) {
+        line(what, measured, ">= " + target, measured >= target, note);
+    }
+
+    private void line(String what, double measured, String target, boolean met, String note) {
+        lines.add(String.format(Locale.ROOT, "%-72s %8.2f  %-7s %-8s %s", what, measured, target,
+                met ? "met" : "NOT met", note).stripTrailing());
+    }
+
+    private void missing(String what) {
+        lines.add(String.format(Locale.ROOT, "%-72s %8s  %-7s %s", what, "-", "", "not measured"));
+    }
+}

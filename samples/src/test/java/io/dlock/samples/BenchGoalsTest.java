@@ -1,0 +1,70 @@
+package io.dlock.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The goal lines of {@code dlock bench}: each ratio computed from the rows, met or not, and what was not measured. */
+class BenchGoalsTest {
+
+    private static BenchRow floor(String what, double medianUs) {
+        return new BenchRow("jgroups", "jgroups", what, "floor", 3, 1, 0, 100, medianUs, medianUs, 0, 2, Double.NaN, 0, 0);
+    }
+
+    private static BenchRow uncontended(String algorithm, double medianUs, double msgs) {
+        return new BenchRow("dlock", "jgroups", algorithm, "uncontended", 3, 1, 0, 100, medianUs, medianUs, 0, msgs,
+                Double.NaN, 0, 0);
+    }
+
+    private static BenchRow contended(String system, String algorithm, int nodes, int threads, double ops, double jain) {
+        return new BenchRow(system, "jgroups", algorithm, "contended", nodes, threads, 0, 100, Double.NaN, Double.NaN,
+                ops, 3, jain, 1, 0);
+    }
+
+    private static String line(String text, String start) {
+        return text.lines().filter(l -> l.startsWith(start)).findFirst()
+                .orElseThrow(() -> new AssertionError("no line starting with '" + start + "' in\n" + text));
+    }
+
+    @Test
+    void ratiosAreComputedFromTheRowsAndJudged() {
+        List<BenchRow> rows = new ArrayList<>(List.of(floor(BenchFloor.UNICAST_RTT, 40), floor(BenchFloor.PARALLEL_RTT, 50),
+                uncontended("centralized", 56, 3), uncontended("ricart-agrawala", 80, 4),
+                uncontended("suzuki-kasami", 0.5, 0),
+                new BenchRow("central-lock2", "jgroups", "CENTRAL_LOCK2", "uncontended", 3, 1, 0, 100, 200, 300, 0,
+                        Double.NaN, Double.NaN, 0, 0),
+                contended("central-lock2", "CENTRAL_LOCK2", 3, 1, 1000, Double.NaN),
+                contended("central-lock2", "CENTRAL_LOCK2", 3, 4, 1000, Double.NaN)));
+        for (int nodes : List.of(3, 5)) {
+            rows.add(contended("dlock", "centralized", nodes, 1, 3000, 0.99));
+            rows.add(contended("dlock", "centralized", nodes, 4, 2500, 0.97)); // fewer with 4 threads: not met
+            rows.add(contended("dlock", "suzuki-kasami", nodes, 1, 4000, 0.99));
+            rows.add(contended("dlock", "suzuki-kasami", nodes, 4, 5000, 0.90)); // 2 x centralized, unfair
+        }
+        String text = BenchGoals.text(rows);
+
+        assertTrue(line(text, "centralized uncontended / unicast round trip").matches(".*1\\.40\\s+<= 1\\.5\\s+met.*"), text);
+        assertTrue(line(text, "ricart-agrawala uncontended / parallel round trip").matches(".*1\\.60\\s+<= 1\\.5\\s+NOT met.*"),
+                text);
+        assertTrue(line(text, "lamport uncontended").endsWith("not measured"), text);
+        assertTrue(line(text, "held token re-entered").matches(".*0\\.50\\s+<= 2\\.0\\s+met.*"), text);
+        // the worst algorithm against CENTRAL_LOCK2's 200 us is ricart-agrawala's 80 us: 2.5
+        assertTrue(line(text, "central-lock2 uncontended / dlock's").matches(".*2\\.50\\s+>= 2\\.0\\s+met\\s+ricart-agrawala"),
+                text);
+        assertTrue(line(text, "dlock contended / central-lock2, 4 thread").matches(".*2\\.50\\s+>= 2\\.0\\s+met\\s+centralized"),
+                text);
+        assertTrue(line(text, "4 threads / 1 thread").matches(".*0\\.83\\s+>= 1\\.0\\s+NOT met\\s+centralized, 3 nodes"), text);
+        assertTrue(line(text, "Jain's index").matches(".*0\\.90\\s+>= 0\\.95\\s+NOT met\\s+suzuki-kasami, 3 nodes"), text);
+        assertTrue(line(text, "token algorithms / centralized saturated, 5 nodes").matches(".*2\\.00\\s+>= 1\\.5\\s+met.*"),
+                text);
+    }
+
+    @Test
+    void noJGroupsRowNoGoals() {
+        assertEquals("", BenchGoals.text(List.of(new BenchRow("dlock", "inmemory", "centralized", "uncontended", 3, 1, 0,
+                10, 5, 6, 0, 3, Double.NaN, 0, 0))));
+    }
+}
