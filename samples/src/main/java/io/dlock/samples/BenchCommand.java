@@ -1,8 +1,10 @@
 package io.dlock.samples;
 
 import io.dlock.MutexVariant;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -56,6 +58,13 @@ final class BenchCommand extends DlockCommand {
     @Override
     public Integer call() throws Exception {
         options.check();
+        if (options.goalsFrom != null) {
+            List<BenchRow> saved = Files.readAllLines(options.goalsFrom).stream().map(BenchRow::parse)
+                    .flatMap(Optional::stream).toList();
+            String goals = BenchGoals.text(saved);
+            print(goals.isEmpty() ? "no JGroups row of dlock in " + options.goalsFrom + ": no goal to judge\n" : goals);
+            return 0;
+        }
         // hundreds of joins and leaves: keep the log to warnings unless asked otherwise
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");

@@ -110,6 +110,10 @@ final class BenchOptions {
             description = "the baselines jar (default ${DEFAULT-VALUE})")
     Path baselinesJar;
 
+    @Option(names = "--goals-from", paramLabel = "FILE",
+            description = "measure nothing: print the speed goals of a saved run (its --format json output)")
+    Path goalsFrom;
+
     @Mixin
     FormatOption format;
 
@@ -131,6 +135,10 @@ final class BenchOptions {
             Cli.checkWithin(mixee, "--per-key", k, 1, MAX_KEYS);
         }
         Cli.checkWithin(mixee, "--idle-expiry-ms", idleExpiryMs, DlockConfig.MIN_IDLE_EXPIRY_MS, MAX_IDLE_EXPIRY_MS);
+        if (goalsFrom != null && !Files.isRegularFile(goalsFrom)) {
+            throw Cli.invalid(mixee, "--goals-from", "no file at " + goalsFrom.toAbsolutePath()
+                    + "; give the output of dlock bench --format json");
+        }
         if (baselines && !Files.isRegularFile(baselinesJar)) {
             throw Cli.invalid(mixee, "--baselines-jar", "no jar at " + baselinesJar.toAbsolutePath()
                     + "; build it with mvn -B -Pbaselines -pl samples/baselines package");

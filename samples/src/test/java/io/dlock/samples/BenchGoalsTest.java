@@ -3,9 +3,12 @@ package io.dlock.samples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The goal lines of {@code dlock bench}: each ratio computed from the rows, met or not, and what was not measured. */
 class BenchGoalsTest {
@@ -60,6 +63,19 @@ class BenchGoalsTest {
         assertTrue(line(text, "Jain's index").matches(".*0\\.90\\s+>= 0\\.95\\s+NOT met\\s+suzuki-kasami, 3 nodes"), text);
         assertTrue(line(text, "token algorithms / centralized saturated, 5 nodes").matches(".*2\\.00\\s+>= 1\\.5\\s+met.*"),
                 text);
+    }
+
+    @Test
+    void goalsOfASavedRun(@TempDir Path dir) throws Exception {
+        Path saved = dir.resolve("run.json");
+        Files.writeString(saved, BenchReport.json(List.of(floor(BenchFloor.UNICAST_RTT, 40),
+                uncontended("centralized", 80, 3))));
+        Run r = Run.dlock("bench", "--goals-from", saved.toString());
+        assertEquals(0, r.code(), r::toString);
+        assertTrue(line(r.out(), "centralized uncontended / unicast round trip").matches(".*2\\.00\\s+<= 1\\.5\\s+NOT met.*"),
+                r::toString);
+        Run missing = Run.dlock("bench", "--goals-from", dir.resolve("absent.json").toString());
+        assertTrue(missing.code() != 0 && missing.err().contains("--goals-from"), missing::toString);
     }
 
     @Test
