@@ -12,8 +12,10 @@ import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.RequestStamp;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Lamport's mutual exclusion: every node keeps a replica of one request queue ordered by logical
@@ -129,10 +131,15 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     private final LogicalClock clock = new LogicalClock();
     private final FencingCounter fences;
     private final Permissions acks;
-    /** Member -> timestamp of its pending request, our own included. */
-    private final Map<NodeId, Long> queue = new TreeMap<>();
-    /** Member -> newest of its request timestamps seen released. */
-    private final Map<NodeId, Long> releasedUpTo = new TreeMap<>();
+    /** Member -> timestamp of its pending request, our own included (hashed: looked up on every message). */
+    private final Map<NodeId, Long> queue = new HashMap<>();
+    /**
+     * The same requests as {@link #queue}, ordered by (timestamp, member): LA3 asks whether any request precedes
+     * ours, that is whether the first one does (O(log N); scanning the queue made Lamport O(N) per message).
+     */
+    private final TreeSet<RequestStamp> ordered = new TreeSet<>();
+    /** Member -> newest of its request timestamps seen released (hashed: lookups only). */
+    private final Map<NodeId, Long> releasedUpTo = new HashMap<>();
     /** Member -> newest request timestamp whose ack we owe after leaving the CS. */
     private final Map<NodeId, Long> deferredAcks = new TreeMap<>();
     private long myTs;
@@ -158,7 +165,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
         }
         // LA1: timestamp the request, queue it locally, send it to every other member
         myTs = clock.tick();
-        queue.put(self, myTs);
+        enqueue(self, myTs);
         acks.clear();
         effects.broadcast(new Request(myTs));
         enterIfFirst(); // N = 1
@@ -185,7 +192,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
             throw new IllegalStateException(self + " is not in the critical section");
         }
         // LA4: remove our request, tell every other member, then send the acks we deferred
-        queue.remove(self);
+        dequeue(self);
         long released = myTs;
         lastReleasedTs = released;
         myTs = 0;
@@ -222,7 +229,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
                 // RELEASE was lost with an old epoch (this request is the re-sent one)
                 releasedUpTo.merge(from, queued, Math::max);
             }
-            queue.put(from, ts);
+            enqueue(from, ts);
         }
         // a member that has not acked our request joined while we were in the CS: it does not
         // know we hold the lock, so even with immediate-ack its ack waits until we leave
@@ -251,7 +258,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
         releasedUpTo.merge(from, released, Math::max);
         Long queued = queue.get(from);
         if (queued != null && queued <= released) {
-            queue.remove(from);
+            dequeue(from);
         }
         enterIfFirst();
     }
@@ -261,6 +268,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
         view = newView;
         fences.enterEpoch(newView.epoch());
         queue.keySet().removeIf(member -> !newView.contains(member));
+        ordered.removeIf(stamp -> !newView.contains(stamp.node()));
         releasedUpTo.keySet().removeIf(member -> !newView.contains(member));
         deferredAcks.keySet().removeIf(member -> !newView.contains(member));
         acks.retainMembersOf(newView);
@@ -281,20 +289,34 @@ final class Lamport implements MutexProtocol<LamportMessage> {
         if (myTs == 0 || inCS || !acks.isCompleteFor(view)) {
             return;
         }
-        RequestStamp mine = new RequestStamp(myTs, self);
-        for (Map.Entry<NodeId, Long> entry : queue.entrySet()) {
-            if (new RequestStamp(entry.getValue(), entry.getKey()).precedes(mine)) {
-                return;
-            }
+        if (!ordered.isEmpty() && ordered.first().precedes(new RequestStamp(myTs, self))) {
+            return; // some queued request precedes ours
         }
         inCS = true;
         effects.granted(fences.next());
     }
 
+    /** Queues {@code member}'s request {@code ts}, replacing its older one. */
+    private void enqueue(NodeId member, long ts) {
+        Long old = queue.put(member, ts);
+        if (old != null) {
+            ordered.remove(new RequestStamp(old, member));
+        }
+        ordered.add(new RequestStamp(ts, member));
+    }
+
+    /** Removes {@code member}'s request from the queue. */
+    private void dequeue(NodeId member) {
+        Long old = queue.remove(member);
+        if (old != null) {
+            ordered.remove(new RequestStamp(old, member));
+        }
+    }
+
     @Override
     public String toString() {
         return "Lamport[" + self + (inCS ? " in CS" : myTs != 0 ? " waiting ts=" + myTs : " idle")
-                + ", queue=" + queue + ", acks=" + acks.members() + ", deferredAcks=" + deferredAcks
+                + ", queue=" + new TreeMap<>(queue) + ", acks=" + acks.members() + ", deferredAcks=" + deferredAcks
                 + ", clock=" + clock.time() + ", maxFence=" + fences.highest() + "]";
     }
 }
