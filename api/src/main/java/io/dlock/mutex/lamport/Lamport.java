@@ -1,6 +1,7 @@
 package io.dlock.mutex.lamport;
 
 import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.mutex.common.Permissions;
 import io.dlock.mutex.lamport.LamportMessage.Ack;
 import io.dlock.mutex.lamport.LamportMessage.Release;
@@ -12,9 +13,6 @@ import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.RequestStamp;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -132,16 +130,16 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     private final FencingCounter fences;
     private final Permissions acks;
     /** Member -> timestamp of its pending request, our own included (hashed: looked up on every message). */
-    private final Map<NodeId, Long> queue = new HashMap<>();
+    private final NodeLongMap queue = new NodeLongMap();
     /**
      * The same requests as {@link #queue}, ordered by (timestamp, member): LA3 asks whether any request precedes
      * ours, that is whether the first one does (O(log N); scanning the queue made Lamport O(N) per message).
      */
     private final TreeSet<RequestStamp> ordered = new TreeSet<>();
     /** Member -> newest of its request timestamps seen released (hashed: lookups only). */
-    private final Map<NodeId, Long> releasedUpTo = new HashMap<>();
+    private final NodeLongMap releasedUpTo = new NodeLongMap();
     /** Member -> newest request timestamp whose ack we owe after leaving the CS. */
-    private final Map<NodeId, Long> deferredAcks = new TreeMap<>();
+    private final NodeLongMap deferredAcks = new NodeLongMap();
     private long myTs;
     private long lastReleasedTs;
     private boolean inCS;
@@ -198,9 +196,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
         myTs = 0;
         inCS = false;
         effects.broadcast(new Release(released, clock.tick(), fences.highest()));
-        for (Map.Entry<NodeId, Long> owed : deferredAcks.entrySet()) {
-            effects.send(owed.getKey(), new Ack(owed.getValue(), clock.tick(), fences.highest()));
-        }
+        deferredAcks.forEach((member, ts) -> effects.send(member, new Ack(ts, clock.tick(), fences.highest())));
         deferredAcks.clear();
     }
 
@@ -222,19 +218,20 @@ final class Lamport implements MutexProtocol<LamportMessage> {
             return; // a duplicate of a request already released
         }
         // LA2: queue the request; ack now, or after leaving the CS
-        Long queued = queue.get(from);
-        if (queued == null || queued < ts) {
-            if (queued != null) {
+        boolean isQueued = queue.containsKey(from);
+        long queued = queue.getOrDefault(from, 0L);
+        if (!isQueued || queued < ts) {
+            if (isQueued) {
                 // a member has one request at a time, so a newer one releases the older: its
                 // RELEASE was lost with an old epoch (this request is the re-sent one)
-                releasedUpTo.merge(from, queued, Math::max);
+                releasedUpTo.mergeMax(from, queued);
             }
             enqueue(from, ts);
         }
         // a member that has not acked our request joined while we were in the CS: it does not
         // know we hold the lock, so even with immediate-ack its ack waits until we leave
         if (inCS && (!immediateAck || !acks.contains(from))) {
-            deferredAcks.merge(from, ts, Math::max);
+            deferredAcks.mergeMax(from, ts);
         } else {
             effects.send(from, new Ack(ts, clock.tick(), fences.highest()));
         }
@@ -255,9 +252,8 @@ final class Lamport implements MutexProtocol<LamportMessage> {
         fences.observe(release.fence());
         // LA5: remove the released request (and nothing newer) from the queue
         long released = release.requestTimestamp();
-        releasedUpTo.merge(from, released, Math::max);
-        Long queued = queue.get(from);
-        if (queued != null && queued <= released) {
+        releasedUpTo.mergeMax(from, released);
+        if (queue.containsKey(from) && queue.getOrDefault(from, 0L) <= released) {
             dequeue(from);
         }
         enterIfFirst();
@@ -267,10 +263,10 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     public void onView(View newView) {
         view = newView;
         fences.enterEpoch(newView.epoch());
-        queue.keySet().removeIf(member -> !newView.contains(member));
+        queue.removeKeysIf(member -> !newView.contains(member));
         ordered.removeIf(stamp -> !newView.contains(stamp.node()));
-        releasedUpTo.keySet().removeIf(member -> !newView.contains(member));
-        deferredAcks.keySet().removeIf(member -> !newView.contains(member));
+        releasedUpTo.removeKeysIf(member -> !newView.contains(member));
+        deferredAcks.removeKeysIf(member -> !newView.contains(member));
         acks.retainMembersOf(newView);
         if (myTs != 0) {
             // our request or its ack may have been lost; a new member must learn of a held lock
@@ -298,25 +294,25 @@ final class Lamport implements MutexProtocol<LamportMessage> {
 
     /** Queues {@code member}'s request {@code ts}, replacing its older one. */
     private void enqueue(NodeId member, long ts) {
-        Long old = queue.put(member, ts);
-        if (old != null) {
-            ordered.remove(new RequestStamp(old, member));
+        if (queue.containsKey(member)) {
+            ordered.remove(new RequestStamp(queue.getOrDefault(member, 0L), member));
         }
+        queue.put(member, ts);
         ordered.add(new RequestStamp(ts, member));
     }
 
     /** Removes {@code member}'s request from the queue. */
     private void dequeue(NodeId member) {
-        Long old = queue.remove(member);
-        if (old != null) {
-            ordered.remove(new RequestStamp(old, member));
+        if (queue.containsKey(member)) {
+            ordered.remove(new RequestStamp(queue.getOrDefault(member, 0L), member));
+            queue.remove(member);
         }
     }
 
     @Override
     public String toString() {
         return "Lamport[" + self + (inCS ? " in CS" : myTs != 0 ? " waiting ts=" + myTs : " idle")
-                + ", queue=" + new TreeMap<>(queue) + ", acks=" + acks.members() + ", deferredAcks=" + deferredAcks
+                + ", queue=" + queue + ", acks=" + acks.members() + ", deferredAcks=" + deferredAcks
                 + ", clock=" + clock.time() + ", maxFence=" + fences.highest() + "]";
     }
 }
