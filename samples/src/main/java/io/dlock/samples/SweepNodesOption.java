@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 final class SweepNodesOption {
 
     @Option(names = "--nodes", defaultValue = "2..64", paramLabel = "SPEC", converter = NodeCounts.SweepRange.class,
-            description = "node counts: 2..256 (doubling: 2,4,...,256), 2..20:3 (step 3), a list 3,5,8, or a mix "
+            description = "node counts: 2..1024 (doubling: 2,4,...,1024), 2..20:3 (step 3), a list 3,5,8, or a mix "
                     + "(2-" + NodeCounts.MAX_SWEEP_NODES + ", default ${DEFAULT-VALUE})")
     NodeCounts nodes;
 }

@@ -37,13 +37,13 @@ class CliOptionsTest {
         assertTrue(e.getMessage().length() > 10, e.getMessage());
     }
 
-    /** A sweep above N = 256 is refused with a message that says why and what to use instead. */
+    /** A sweep above N = 1024 is refused with a message that says why and what to use instead. */
     @Test
     void sweep_capsN() {
-        Run r = Run.dlock("sweep", "--nodes", "2..512");
+        Run r = Run.dlock("sweep", "--nodes", "2..2048");
         assertEquals(2, r.code(), r::toString);
-        assertTrue(r.err().startsWith("Invalid value for option '--nodes': node count 512 in '2..512' is outside "
-                + "2..256 (above 256"), r::toString);
+        assertTrue(r.err().startsWith("Invalid value for option '--nodes': node count 2048 in '2..2048' is outside "
+                + "2..1024 (above 1024"), r::toString);
         assertTrue(r.err().contains("Usage: dlock sweep"), r::toString);
     }
 
@@ -119,7 +119,7 @@ class CliOptionsTest {
         "elect --format yaml|--format|'yaml' is not a format; allowed: text, table, json",
         "bench --format xml|--format|'xml' is not a format; allowed: text, table, json",
         "sweep --nodes 2..x|--nodes|'2..x' is not a node count; allowed: a number, a list 3,5,8, a doubling range",
-        "report --nodes 0..4|--nodes|node count 0 in '0..4' is outside 2..256",
+        "report --nodes 0..4|--nodes|node count 0 in '0..4' is outside 2..1024",
         "report --election-nodes 2..5000|--election-nodes|node count 5000 in '2..5000' is outside 2..4096",
         "bench --nodes 65|--nodes|node count 65 in '65' is outside 2..64",
         "compare --nodes 0|--nodes|0 is outside 1..1024",

@@ -1,6 +1,7 @@
 package io.dlock.mutex.lamport;
 
 import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.mutex.common.Permissions;
 import io.dlock.mutex.lamport.LamportMessage.Ack;
 import io.dlock.mutex.lamport.LamportMessage.Release;
@@ -12,8 +13,7 @@ import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.RequestStamp;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Lamport's mutual exclusion: every node keeps a replica of one request queue ordered by logical
@@ -129,12 +129,17 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     private final LogicalClock clock = new LogicalClock();
     private final FencingCounter fences;
     private final Permissions acks;
-    /** Member -> timestamp of its pending request, our own included. */
-    private final Map<NodeId, Long> queue = new TreeMap<>();
-    /** Member -> newest of its request timestamps seen released. */
-    private final Map<NodeId, Long> releasedUpTo = new TreeMap<>();
+    /** Member -> timestamp of its pending request, our own included (hashed: looked up on every message). */
+    private final NodeLongMap queue = new NodeLongMap();
+    /**
+     * The same requests as {@link #queue}, ordered by (timestamp, member): LA3 asks whether any request precedes
+     * ours, that is whether the first one does (O(log N); scanning the queue made Lamport O(N) per message).
+     */
+    private final TreeSet<RequestStamp> ordered = new TreeSet<>();
+    /** Member -> newest of its request timestamps seen released (hashed: lookups only). */
+    private final NodeLongMap releasedUpTo = new NodeLongMap();
     /** Member -> newest request timestamp whose ack we owe after leaving the CS. */
-    private final Map<NodeId, Long> deferredAcks = new TreeMap<>();
+    private final NodeLongMap deferredAcks = new NodeLongMap();
     private long myTs;
     private long lastReleasedTs;
     private boolean inCS;
@@ -158,7 +163,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
         }
         // LA1: timestamp the request, queue it locally, send it to every other member
         myTs = clock.tick();
-        queue.put(self, myTs);
+        enqueue(self, myTs);
         acks.clear();
         effects.broadcast(new Request(myTs));
         enterIfFirst(); // N = 1
@@ -185,15 +190,13 @@ final class Lamport implements MutexProtocol<LamportMessage> {
             throw new IllegalStateException(self + " is not in the critical section");
         }
         // LA4: remove our request, tell every other member, then send the acks we deferred
-        queue.remove(self);
+        dequeue(self);
         long released = myTs;
         lastReleasedTs = released;
         myTs = 0;
         inCS = false;
         effects.broadcast(new Release(released, clock.tick(), fences.highest()));
-        for (Map.Entry<NodeId, Long> owed : deferredAcks.entrySet()) {
-            effects.send(owed.getKey(), new Ack(owed.getValue(), clock.tick(), fences.highest()));
-        }
+        deferredAcks.forEach((member, ts) -> effects.send(member, new Ack(ts, clock.tick(), fences.highest())));
         deferredAcks.clear();
     }
 
@@ -215,19 +218,20 @@ final class Lamport implements MutexProtocol<LamportMessage> {
             return; // a duplicate of a request already released
         }
         // LA2: queue the request; ack now, or after leaving the CS
-        Long queued = queue.get(from);
-        if (queued == null || queued < ts) {
-            if (queued != null) {
+        boolean isQueued = queue.containsKey(from);
+        long queued = queue.getOrDefault(from, 0L);
+        if (!isQueued || queued < ts) {
+            if (isQueued) {
                 // a member has one request at a time, so a newer one releases the older: its
                 // RELEASE was lost with an old epoch (this request is the re-sent one)
-                releasedUpTo.merge(from, queued, Math::max);
+                releasedUpTo.mergeMax(from, queued);
             }
-            queue.put(from, ts);
+            enqueue(from, ts);
         }
         // a member that has not acked our request joined while we were in the CS: it does not
         // know we hold the lock, so even with immediate-ack its ack waits until we leave
         if (inCS && (!immediateAck || !acks.contains(from))) {
-            deferredAcks.merge(from, ts, Math::max);
+            deferredAcks.mergeMax(from, ts);
         } else {
             effects.send(from, new Ack(ts, clock.tick(), fences.highest()));
         }
@@ -248,10 +252,9 @@ final class Lamport implements MutexProtocol<LamportMessage> {
         fences.observe(release.fence());
         // LA5: remove the released request (and nothing newer) from the queue
         long released = release.requestTimestamp();
-        releasedUpTo.merge(from, released, Math::max);
-        Long queued = queue.get(from);
-        if (queued != null && queued <= released) {
-            queue.remove(from);
+        releasedUpTo.mergeMax(from, released);
+        if (queue.containsKey(from) && queue.getOrDefault(from, 0L) <= released) {
+            dequeue(from);
         }
         enterIfFirst();
     }
@@ -260,9 +263,10 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     public void onView(View newView) {
         view = newView;
         fences.enterEpoch(newView.epoch());
-        queue.keySet().removeIf(member -> !newView.contains(member));
-        releasedUpTo.keySet().removeIf(member -> !newView.contains(member));
-        deferredAcks.keySet().removeIf(member -> !newView.contains(member));
+        queue.removeKeysIf(member -> !newView.contains(member));
+        ordered.removeIf(stamp -> !newView.contains(stamp.node()));
+        releasedUpTo.removeKeysIf(member -> !newView.contains(member));
+        deferredAcks.removeKeysIf(member -> !newView.contains(member));
         acks.retainMembersOf(newView);
         if (myTs != 0) {
             // our request or its ack may have been lost; a new member must learn of a held lock
@@ -281,14 +285,28 @@ final class Lamport implements MutexProtocol<LamportMessage> {
         if (myTs == 0 || inCS || !acks.isCompleteFor(view)) {
             return;
         }
-        RequestStamp mine = new RequestStamp(myTs, self);
-        for (Map.Entry<NodeId, Long> entry : queue.entrySet()) {
-            if (new RequestStamp(entry.getValue(), entry.getKey()).precedes(mine)) {
-                return;
-            }
+        if (!ordered.isEmpty() && ordered.first().precedes(new RequestStamp(myTs, self))) {
+            return; // some queued request precedes ours
         }
         inCS = true;
         effects.granted(fences.next());
+    }
+
+    /** Queues {@code member}'s request {@code ts}, replacing its older one. */
+    private void enqueue(NodeId member, long ts) {
+        if (queue.containsKey(member)) {
+            ordered.remove(new RequestStamp(queue.getOrDefault(member, 0L), member));
+        }
+        queue.put(member, ts);
+        ordered.add(new RequestStamp(ts, member));
+    }
+
+    /** Removes {@code member}'s request from the queue. */
+    private void dequeue(NodeId member) {
+        if (queue.containsKey(member)) {
+            ordered.remove(new RequestStamp(queue.getOrDefault(member, 0L), member));
+            queue.remove(member);
+        }
     }
 
     @Override

@@ -162,6 +162,16 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
 
     // INFORM
     private PrimeRatio[] xs;
+    /**
+     * Rule 8's product {@code Π_k xs[k]}, kept as it changes (one INFORM changes one factor) instead of
+     * multiplied out on every INFORM (O(N) each, O(N^3) per round of N passes: nearly all of a 1 024-node run):
+     * {@code xsSum[r]} the exponent of {@code A_r} for {@code r < N}; {@code xsOutOfRange} the number of non-zero
+     * exponents of ranks {@code >= N} among the factors; {@code xsMismatched} the number of ranks whose exponent
+     * is not that of {@code Q / A_me}. Recounted whenever {@code xs}, N or {@code me} change wholesale.
+     */
+    private long[] xsSum;
+    private int xsOutOfRange;
+    private int xsMismatched;
     private long[] seen;
     private long passes;
     private boolean passTimer;
@@ -214,6 +224,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
                 xs[k] = base(k, h);
             }
         }
+        recountXs();
         if (hop == 0) {
             lastTo = h; // no pass heard of in this epoch: the right is where the rebuild put it
         }
@@ -417,7 +428,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
             return;
         }
         seen[k] = i.pass();
-        xs[k] = i.x();
+        setX(k, i.x());
         if (i.hop() > hop) {
             hop = i.hop();
             lastTo = (k + 1) % view.size();
@@ -490,24 +501,58 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         check();
     }
 
+    /** Rule 8's test {@code Π_k X_k == Q / A_me}: no factor has a rank beyond N, and every exponent is right. */
     private boolean privileged() {
+        return xsOutOfRange == 0 && xsMismatched == 0;
+    }
+
+    /** {@code xs[k] := value}, keeping the product's counts. */
+    private void setX(int k, PrimeRatio value) {
+        addToProduct(xs[k], -1);
+        xs[k] = value;
+        addToProduct(value, 1);
+    }
+
+    /** Adds {@code sign ·} the exponents of {@code factor} to the product's counts. */
+    private void addToProduct(PrimeRatio factor, int sign) {
+        int n = xsSum.length;
+        for (int t = 0; t < factor.size(); t++) {
+            int rank = factor.rankAt(t);
+            if (rank >= n) {
+                xsOutOfRange += sign;
+                continue;
+            }
+            long target = rank == me ? 0 : 1;
+            boolean wasRight = xsSum[rank] == target;
+            xsSum[rank] += sign * factor.exponentAt(t);
+            boolean isRight = xsSum[rank] == target;
+            if (wasRight != isRight) {
+                xsMismatched += isRight ? -1 : 1;
+            }
+        }
+    }
+
+    /** Recounts the product of {@code xs} for the current N and {@code me}. */
+    private void recountXs() {
         int n = view.size();
-        long[] exponents = new long[n];
+        xsSum = new long[n];
+        xsOutOfRange = 0;
         for (PrimeRatio xk : xs) {
             for (int t = 0; t < xk.size(); t++) {
                 int rank = xk.rankAt(t);
                 if (rank >= n) {
-                    return false;
+                    xsOutOfRange++;
+                } else {
+                    xsSum[rank] += xk.exponentAt(t);
                 }
-                exponents[rank] += xk.exponentAt(t);
             }
         }
+        xsMismatched = 0;
         for (int k = 0; k < n; k++) {
-            if (exponents[k] != (k == me ? 0 : 1)) {
-                return false;
+            if (xsSum[k] != (k == me ? 0 : 1)) {
+                xsMismatched++;
             }
         }
-        return true;
     }
 
     /**
@@ -518,7 +563,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         if (view.size() == 1) {
             return; // the right has nowhere to go
         }
-        xs[me] = xs[me].timesRatio(me, successor());
+        setX(me, xs[me].timesRatio(me, successor()));
         passes++;
         hop++;
         lastTo = successor();

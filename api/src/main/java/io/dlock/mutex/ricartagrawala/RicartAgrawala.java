@@ -1,6 +1,7 @@
 package io.dlock.mutex.ricartagrawala;
 
 import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.mutex.common.Permissions;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaMessage.Reply;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaMessage.Request;
@@ -11,10 +12,6 @@ import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.RequestStamp;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Ricart and Agrawala's permission-based mutual exclusion: a node that wants the critical section
@@ -92,7 +89,7 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
     private final Permissions replies;
     /** Requester -> timestamp of the newest request of theirs we have deferred. */
     /** Hashed for O(1) deferral (a tree map was most of the simulator's time at N = 512); sorted when used. */
-    private final Map<NodeId, Long> deferred = new HashMap<>();
+    private final NodeLongMap deferred = new NodeLongMap();
     private boolean requesting;
     private boolean inCS;
     private long myTs;
@@ -144,13 +141,8 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
         // RA4: leave, then answer every deferred request before any new request can be made
         inCS = false;
         requesting = false;
-        if (!deferred.isEmpty()) {
-            NodeId[] owed = deferred.keySet().toArray(new NodeId[0]);
-            Arrays.sort(owed); // replies go out in member order, as they always have
-            for (NodeId member : owed) {
-                effects.send(member, new Reply(deferred.get(member), fences.highest()));
-            }
-        }
+        // replies go out in member order, as they always have
+        deferred.forEach((member, ts) -> effects.send(member, new Reply(ts, fences.highest())));
         deferred.clear();
     }
 
@@ -170,7 +162,7 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
         boolean ourRequestFirst = requesting
                 && new RequestStamp(myTs, self).precedes(new RequestStamp(ts, from));
         if (inCS || ourRequestFirst) {
-            deferred.merge(from, ts, Math::max);
+            deferred.mergeMax(from, ts);
         } else {
             effects.send(from, new Reply(ts, fences.highest()));
         }
@@ -190,7 +182,7 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
         view = newView;
         fences.enterEpoch(newView.epoch());
         replies.retainMembersOf(newView);
-        deferred.keySet().removeIf(member -> !newView.contains(member));
+        deferred.removeKeysIf(member -> !newView.contains(member));
         if (requesting && !inCS) {
             // the old epoch may have lost our request or their reply; new members never saw it
             for (NodeId member : replies.missingIn(newView)) {
@@ -211,7 +203,7 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
     @Override
     public String toString() {
         return "RicartAgrawala[" + self + (inCS ? " in CS" : requesting ? " waiting ts=" + myTs : " idle")
-                + ", replies=" + replies.members() + ", deferred=" + new TreeMap<>(deferred) + ", clock=" + clock.time()
+                + ", replies=" + replies.members() + ", deferred=" + deferred + ", clock=" + clock.time()
                 + ", maxFence=" + fences.highest() + "]";
     }
 }

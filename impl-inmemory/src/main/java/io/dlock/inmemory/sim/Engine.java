@@ -345,12 +345,13 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M>, Loc
         Objects.requireNonNull(message, "message");
         MessageTypeStats stats = network.statsOf(message);
         byte[] wire = network.encode(now, message);
+        Object decoded = src.others.length > 1 ? network.sharedCopy(message, wire) : null;
         for (int dst : src.others) {
             long id = network.count(src.index, stats, wire);
             if (listener != null) {
                 listener.sent(now, id, src.id, ids[dst], message);
             }
-            network.transmit(now, src.index, src.epoch, dst, message, wire, stats);
+            network.transmit(now, src.index, src.epoch, dst, message, wire, decoded, stats);
         }
     }
 
