@@ -65,6 +65,15 @@ final class LocalLockState {
         HELD
     }
 
+    /**
+     * Every this many acquisitions in a row that the node granted itself while the thread asked, with no wait
+     * (a token or the coordinator here, nobody else queued), the thread yields its processor once after taking
+     * the lock. A thread that locks and unlocks in a loop without ever blocking would otherwise keep the threads
+     * that bring other nodes' requests (the transport's) off a busy processor for its whole time slice, and its
+     * node would take the lock thousands of times in a row. On an idle processor the yield returns at once.
+     */
+    private static final int YIELD_EVERY = 16;
+
     private final ReentrantLock mutex = new ReentrantLock();
     /** The local threads waiting, in arrival order; only the head acts, so only the head is woken. */
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
@@ -92,6 +101,8 @@ final class LocalLockState {
     private long lostFence;
     /** When the current owner took the lock ({@link System#nanoTime()}). */
     private long heldSince;
+    /** Acquisitions in a row on this node granted while the thread asked, with no wait (see {@link #YIELD_EVERY}). */
+    private int grantsWithoutWaiting;
     private final TimeRecorder waitTimes = new TimeRecorder();
     private final TimeRecorder holdTimes = new TimeRecorder();
 
@@ -166,6 +177,7 @@ final class LocalLockState {
      */
     boolean acquire(boolean interruptible, long timeoutNanos) throws InterruptedException {
         Thread me = Thread.currentThread();
+        boolean yieldAfter = false;
         mutex.lock();
         try {
             if (owner == me) {
@@ -189,20 +201,27 @@ final class LocalLockState {
             }
             long deadline = timeoutNanos >= 0 ? start + timeoutNanos : 0;
             waiters.add(waiter);
+            boolean asked = false;
             try {
                 while (true) {
                     requireOpen();
                     if (waiters.peekFirst() == waiter && owner == null) {
                         if (phase == Phase.GRANTED) {
                             takeGrant(me, start);
+                            yieldAfter = asked && ++grantsWithoutWaiting % YIELD_EVERY == 0;
+                            if (!asked) {
+                                grantsWithoutWaiting = 0;
+                            }
                             return true;
                         }
                         if (phase == Phase.IDLE) {
                             phase = Phase.REQUESTED;
                             issueRequest.run();
+                            asked = true;
                             continue; // the request may have run here and been granted at once (a token held here)
                         }
                     }
+                    asked = false;
                     if (timeoutNanos < 0) {
                         if (interruptible) {
                             waiter.wakeUp.await();
@@ -224,6 +243,9 @@ final class LocalLockState {
             }
         } finally {
             mutex.unlock();
+            if (yieldAfter) {
+                Thread.yield();
+            }
         }
     }
 
