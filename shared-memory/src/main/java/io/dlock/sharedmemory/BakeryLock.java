@@ -20,8 +20,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * }</pre>
  *
  * <h2>Assumptions</h2>
- * At most {@code capacity} threads; atomic, sequentially consistent reads and writes of {@code choosing} and
- * {@code ticket} (volatile accesses on {@link AtomicIntegerArray} / {@link AtomicLongArray}). Tickets grow while
+ * At most {@code capacity} threads; atomic reads and writes of {@code choosing} and {@code ticket} that are not
+ * reordered where the proof needs program order ({@link AtomicIntegerArray} / {@link AtomicLongArray}: volatile,
+ * except that the doorway's ticket store is a release store; see the implementation notes). Tickets grow while
  * the lock is never free; they are {@code long}s, so they cannot overflow in practice (2<sup>63</sup> acquisitions).
  *
  * <h2>Capacity</h2>
@@ -40,12 +41,31 @@ public final class BakeryLock extends SharedMemoryLock {
 
     /* Implementation notes.
      *
-     * Why volatile (sequentially consistent) accesses. Two store-load orders carry the proof:
+     * Memory modes (issue 19). Two store-load orders carry the proof:
      * (1) choosing[i] = 1 must be visible before i reads the tickets, so that a thread k that reads ticket[i]
      *     as 0 (or old) while i is choosing is made to wait by choosing[i] == 1;
      * (2) ticket[i] must be visible before i reads choosing[k] and ticket[k] in the wait, so that of two
      *     threads with overlapping doorways at least one sees the other's ticket.
-     * Acquire/release would allow the loads to pass the earlier stores; volatile get/set do not.
+     * Acquire/release would allow the loads to pass the earlier stores. Hence:
+     *   choosing[i] = 1   volatile store: StoreLoad (1) before the ticket loads
+     *   ticket[i] = t     setRelease: not reordered after the choosing store that follows
+     *   choosing[i] = 0   volatile store: StoreLoad (2) for the ticket store before it (which cannot move after
+     *                     it), and the StoreLoad before SpinThenPark.wakeParked()'s read (it can end a wait)
+     *   ticket[i] = 0     volatile store: exit, and the StoreLoad before wakeParked()
+     *   all loads         volatile
+     * A thread k that reads ticket[i] does so after reading choosing[i] == 0 (volatile load, and a thread that
+     * saw choosing[i] == 1 re-reads it), so when it read i's choosing = 0 of this doorway it synchronizes-with it
+     * and sees ticket[i] = t. For (2), i's release ticket store is visible before its volatile choosing store,
+     * which precedes its loads: the same "two stores become visible in program order" step as PetersonLock's,
+     * where its notes say on which machines it holds and what tests it. Three full fences per uncontended
+     * lock+unlock on x86 (the choosing stores and the exit), against four with every store volatile.
+     *
+     * Happens-before between owners with capacity 2: the entering thread k's last check read choosing[p] == 0
+     * and ticket[p]; the value read is p's exit store (0), a later doorway's store, or the initial value, each of
+     * which follows p's critical section (a ticket of p's from before that critical section is smaller than k's
+     * and would have made k wait), so the read synchronizes-with a store after p's critical section (the
+     * ticket store of a later doorway is read only after choosing[p] = 0 of that doorway, volatile). With more
+     * than two slots, the owner field carries the edge (Ownership's notes).
      *
      * The wait checks all k in one pass and starts over if one of them still blocks; each pass reads
      * choosing[k] then ticket[k], so the reads that finally let i through are the ones Lamport's sequential
@@ -83,8 +103,8 @@ public final class BakeryLock extends SharedMemoryLock {
         for (int k = 0; k < ticket.length(); k++) {
             max = Math.max(max, ticket.get(k)); // volatile loads
         }
-        ticket.set(i, max + 1); // volatile store, before the loads in mustWait (see notes (2))
-        choosing.set(i, 0);     // volatile store: ends the doorway
+        ticket.setRelease(i, max + 1); // release: not reordered after the choosing store (see notes (2))
+        choosing.set(i, 0);            // volatile: ends the doorway; the StoreLoad before the loads in mustWait
     }
 
     @Override
@@ -112,7 +132,7 @@ public final class BakeryLock extends SharedMemoryLock {
 
     @Override
     void exit(int i) {
-        ticket.set(i, 0); // volatile: lets the next ticket holder in
+        ticket.set(i, 0); // volatile: lets the next ticket holder in; StoreLoad before wakeParked()
     }
 
     @Override

@@ -32,8 +32,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * </ul>
  *
  * <h2>Assumptions</h2>
- * At most {@code capacity} threads; atomic, sequentially consistent reads and writes of {@code level} and
- * {@code victim} ({@link AtomicIntegerArray} with volatile accesses, see the implementation notes).
+ * At most {@code capacity} threads; atomic reads and writes of {@code level} and {@code victim} that are not
+ * reordered where the proof needs program order ({@link AtomicIntegerArray}: volatile, except that raising
+ * one's own level is a release store; see the implementation notes).
  *
  * <h2>Capacity</h2>
  * Fixed at construction, between 2 and 64. Each thread takes a slot on first use; one thread too many gets an
@@ -53,12 +54,23 @@ public final class FilterLock extends SharedMemoryLock {
 
     /* Implementation notes.
      *
-     * Why volatile (sequentially consistent) accesses. At each level a thread writes level[i] and victim[L],
-     * then reads victim[L] and every level[k]. The counting argument ("of the threads that reach level L, the
-     * last to write victim[L] cannot pass while another is at level >= L") needs every thread that wrote
-     * victim[L] earlier to have its level[k] >= L visible to that last writer: a store ordered before later loads
-     * of other variables (store-load). Acquire/release does not order a store before a later load, so it is not
-     * enough; AtomicIntegerArray.get/set are volatile, which is.
+     * Memory modes (issue 19). At each level a thread writes level[i] and victim[L], then reads victim[L] and
+     * every level[k]. The counting argument ("of the threads that reach level L, the last to write victim[L]
+     * cannot pass while another is at level >= L") needs every thread that wrote victim[L] earlier to have its
+     * level[k] >= L visible to that last writer: a store ordered before later loads of other variables
+     * (store-load), which acquire/release does not give. Hence:
+     *   level[i] = L    setRelease: not reordered after the victim store that follows
+     *   victim[L] = i   volatile store: the StoreLoad before the reads
+     *   reads           volatile loads of victim[L] and level[k]
+     *   level[i] = 0    volatile store: exit; the StoreLoad before SpinThenPark.wakeParked()'s read
+     * This is PetersonLock's argument level by level (level[i] = L plays flag[i] = 1, victim[L] plays turn): the
+     * last writer t of victim[L] reads level[k] after its volatile victim store; every earlier writer k of
+     * victim[L] stored level[k] = L before its victim store (release: not reordered after it), and victim
+     * stores are totally ordered, so t reads level[k] >= L (k lowers its level only on exit). The step
+     * "k's two stores become visible in program order" is the one that goes beyond the volatile rules of the
+     * Java memory model; PetersonLock's notes say where it holds (x86, AArch64) and what tests it. With
+     * capacity 2 the lock is Peterson's, and the algorithm's own reads carry the happens-before edge between
+     * owners as in PetersonLock; with more, the owner field carries it (Ownership's notes).
      *
      * The thread's own current level is read back from level[i] with a plain read: only this thread writes
      * level[i] while it holds the slot (a new holder of a slot sees the old holder's writes through the CAS
@@ -66,7 +78,7 @@ public final class FilterLock extends SharedMemoryLock {
      *
      * Wake-ups: a victim[L] write can end the wait of the previous victim of L; exit() (level back to 0) can end
      * the wait of anybody. Raising one's own level never ends a wait, but passStage() writes victim[L+1] at the
-     * same time, so the lock wakes after it too.
+     * same time, so the lock wakes after it too. Each of these ends with a volatile store (SharedMemoryLock notes).
      *
      * The scan of levels in mustWait reads one level[k] at a time; docs/algorithms.md C3 notes this is still correct.
      */
@@ -126,7 +138,7 @@ public final class FilterLock extends SharedMemoryLock {
 
     @Override
     void exit(int i) {
-        level.set(i, 0); // volatile: lets every waiter re-evaluate its level condition
+        level.set(i, 0); // volatile: lets every waiter re-evaluate its level condition; StoreLoad before wakeParked()
     }
 
     @Override
@@ -135,7 +147,7 @@ public final class FilterLock extends SharedMemoryLock {
     }
 
     private void enterLevel(int i, int l) {
-        level.set(i, l);  // volatile store, ordered before our later loads (store-load)
-        victim.set(l, i); // volatile store, after the level store: a later arrival sees us at level l
+        level.setRelease(i, l); // release: not reordered after the victim store (see notes)
+        victim.set(l, i);       // volatile: the StoreLoad before mustWait's loads; a later arrival sees us at level l
     }
 }

@@ -24,8 +24,10 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * (docs/algorithms.md SM-3, SM-4). The source notes' first, flag-only version can deadlock and is kept only as a test fixture (SM-1).
  *
  * <h2>Assumptions</h2>
- * Two threads; atomic, sequentially consistent reads and writes of {@code flag} and {@code turn} (here
- * {@link AtomicIntegerArray} and {@link AtomicInteger} with volatile accesses; see the implementation notes).
+ * Two threads; atomic reads and writes of {@code flag} and {@code turn} that are not reordered where the proof
+ * needs program order: here {@link AtomicIntegerArray} and {@link AtomicInteger}, volatile except the
+ * {@code flag[i] = 1} store, which is a release store (see the implementation notes). An uncontended
+ * lock+unlock costs two full fences on x86: the {@code turn} store and the {@code flag[i] = 0} store.
  *
  * <h2>Capacity</h2>
  * The first two threads that use the lock take slots 0 and 1. A third thread gets an
@@ -43,17 +45,45 @@ public final class PetersonLock extends SharedMemoryLock {
 
     /* Implementation notes.
      *
-     * Why volatile (sequentially consistent) accesses. Thread i writes flag[i] and turn, then reads flag[j]
-     * and turn: a store followed by a load of a DIFFERENT variable. Mutual exclusion rests on "if both threads
-     * are in, the later writer of turn must have seen the other's flag = 1", i.e. on the store of flag[i] being
-     * ordered before the load of flag[j]. Acquire/release (getAcquire/setRelease) orders load->load,
-     * load->store and store->store but NOT store->load: a release store may still sit in the store buffer when
-     * the acquire load executes (x86-TSO does exactly this), so both threads can read the other's flag as 0 and
-     * enter. The jcstress test AcquireReleasePetersonTest shows it. AtomicIntegerArray.get/set and
-     * AtomicInteger.get/set are volatile accesses: totally ordered and consistent with program order.
+     * Memory modes (issue 19). Thread i writes flag[i] and turn, then reads flag[j] and turn: a store followed by
+     * a load of a DIFFERENT variable. Acquire/release (getAcquire/setRelease) orders load->load, load->store and
+     * store->store but NOT store->load: a release store may still sit in the store buffer when a later acquire
+     * load executes (x86-TSO does exactly this), so both threads can read the other's flag as 0 and enter. The
+     * jcstress test AcquireReleasePetersonTest shows it. Hence:
+     *   flag[i] = 1   setRelease
+     *   turn = i      volatile store: the StoreLoad barrier before the reads
+     *   reads         volatile loads of flag[j] and turn
+     *   flag[i] = 0   volatile store: exit; the StoreLoad before SpinThenPark.wakeParked()'s read
+     *
+     * Mutual exclusion with flag[i] = 1 as a release store. Suppose both threads are in the critical section.
+     * Writes of turn are volatile, so they are totally ordered; let i be the thread whose doorway write of turn
+     * came later, j the other. i entered on a check that read flag[j] == 0 or turn != i after its own write
+     * turn = i (volatile loads follow earlier volatile stores in the total order).
+     *  - turn != i is impossible: i's read returns i's write or a later one, and j, in the critical section,
+     *    does not write turn again.
+     *  - flag[j] == 0: j's flag[j] = 1 precedes j's turn = j in program order, and a store is never reordered
+     *    after a later release or volatile store (VarHandle.setRelease: "prior loads and stores are not
+     *    reordered after this access"; a volatile store is at least a release). j's turn = j precedes i's
+     *    turn = i, which precedes i's load of flag[j]. So flag[j] = 1 was visible before turn = j, hence before
+     *    i's read, which therefore returns 1 (j resets it only when it leaves): contradiction.
+     * This last step, "j's two stores become visible to i in program order", is the only one that goes beyond
+     * the Java memory model's rules for volatile accesses (JLS 17.4 has no release mode). It holds on x86
+     * (TSO: stores leave the store buffer in order and become visible to all threads at once) and on AArch64
+     * (HotSpot emits stlr for both stores and ldar for the loads; a store-release is ordered after every
+     * earlier store and ARMv8 is multi-copy atomic). It is the "R" litmus shape; on POWER it would depend on
+     * the barrier HotSpot puts before a volatile store, and it has not been tested there. PetersonLockMutexTest
+     * runs jcstress on exactly this code, and AcquireReleasePetersonTest shows the fully weakened variant
+     * (release turn store, no StoreLoad) failing.
+     *
+     * Happens-before between owners (Ownership's notes, two-slot case). The thread k that enters after p's
+     * critical section read flag[p] and turn in its last check. If it read flag[p] == 0, that is p's exit store
+     * (volatile) or the initial value (p never entered). If it read flag[p] == 1 and turn == p, then turn == p
+     * was written after k's own turn = k, so it is p's next doorway store, which follows p's exit in program
+     * order (a turn = p written before p's critical section and after k's turn = k would have made p wait for
+     * k). Either way a volatile load read a volatile store that follows p's critical section: synchronizes-with.
      *
      * Why wake after enterDoorway: the other thread may be parked in its wait for "turn != j"; our write of
-     * turn ends it. exit() ends the wait "flag[i] == 1".
+     * turn ends it. exit() ends the wait "flag[i] == 1". Both end with a volatile store (SharedMemoryLock notes).
      */
 
     private static final int INTERESTED = 1;
@@ -76,13 +106,13 @@ public final class PetersonLock extends SharedMemoryLock {
 
     @Override
     void enterDoorway(int i) {
-        flag.set(i, INTERESTED); // volatile: must be ordered before the loads in mustWait (store-load)
-        turn.set(i);             // volatile: after the flag write (swapping them breaks mutual exclusion, SM-4)
+        flag.setRelease(i, INTERESTED); // release: not reordered after the turn store (see notes)
+        turn.set(i);                    // volatile: the StoreLoad before mustWait's loads (swapping them: SM-4)
     }
 
     @Override
     boolean mustWait(int i) {
-        // Volatile loads: ordered after our own stores in enterDoorway.
+        // Volatile loads: ordered after our volatile turn store, and acquires (happens-before, see notes).
         return flag.get(1 - i) == INTERESTED && turn.get() == i;
     }
 
@@ -93,7 +123,7 @@ public final class PetersonLock extends SharedMemoryLock {
 
     @Override
     void exit(int i) {
-        flag.set(i, NOT_INTERESTED); // volatile: releases the critical section to the other thread
+        flag.set(i, NOT_INTERESTED); // volatile: releases the critical section; StoreLoad before wakeParked()
     }
 
     @Override

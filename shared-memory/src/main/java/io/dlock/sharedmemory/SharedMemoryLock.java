@@ -56,8 +56,21 @@ public abstract class SharedMemoryLock implements Lock {
      * and wakeParked() is called after each of the hooks that write, because each of those writes can end
      * somebody else's wait. Ownership keeps owner, hold count and slot; ThreadSlots maps threads to slots.
      *
-     * Every shared access of the algorithms is volatile (sequentially consistent): they all need a write to be
-     * ordered before a later read of another variable (store-load), which acquire/release does not give.
+     * Memory modes (issue 19). Each algorithm needs some of its stores to be ordered before later loads of other
+     * variables (store-load), which acquire/release does not give: those stores are volatile (on x86 each costs a
+     * full fence, the dominant cost of an uncontended acquisition). The other stores are release stores, and each
+     * lock class argues, store by store, why that is enough. Two rules hold for all three locks:
+     *   - the last store of every hook that can end another thread's wait (enterDoorway, passStage, exit) is
+     *     volatile, because SpinThenPark.wakeParked() reads the parked count right after it (a store-load pair,
+     *     see SpinThenPark's notes on lost wake-ups);
+     *   - every load in mustWait is volatile: ordered after our own earlier volatile stores, and an acquire, so
+     *     the value read synchronizes-with the store that wrote it.
+     * With two slots the algorithm's own reads carry the happens-before edge from one owner to the next; with
+     * more, the owner field does (Ownership's notes).
+     *
+     * The uncontended path of lock(): one plain read of owner (reentry), a scan of the slot array with plain
+     * reads (ThreadSlots), the doorway, one read of the parked count, one evaluation of the wait condition,
+     * plain writes of owner, holds and slot. No allocation, no ThreadLocal, no read-modify-write.
      */
 
     private final String name;
@@ -74,7 +87,7 @@ public abstract class SharedMemoryLock implements Lock {
     SharedMemoryLock(String name, int capacity, boolean capacityIsConfigurable, int spinsBeforeParking) {
         this.name = name;
         this.slots = new ThreadSlots(name, capacity, capacityIsConfigurable, this::stateAtRest);
-        this.ownership = new Ownership(name);
+        this.ownership = new Ownership(name, capacity);
         this.waiting = new SpinThenPark(capacity, spinsBeforeParking, this::mustWait);
     }
 
@@ -100,9 +113,10 @@ public abstract class SharedMemoryLock implements Lock {
     /** Acquires the lock, waiting as long as necessary; not interruptible (an interrupt is re-asserted on return). */
     @Override
     public final void lock() {
-        if (!ownership.reenter(Thread.currentThread())
-                && acquireNewHold(Mode.UNINTERRUPTIBLE, 0L, 1) == Entry.ENTERED_AFTER_INTERRUPT) {
-            Thread.currentThread().interrupt();
+        Thread me = Thread.currentThread();
+        if (!ownership.reenter(me)
+                && acquireNewHold(me, Mode.UNINTERRUPTIBLE, 0L, 1) == Entry.ENTERED_AFTER_INTERRUPT) {
+            me.interrupt();
         }
     }
 
@@ -114,7 +128,8 @@ public abstract class SharedMemoryLock implements Lock {
     /** Acquires the lock if no other thread holds it or competes for it at this moment; never waits. */
     @Override
     public final boolean tryLock() {
-        return ownership.reenter(Thread.currentThread()) || acquireNewHold(Mode.NO_WAIT, 0L, 1) == Entry.ENTERED;
+        Thread me = Thread.currentThread();
+        return ownership.reenter(me) || acquireNewHold(me, Mode.NO_WAIT, 0L, 1) == Entry.ENTERED;
     }
 
     @Override
@@ -204,7 +219,7 @@ public abstract class SharedMemoryLock implements Lock {
 
     /** Acquires the lock again, uninterruptibly, with {@code holds} holds; returns whether an interrupt arrived meanwhile. */
     boolean reacquire(int holds) {
-        return acquireNewHold(Mode.UNINTERRUPTIBLE, 0L, holds) == Entry.ENTERED_AFTER_INTERRUPT;
+        return acquireNewHold(Thread.currentThread(), Mode.UNINTERRUPTIBLE, 0L, holds) == Entry.ENTERED_AFTER_INTERRUPT;
     }
 
     // ---- the shared acquisition path ------------------------------------------------------------------
@@ -214,13 +229,14 @@ public abstract class SharedMemoryLock implements Lock {
     private enum Entry { ENTERED, ENTERED_AFTER_INTERRUPT, GAVE_UP, INTERRUPTED }
 
     private boolean acquireInterruptibly(Mode mode, long nanos) throws InterruptedException {
-        if (ownership.reenter(Thread.currentThread())) {
+        Thread me = Thread.currentThread();
+        if (ownership.reenter(me)) {
             return true;
         }
         if (Thread.interrupted()) {
             throw new InterruptedException(name + ": interrupted before acquiring");
         }
-        Entry entry = acquireNewHold(mode, nanos, 1);
+        Entry entry = acquireNewHold(me, mode, nanos, 1);
         if (entry == Entry.INTERRUPTED) {
             throw new InterruptedException(name + ": interrupted while waiting for the lock");
         }
@@ -232,17 +248,32 @@ public abstract class SharedMemoryLock implements Lock {
      * In {@link Mode#UNINTERRUPTIBLE} an interrupt is absorbed and reported as {@link Entry#ENTERED_AFTER_INTERRUPT};
      * in the other modes the thread withdraws and reports {@link Entry#INTERRUPTED} (its interrupt status cleared).
      */
-    private Entry acquireNewHold(Mode mode, long nanos, int holds) {
-        Thread me = Thread.currentThread();
-        int i = slots.claimSlotOfCurrentThread();
+    private Entry acquireNewHold(Thread me, Mode mode, long nanos, int holds) {
+        int i = slots.claimSlotOf(me);
+        // The uncontended path: doorway, one look at the wait condition, enter.
+        try {
+            enterDoorway(i);
+            waiting.wakeParked();
+            if (!mustWait(i) && passStage(i)) {
+                ownership.entered(me, i, holds);
+                return Entry.ENTERED;
+            }
+        } catch (RuntimeException | Error e) {
+            exitAndWake(i); // withdraw, as awaitEntry does (a broken test variant's hook may throw)
+            throw e;
+        }
+        return awaitEntry(me, i, mode, nanos, holds);
+    }
+
+    /** The rest of {@link #acquireNewHold}: slot {@code i} has done a doorway or stage entry and must look again. */
+    private Entry awaitEntry(Thread me, int i, Mode mode, long nanos, int holds) {
         boolean timed = mode == Mode.TIMED;
         long deadline = timed ? System.nanoTime() + nanos : 0L;
         boolean wait = mode == Mode.UNINTERRUPTIBLE || mode == Mode.INTERRUPTIBLE || timed;
         boolean interrupted = false;
         boolean entered = false;
         try {
-            enterDoorway(i);
-            waiting.wakeParked();
+            waiting.wakeParked(); // the stage entry passStage may just have done
             while (true) {
                 if (mustWait(i)) {
                     if (!wait) {

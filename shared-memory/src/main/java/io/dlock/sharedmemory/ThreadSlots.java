@@ -76,12 +76,12 @@ final class ThreadSlots {
     }
 
     /**
-     * The slot of the current thread, claiming a free one (or one left by a terminated thread) on first use.
+     * The slot of {@code me}, the current thread, claiming a free one (or one left by a terminated thread) on
+     * first use. A thread that has its slot finds it with {@code capacity} plain reads at most, no ThreadLocal.
      *
      * @throws IllegalStateException if every slot is held by a live thread
      */
-    int claimSlotOfCurrentThread() {
-        Thread me = Thread.currentThread();
+    int claimSlotOf(Thread me) {
         int mine = slotOf(me);
         if (mine >= 0) {
             return mine;
