@@ -1,7 +1,7 @@
 package io.dlock.sharedmemory;
 
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLongArray;
+import static io.dlock.sharedmemory.Cells.INTS;
+import static io.dlock.sharedmemory.Cells.LONGS;
 
 /**
  * Lamport's bakery algorithm: a first-come-first-served lock for {@code n} threads, as a
@@ -21,8 +21,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *
  * <h2>Assumptions</h2>
  * At most {@code capacity} threads; atomic reads and writes of {@code choosing} and {@code ticket} that are not
- * reordered where the proof needs program order ({@link AtomicIntegerArray} / {@link AtomicLongArray}: volatile,
- * except that the doorway's ticket store is a release store; see the implementation notes). Tickets grow while
+ * reordered where the proof needs program order ({@code int[]} and {@code long[]} accessed through
+ * {@link java.lang.invoke.VarHandle}s: volatile, except that the doorway's ticket store is a release store; see the
+ * implementation notes). Tickets grow while
  * the lock is never free; they are {@code long}s, so they cannot overflow in practice (2<sup>63</sup> acquisitions).
  *
  * <h2>Capacity</h2>
@@ -75,9 +76,9 @@ public final class BakeryLock extends SharedMemoryLock {
      */
 
     /** choosing[i]: 1 while thread i is in its doorway, computing its ticket. */
-    private final AtomicIntegerArray choosing;
+    private final int[] choosing;
     /** ticket[i]: thread i's number, 0 when it neither holds nor wants the lock. */
-    private final AtomicLongArray ticket;
+    private final long[] ticket;
 
     /**
      * A bakery lock for at most {@code capacity} threads.
@@ -92,32 +93,32 @@ public final class BakeryLock extends SharedMemoryLock {
     /** A bakery lock whose waiters check {@code spinsBeforeParking} times before parking (tests use few). */
     BakeryLock(int capacity, int spinsBeforeParking) {
         super("BakeryLock", ThreadSlots.checkCapacity("BakeryLock", capacity), true, spinsBeforeParking);
-        this.choosing = new AtomicIntegerArray(capacity);
-        this.ticket = new AtomicLongArray(capacity);
+        this.choosing = new int[capacity];
+        this.ticket = new long[capacity];
     }
 
     @Override
     void enterDoorway(int i) {
-        choosing.set(i, 1); // volatile store, before the ticket loads (store-load, see notes (1))
+        INTS.setVolatile(choosing, i, 1); // volatile store, before the ticket loads (store-load, see notes (1))
         long max = 0;
-        for (int k = 0; k < ticket.length(); k++) {
-            max = Math.max(max, ticket.get(k)); // volatile loads
+        for (int k = 0; k < ticket.length; k++) {
+            max = Math.max(max, (long) LONGS.getVolatile(ticket, k)); // volatile loads
         }
-        ticket.setRelease(i, max + 1); // release: not reordered after the choosing store (see notes (2))
-        choosing.set(i, 0);            // volatile: ends the doorway; the StoreLoad before the loads in mustWait
+        LONGS.setRelease(ticket, i, max + 1); // release: not reordered after the choosing store (see notes (2))
+        INTS.setVolatile(choosing, i, 0);     // volatile: ends the doorway; the StoreLoad before the loads in mustWait
     }
 
     @Override
     boolean mustWait(int i) {
-        long mine = ticket.getPlain(i); // own ticket: only this thread writes it
-        for (int k = 0; k < ticket.length(); k++) {
+        long mine = ticket[i]; // own ticket: only this thread writes it
+        for (int k = 0; k < ticket.length; k++) {
             if (k == i) {
                 continue;
             }
-            if (choosing.get(k) == 1) { // volatile load
+            if ((int) INTS.getVolatile(choosing, k) == 1) { // volatile load
                 return true;
             }
-            long theirs = ticket.get(k); // volatile load, after the choosing[k] load
+            long theirs = (long) LONGS.getVolatile(ticket, k); // volatile load, after the choosing[k] load
             if (theirs != 0 && (theirs < mine || (theirs == mine && k < i))) {
                 return true;
             }
@@ -132,11 +133,11 @@ public final class BakeryLock extends SharedMemoryLock {
 
     @Override
     void exit(int i) {
-        ticket.set(i, 0); // volatile: lets the next ticket holder in; StoreLoad before wakeParked()
+        LONGS.setVolatile(ticket, i, 0L); // volatile: lets the next ticket holder in; StoreLoad before wakeParked()
     }
 
     @Override
     boolean stateAtRest(int i) {
-        return ticket.get(i) == 0 && choosing.get(i) == 0;
+        return (long) LONGS.getVolatile(ticket, i) == 0 && (int) INTS.getVolatile(choosing, i) == 0;
     }
 }

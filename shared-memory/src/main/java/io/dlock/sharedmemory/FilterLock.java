@@ -1,6 +1,6 @@
 package io.dlock.sharedmemory;
 
-import java.util.concurrent.atomic.AtomicIntegerArray;
+import static io.dlock.sharedmemory.Cells.INTS;
 
 /**
  * The filter lock: Peterson's algorithm generalised to {@code n} threads, as a {@link java.util.concurrent.locks.Lock}.
@@ -33,8 +33,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  *
  * <h2>Assumptions</h2>
  * At most {@code capacity} threads; atomic reads and writes of {@code level} and {@code victim} that are not
- * reordered where the proof needs program order ({@link AtomicIntegerArray}: volatile, except that raising
- * one's own level is a release store; see the implementation notes).
+ * reordered where the proof needs program order ({@code int[]}s accessed through a
+ * {@link java.lang.invoke.VarHandle}: volatile, except that raising one's own level is a release store; see the
+ * implementation notes).
  *
  * <h2>Capacity</h2>
  * Fixed at construction, between 2 and 64. Each thread takes a slot on first use; one thread too many gets an
@@ -85,9 +86,9 @@ public final class FilterLock extends SharedMemoryLock {
 
     private final int topLevel;
     /** level[i]: the level thread i is at, 0 when it neither holds nor wants the lock (source notes: flag). */
-    private final AtomicIntegerArray level;
+    private final int[] level;
     /** victim[L] for L in 1..n-1: the thread that entered level L last (source notes: turn). Index 0 unused. */
-    private final AtomicIntegerArray victim;
+    private final int[] victim;
 
     /**
      * A filter lock for at most {@code capacity} threads.
@@ -103,8 +104,8 @@ public final class FilterLock extends SharedMemoryLock {
     FilterLock(int capacity, int spinsBeforeParking) {
         super("FilterLock", ThreadSlots.checkCapacity("FilterLock", capacity), true, spinsBeforeParking);
         this.topLevel = capacity - 1;
-        this.level = new AtomicIntegerArray(capacity);
-        this.victim = new AtomicIntegerArray(capacity);
+        this.level = new int[capacity];
+        this.victim = new int[capacity];
     }
 
     @Override
@@ -114,12 +115,12 @@ public final class FilterLock extends SharedMemoryLock {
 
     @Override
     boolean mustWait(int i) {
-        int l = level.getPlain(i); // own level: only this thread writes it (see notes)
-        if (victim.get(l) != i) {  // volatile load, ordered after our stores in enterLevel
+        int l = level[i];                          // own level: only this thread writes it (see notes)
+        if ((int) INTS.getVolatile(victim, l) != i) { // volatile load, ordered after our stores in enterLevel
             return false;
         }
-        for (int k = 0; k < level.length(); k++) {
-            if (k != i && level.get(k) >= l) { // volatile loads
+        for (int k = 0; k < level.length; k++) {
+            if (k != i && (int) INTS.getVolatile(level, k) >= l) { // volatile loads
                 return true;
             }
         }
@@ -128,7 +129,7 @@ public final class FilterLock extends SharedMemoryLock {
 
     @Override
     boolean passStage(int i) {
-        int l = level.getPlain(i);
+        int l = level[i];
         if (l == topLevel) {
             return true;
         }
@@ -138,16 +139,16 @@ public final class FilterLock extends SharedMemoryLock {
 
     @Override
     void exit(int i) {
-        level.set(i, 0); // volatile: lets every waiter re-evaluate its level condition; StoreLoad before wakeParked()
+        INTS.setVolatile(level, i, 0); // volatile: lets every waiter re-evaluate its level condition; StoreLoad before wakeParked()
     }
 
     @Override
     boolean stateAtRest(int i) {
-        return level.get(i) == 0;
+        return (int) INTS.getVolatile(level, i) == 0;
     }
 
     private void enterLevel(int i, int l) {
-        level.setRelease(i, l); // release: not reordered after the victim store (see notes)
-        victim.set(l, i);       // volatile: the StoreLoad before mustWait's loads; a later arrival sees us at level l
+        INTS.setRelease(level, i, l);  // release: not reordered after the victim store (see notes)
+        INTS.setVolatile(victim, l, i); // volatile: the StoreLoad before mustWait's loads; a later arrival sees us at level l
     }
 }

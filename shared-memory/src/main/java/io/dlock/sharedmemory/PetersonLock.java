@@ -1,7 +1,9 @@
 package io.dlock.sharedmemory;
 
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicIntegerArray;
+import static io.dlock.sharedmemory.Cells.INTS;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * Peterson's mutual-exclusion algorithm for two threads, as a {@link java.util.concurrent.locks.Lock}.
@@ -25,7 +27,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  *
  * <h2>Assumptions</h2>
  * Two threads; atomic reads and writes of {@code flag} and {@code turn} that are not reordered where the proof
- * needs program order: here {@link AtomicIntegerArray} and {@link AtomicInteger}, volatile except the
+ * needs program order: here an {@code int[]} and an {@code int} through {@link VarHandle}s, volatile except the
  * {@code flag[i] = 1} store, which is a release store (see the implementation notes). An uncontended
  * lock+unlock costs two full fences on x86: the {@code turn} store and the {@code flag[i] = 0} store.
  *
@@ -90,9 +92,20 @@ public final class PetersonLock extends SharedMemoryLock {
     private static final int NOT_INTERESTED = 0;
 
     /** flag[i] of the source notes: 1 while thread i wants or holds the lock. */
-    private final AtomicIntegerArray flag = new AtomicIntegerArray(2);
+    private final int[] flag = new int[2];
     /** turn of the source notes, used as the victim: the thread that wrote it last waits. */
-    private final AtomicInteger turn = new AtomicInteger();
+    @SuppressWarnings("unused") // accessed through TURN only
+    private int turn;
+
+    private static final VarHandle TURN;
+
+    static {
+        try {
+            TURN = MethodHandles.lookup().findVarHandle(PetersonLock.class, "turn", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /** A Peterson lock for two threads. */
     public PetersonLock() {
@@ -106,14 +119,14 @@ public final class PetersonLock extends SharedMemoryLock {
 
     @Override
     void enterDoorway(int i) {
-        flag.setRelease(i, INTERESTED); // release: not reordered after the turn store (see notes)
-        turn.set(i);                    // volatile: the StoreLoad before mustWait's loads (swapping them: SM-4)
+        INTS.setRelease(flag, i, INTERESTED); // release: not reordered after the turn store (see notes)
+        TURN.setVolatile(this, i);            // volatile: the StoreLoad before mustWait's loads (swapping them: SM-4)
     }
 
     @Override
     boolean mustWait(int i) {
         // Volatile loads: ordered after our volatile turn store, and acquires (happens-before, see notes).
-        return flag.get(1 - i) == INTERESTED && turn.get() == i;
+        return (int) INTS.getVolatile(flag, 1 - i) == INTERESTED && (int) TURN.getVolatile(this) == i;
     }
 
     @Override
@@ -123,11 +136,11 @@ public final class PetersonLock extends SharedMemoryLock {
 
     @Override
     void exit(int i) {
-        flag.set(i, NOT_INTERESTED); // volatile: releases the critical section; StoreLoad before wakeParked()
+        INTS.setVolatile(flag, i, NOT_INTERESTED); // volatile: releases the critical section; StoreLoad before wakeParked()
     }
 
     @Override
     boolean stateAtRest(int i) {
-        return flag.get(i) == NOT_INTERESTED;
+        return (int) INTS.getVolatile(flag, i) == NOT_INTERESTED;
     }
 }
