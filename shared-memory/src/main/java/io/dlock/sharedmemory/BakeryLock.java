@@ -49,17 +49,16 @@ public final class BakeryLock extends SharedMemoryLock {
      *     threads with overlapping doorways at least one sees the other's ticket.
      * Acquire/release would allow the loads to pass the earlier stores. Hence:
      *   choosing[i] = 1   volatile store: StoreLoad (1) before the ticket loads
-     *   ticket[i] = t     setRelease: not reordered after the choosing store that follows
-     *   choosing[i] = 0   volatile store: StoreLoad (2) for the ticket store before it (which cannot move after
-     *                     it), and the StoreLoad before SpinThenPark.wakeParked()'s read (it can end a wait)
+     *   ticket[i] = t     volatile store
+     *   choosing[i] = 0   volatile store: StoreLoad (2) before the loads in the wait, and the StoreLoad before
+     *                     SpinThenPark.wakeParked()'s read (it can end a wait)
      *   ticket[i] = 0     volatile store: exit, and the StoreLoad before wakeParked()
      *   all loads         volatile
-     * A thread k that reads ticket[i] does so after reading choosing[i] == 0 (volatile load, and a thread that
-     * saw choosing[i] == 1 re-reads it), so when it read i's choosing = 0 of this doorway it synchronizes-with it
-     * and sees ticket[i] = t. For (2), i's release ticket store is visible before its volatile choosing store,
-     * which precedes its loads: the same "two stores become visible in program order" step as PetersonLock's,
-     * where its notes say on which machines it holds and what tests it. Three full fences per uncontended
-     * lock+unlock on x86 (the choosing stores and the exit), against four with every store volatile.
+     * Every access is volatile, so Lamport's proof holds on the synchronization order (JLS 17.4.4) as under
+     * sequential consistency: a thread k that reads ticket[i] does so after reading choosing[i] == 0, and of two
+     * threads with overlapping doorways at least one reads the other's ticket. Four full fences per uncontended
+     * lock+unlock on x86 (a release ticket store would save one, outside the Java memory model: see
+     * PetersonLock's notes).
      *
      * Happens-before between owners with capacity 2: the entering thread k's last check read choosing[p] == 0
      * and ticket[p]; the value read is p's exit store (0), a later doorway's store, or the initial value, each of
@@ -104,7 +103,7 @@ public final class BakeryLock extends SharedMemoryLock {
         for (int k = 0; k < ticket.length; k++) {
             max = Math.max(max, (long) LONGS.getVolatile(ticket, k)); // volatile loads
         }
-        LONGS.setRelease(ticket, i, max + 1); // release: not reordered after the choosing store (see notes (2))
+        LONGS.setVolatile(ticket, i, max + 1); // volatile: in the synchronization order with choosing (see notes)
         INTS.setVolatile(choosing, i, 0);     // volatile: ends the doorway; the StoreLoad before the loads in mustWait
     }
 

@@ -60,18 +60,16 @@ public final class FilterLock extends SharedMemoryLock {
      * cannot pass while another is at level >= L") needs every thread that wrote victim[L] earlier to have its
      * level[k] >= L visible to that last writer: a store ordered before later loads of other variables
      * (store-load), which acquire/release does not give. Hence:
-     *   level[i] = L    setRelease: not reordered after the victim store that follows
+     *   level[i] = L    volatile store
      *   victim[L] = i   volatile store: the StoreLoad before the reads
      *   reads           volatile loads of victim[L] and level[k]
      *   level[i] = 0    volatile store: exit; the StoreLoad before SpinThenPark.wakeParked()'s read
-     * This is PetersonLock's argument level by level (level[i] = L plays flag[i] = 1, victim[L] plays turn): the
-     * last writer t of victim[L] reads level[k] after its volatile victim store; every earlier writer k of
-     * victim[L] stored level[k] = L before its victim store (release: not reordered after it), and victim
-     * stores are totally ordered, so t reads level[k] >= L (k lowers its level only on exit). The step
-     * "k's two stores become visible in program order" is the one that goes beyond the volatile rules of the
-     * Java memory model; PetersonLock's notes say where it holds (x86, AArch64) and what tests it. With
-     * capacity 2 the lock is Peterson's, and the algorithm's own reads carry the happens-before edge between
-     * owners as in PetersonLock; with more, the owner field carries it (Ownership's notes).
+     * This is PetersonLock's argument level by level (level[i] = L plays flag[i] = 1, victim[L] plays turn), on
+     * volatile accesses only, so it rests on the synchronization order alone: the last writer t of victim[L]
+     * reads level[k] after its victim store; every earlier writer k of victim[L] stored level[k] = L before its
+     * victim store, so t reads level[k] >= L (k lowers its level only on exit). With capacity 2 the lock is
+     * Peterson's, and the algorithm's own reads carry the happens-before edge between owners as in
+     * PetersonLock; with more, the owner field carries it (Ownership's notes).
      *
      * The thread's own current level is read back from level[i] with a plain read: only this thread writes
      * level[i] while it holds the slot (a new holder of a slot sees the old holder's writes through the CAS
@@ -148,7 +146,7 @@ public final class FilterLock extends SharedMemoryLock {
     }
 
     private void enterLevel(int i, int l) {
-        INTS.setRelease(level, i, l);  // release: not reordered after the victim store (see notes)
+        INTS.setVolatile(level, i, l);  // volatile: in the synchronization order with victim (see notes)
         INTS.setVolatile(victim, l, i); // volatile: the StoreLoad before mustWait's loads; a later arrival sees us at level l
     }
 }

@@ -51,31 +51,21 @@ public final class PetersonLock extends SharedMemoryLock {
      * a load of a DIFFERENT variable. Acquire/release (getAcquire/setRelease) orders load->load, load->store and
      * store->store but NOT store->load: a release store may still sit in the store buffer when a later acquire
      * load executes (x86-TSO does exactly this), so both threads can read the other's flag as 0 and enter. The
-     * jcstress test AcquireReleasePetersonTest shows it. Hence:
-     *   flag[i] = 1   setRelease
+     * jcstress test AcquireReleasePetersonTest shows it. Every access of flag and turn is therefore volatile:
+     *   flag[i] = 1   volatile store
      *   turn = i      volatile store: the StoreLoad barrier before the reads
      *   reads         volatile loads of flag[j] and turn
      *   flag[i] = 0   volatile store: exit; the StoreLoad before SpinThenPark.wakeParked()'s read
-     *
-     * Mutual exclusion with flag[i] = 1 as a release store. Suppose both threads are in the critical section.
-     * Writes of turn are volatile, so they are totally ordered; let i be the thread whose doorway write of turn
-     * came later, j the other. i entered on a check that read flag[j] == 0 or turn != i after its own write
-     * turn = i (volatile loads follow earlier volatile stores in the total order).
-     *  - turn != i is impossible: i's read returns i's write or a later one, and j, in the critical section,
-     *    does not write turn again.
-     *  - flag[j] == 0: j's flag[j] = 1 precedes j's turn = j in program order, and a store is never reordered
-     *    after a later release or volatile store (VarHandle.setRelease: "prior loads and stores are not
-     *    reordered after this access"; a volatile store is at least a release). j's turn = j precedes i's
-     *    turn = i, which precedes i's load of flag[j]. So flag[j] = 1 was visible before turn = j, hence before
-     *    i's read, which therefore returns 1 (j resets it only when it leaves): contradiction.
-     * This last step, "j's two stores become visible to i in program order", is the only one that goes beyond
-     * the Java memory model's rules for volatile accesses (JLS 17.4 has no release mode). It holds on x86
-     * (TSO: stores leave the store buffer in order and become visible to all threads at once) and on AArch64
-     * (HotSpot emits stlr for both stores and ldar for the loads; a store-release is ordered after every
-     * earlier store and ARMv8 is multi-copy atomic). It is the "R" litmus shape; on POWER it would depend on
-     * the barrier HotSpot puts before a volatile store, and it has not been tested there. PetersonLockMutexTest
-     * runs jcstress on exactly this code, and AcquireReleasePetersonTest shows the fully weakened variant
-     * (release turn store, no StoreLoad) failing.
+     * so the proof is Peterson's under sequential consistency: volatile accesses are totally ordered (the
+     * synchronization order, JLS 17.4.4) consistently with program order, and each volatile load returns the
+     * last volatile store to its variable before it in that order. Suppose both threads are in the critical
+     * section; let i be the one whose doorway write of turn came later in that order, j the other. i entered on a
+     * check after its own turn = i that read flag[j] == 0 or turn != i. turn != i is impossible (j, in the critical
+     * section, does not write turn again), and flag[j] == 0 is impossible too: j's flag[j] = 1 precedes j's
+     * turn = j, which precedes i's turn = i and i's read of flag[j], and j resets its flag only when it leaves.
+     * (A flag store in release mode would save one fence, but the step "j's two stores become visible in
+     * program order" is outside the Java memory model, which defines no release mode: the lock keeps to what the
+     * language promises on every platform.)
      *
      * Happens-before between owners (Ownership's notes, two-slot case). The thread k that enters after p's
      * critical section read flag[p] and turn in its last check. If it read flag[p] == 0, that is p's exit store
@@ -119,7 +109,7 @@ public final class PetersonLock extends SharedMemoryLock {
 
     @Override
     void enterDoorway(int i) {
-        INTS.setRelease(flag, i, INTERESTED); // release: not reordered after the turn store (see notes)
+        INTS.setVolatile(flag, i, INTERESTED); // volatile: in the synchronization order with turn (see notes)
         TURN.setVolatile(this, i);            // volatile: the StoreLoad before mustWait's loads (swapping them: SM-4)
     }
 
