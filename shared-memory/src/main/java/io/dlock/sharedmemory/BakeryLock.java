@@ -1,7 +1,7 @@
 package io.dlock.sharedmemory;
 
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLongArray;
+import static io.dlock.sharedmemory.Cells.INTS;
+import static io.dlock.sharedmemory.Cells.LONGS;
 
 /**
  * Lamport's bakery algorithm: a first-come-first-served lock for {@code n} threads, as a
@@ -20,8 +20,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * }</pre>
  *
  * <h2>Assumptions</h2>
- * At most {@code capacity} threads; atomic, sequentially consistent reads and writes of {@code choosing} and
- * {@code ticket} (volatile accesses on {@link AtomicIntegerArray} / {@link AtomicLongArray}). Tickets grow while
+ * At most {@code capacity} threads; atomic reads and writes of {@code choosing} and {@code ticket} that are not
+ * reordered where the proof needs program order ({@code int[]} and {@code long[]} accessed through
+ * {@link java.lang.invoke.VarHandle}s: volatile, except that the doorway's ticket store is a release store; see the
+ * implementation notes). Tickets grow while
  * the lock is never free; they are {@code long}s, so they cannot overflow in practice (2<sup>63</sup> acquisitions).
  *
  * <h2>Capacity</h2>
@@ -40,12 +42,30 @@ public final class BakeryLock extends SharedMemoryLock {
 
     /* Implementation notes.
      *
-     * Why volatile (sequentially consistent) accesses. Two store-load orders carry the proof:
+     * Memory modes (issue 19). Two store-load orders carry the proof:
      * (1) choosing[i] = 1 must be visible before i reads the tickets, so that a thread k that reads ticket[i]
      *     as 0 (or old) while i is choosing is made to wait by choosing[i] == 1;
      * (2) ticket[i] must be visible before i reads choosing[k] and ticket[k] in the wait, so that of two
      *     threads with overlapping doorways at least one sees the other's ticket.
-     * Acquire/release would allow the loads to pass the earlier stores; volatile get/set do not.
+     * Acquire/release would allow the loads to pass the earlier stores. Hence:
+     *   choosing[i] = 1   volatile store: StoreLoad (1) before the ticket loads
+     *   ticket[i] = t     volatile store
+     *   choosing[i] = 0   volatile store: StoreLoad (2) before the loads in the wait, and the StoreLoad before
+     *                     SpinThenPark.wakeParked()'s read (it can end a wait)
+     *   ticket[i] = 0     volatile store: exit, and the StoreLoad before wakeParked()
+     *   all loads         volatile
+     * Every access is volatile, so Lamport's proof holds on the synchronization order (JLS 17.4.4) as under
+     * sequential consistency: a thread k that reads ticket[i] does so after reading choosing[i] == 0, and of two
+     * threads with overlapping doorways at least one reads the other's ticket. Four full fences per uncontended
+     * lock+unlock on x86 (a release ticket store would save one, outside the Java memory model: see
+     * PetersonLock's notes).
+     *
+     * Happens-before between owners with capacity 2: the entering thread k's last check read choosing[p] == 0
+     * and ticket[p]; the value read is p's exit store (0), a later doorway's store, or the initial value, each of
+     * which follows p's critical section (a ticket of p's from before that critical section is smaller than k's
+     * and would have made k wait), so the read synchronizes-with a store after p's critical section (the
+     * ticket store of a later doorway is read only after choosing[p] = 0 of that doorway, volatile). With more
+     * than two slots, the owner field carries the edge (Ownership's notes).
      *
      * The wait checks all k in one pass and starts over if one of them still blocks; each pass reads
      * choosing[k] then ticket[k], so the reads that finally let i through are the ones Lamport's sequential
@@ -55,9 +75,9 @@ public final class BakeryLock extends SharedMemoryLock {
      */
 
     /** choosing[i]: 1 while thread i is in its doorway, computing its ticket. */
-    private final AtomicIntegerArray choosing;
+    private final int[] choosing;
     /** ticket[i]: thread i's number, 0 when it neither holds nor wants the lock. */
-    private final AtomicLongArray ticket;
+    private final long[] ticket;
 
     /**
      * A bakery lock for at most {@code capacity} threads.
@@ -72,32 +92,32 @@ public final class BakeryLock extends SharedMemoryLock {
     /** A bakery lock whose waiters check {@code spinsBeforeParking} times before parking (tests use few). */
     BakeryLock(int capacity, int spinsBeforeParking) {
         super("BakeryLock", ThreadSlots.checkCapacity("BakeryLock", capacity), true, spinsBeforeParking);
-        this.choosing = new AtomicIntegerArray(capacity);
-        this.ticket = new AtomicLongArray(capacity);
+        this.choosing = new int[capacity];
+        this.ticket = new long[capacity];
     }
 
     @Override
     void enterDoorway(int i) {
-        choosing.set(i, 1); // volatile store, before the ticket loads (store-load, see notes (1))
+        INTS.setVolatile(choosing, i, 1); // volatile store, before the ticket loads (store-load, see notes (1))
         long max = 0;
-        for (int k = 0; k < ticket.length(); k++) {
-            max = Math.max(max, ticket.get(k)); // volatile loads
+        for (int k = 0; k < ticket.length; k++) {
+            max = Math.max(max, (long) LONGS.getVolatile(ticket, k)); // volatile loads
         }
-        ticket.set(i, max + 1); // volatile store, before the loads in mustWait (see notes (2))
-        choosing.set(i, 0);     // volatile store: ends the doorway
+        LONGS.setVolatile(ticket, i, max + 1); // volatile: in the synchronization order with choosing (see notes)
+        INTS.setVolatile(choosing, i, 0);     // volatile: ends the doorway; the StoreLoad before the loads in mustWait
     }
 
     @Override
     boolean mustWait(int i) {
-        long mine = ticket.getPlain(i); // own ticket: only this thread writes it
-        for (int k = 0; k < ticket.length(); k++) {
+        long mine = ticket[i]; // own ticket: only this thread writes it
+        for (int k = 0; k < ticket.length; k++) {
             if (k == i) {
                 continue;
             }
-            if (choosing.get(k) == 1) { // volatile load
+            if ((int) INTS.getVolatile(choosing, k) == 1) { // volatile load
                 return true;
             }
-            long theirs = ticket.get(k); // volatile load, after the choosing[k] load
+            long theirs = (long) LONGS.getVolatile(ticket, k); // volatile load, after the choosing[k] load
             if (theirs != 0 && (theirs < mine || (theirs == mine && k < i))) {
                 return true;
             }
@@ -112,11 +132,11 @@ public final class BakeryLock extends SharedMemoryLock {
 
     @Override
     void exit(int i) {
-        ticket.set(i, 0); // volatile: lets the next ticket holder in
+        LONGS.setVolatile(ticket, i, 0L); // volatile: lets the next ticket holder in; StoreLoad before wakeParked()
     }
 
     @Override
     boolean stateAtRest(int i) {
-        return ticket.get(i) == 0 && choosing.get(i) == 0;
+        return (long) LONGS.getVolatile(ticket, i) == 0 && (int) INTS.getVolatile(choosing, i) == 0;
     }
 }

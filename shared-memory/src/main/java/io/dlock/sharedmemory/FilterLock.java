@@ -1,6 +1,6 @@
 package io.dlock.sharedmemory;
 
-import java.util.concurrent.atomic.AtomicIntegerArray;
+import static io.dlock.sharedmemory.Cells.INTS;
 
 /**
  * The filter lock: Peterson's algorithm generalised to {@code n} threads, as a {@link java.util.concurrent.locks.Lock}.
@@ -32,8 +32,10 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * </ul>
  *
  * <h2>Assumptions</h2>
- * At most {@code capacity} threads; atomic, sequentially consistent reads and writes of {@code level} and
- * {@code victim} ({@link AtomicIntegerArray} with volatile accesses, see the implementation notes).
+ * At most {@code capacity} threads; atomic reads and writes of {@code level} and {@code victim} that are not
+ * reordered where the proof needs program order ({@code int[]}s accessed through a
+ * {@link java.lang.invoke.VarHandle}: volatile, except that raising one's own level is a release store; see the
+ * implementation notes).
  *
  * <h2>Capacity</h2>
  * Fixed at construction, between 2 and 64. Each thread takes a slot on first use; one thread too many gets an
@@ -53,12 +55,21 @@ public final class FilterLock extends SharedMemoryLock {
 
     /* Implementation notes.
      *
-     * Why volatile (sequentially consistent) accesses. At each level a thread writes level[i] and victim[L],
-     * then reads victim[L] and every level[k]. The counting argument ("of the threads that reach level L, the
-     * last to write victim[L] cannot pass while another is at level >= L") needs every thread that wrote
-     * victim[L] earlier to have its level[k] >= L visible to that last writer: a store ordered before later loads
-     * of other variables (store-load). Acquire/release does not order a store before a later load, so it is not
-     * enough; AtomicIntegerArray.get/set are volatile, which is.
+     * Memory modes (issue 19). At each level a thread writes level[i] and victim[L], then reads victim[L] and
+     * every level[k]. The counting argument ("of the threads that reach level L, the last to write victim[L]
+     * cannot pass while another is at level >= L") needs every thread that wrote victim[L] earlier to have its
+     * level[k] >= L visible to that last writer: a store ordered before later loads of other variables
+     * (store-load), which acquire/release does not give. Hence:
+     *   level[i] = L    volatile store
+     *   victim[L] = i   volatile store: the StoreLoad before the reads
+     *   reads           volatile loads of victim[L] and level[k]
+     *   level[i] = 0    volatile store: exit; the StoreLoad before SpinThenPark.wakeParked()'s read
+     * This is PetersonLock's argument level by level (level[i] = L plays flag[i] = 1, victim[L] plays turn), on
+     * volatile accesses only, so it rests on the synchronization order alone: the last writer t of victim[L]
+     * reads level[k] after its victim store; every earlier writer k of victim[L] stored level[k] = L before its
+     * victim store, so t reads level[k] >= L (k lowers its level only on exit). With capacity 2 the lock is
+     * Peterson's, and the algorithm's own reads carry the happens-before edge between owners as in
+     * PetersonLock; with more, the owner field carries it (Ownership's notes).
      *
      * The thread's own current level is read back from level[i] with a plain read: only this thread writes
      * level[i] while it holds the slot (a new holder of a slot sees the old holder's writes through the CAS
@@ -66,16 +77,16 @@ public final class FilterLock extends SharedMemoryLock {
      *
      * Wake-ups: a victim[L] write can end the wait of the previous victim of L; exit() (level back to 0) can end
      * the wait of anybody. Raising one's own level never ends a wait, but passStage() writes victim[L+1] at the
-     * same time, so the lock wakes after it too.
+     * same time, so the lock wakes after it too. Each of these ends with a volatile store (SharedMemoryLock notes).
      *
      * The scan of levels in mustWait reads one level[k] at a time; docs/algorithms.md C3 notes this is still correct.
      */
 
     private final int topLevel;
     /** level[i]: the level thread i is at, 0 when it neither holds nor wants the lock (source notes: flag). */
-    private final AtomicIntegerArray level;
+    private final int[] level;
     /** victim[L] for L in 1..n-1: the thread that entered level L last (source notes: turn). Index 0 unused. */
-    private final AtomicIntegerArray victim;
+    private final int[] victim;
 
     /**
      * A filter lock for at most {@code capacity} threads.
@@ -91,8 +102,8 @@ public final class FilterLock extends SharedMemoryLock {
     FilterLock(int capacity, int spinsBeforeParking) {
         super("FilterLock", ThreadSlots.checkCapacity("FilterLock", capacity), true, spinsBeforeParking);
         this.topLevel = capacity - 1;
-        this.level = new AtomicIntegerArray(capacity);
-        this.victim = new AtomicIntegerArray(capacity);
+        this.level = new int[capacity];
+        this.victim = new int[capacity];
     }
 
     @Override
@@ -102,12 +113,12 @@ public final class FilterLock extends SharedMemoryLock {
 
     @Override
     boolean mustWait(int i) {
-        int l = level.getPlain(i); // own level: only this thread writes it (see notes)
-        if (victim.get(l) != i) {  // volatile load, ordered after our stores in enterLevel
+        int l = level[i];                          // own level: only this thread writes it (see notes)
+        if ((int) INTS.getVolatile(victim, l) != i) { // volatile load, ordered after our stores in enterLevel
             return false;
         }
-        for (int k = 0; k < level.length(); k++) {
-            if (k != i && level.get(k) >= l) { // volatile loads
+        for (int k = 0; k < level.length; k++) {
+            if (k != i && (int) INTS.getVolatile(level, k) >= l) { // volatile loads
                 return true;
             }
         }
@@ -116,7 +127,7 @@ public final class FilterLock extends SharedMemoryLock {
 
     @Override
     boolean passStage(int i) {
-        int l = level.getPlain(i);
+        int l = level[i];
         if (l == topLevel) {
             return true;
         }
@@ -126,16 +137,16 @@ public final class FilterLock extends SharedMemoryLock {
 
     @Override
     void exit(int i) {
-        level.set(i, 0); // volatile: lets every waiter re-evaluate its level condition
+        INTS.setVolatile(level, i, 0); // volatile: lets every waiter re-evaluate its level condition; StoreLoad before wakeParked()
     }
 
     @Override
     boolean stateAtRest(int i) {
-        return level.get(i) == 0;
+        return (int) INTS.getVolatile(level, i) == 0;
     }
 
     private void enterLevel(int i, int l) {
-        level.set(i, l);  // volatile store, ordered before our later loads (store-load)
-        victim.set(l, i); // volatile store, after the level store: a later arrival sees us at level l
+        INTS.setVolatile(level, i, l);  // volatile: in the synchronization order with victim (see notes)
+        INTS.setVolatile(victim, l, i); // volatile: the StoreLoad before mustWait's loads; a later arrival sees us at level l
     }
 }

@@ -1,76 +1,118 @@
 package io.dlock.sharedmemory;
 
+import static io.dlock.sharedmemory.Cells.THREADS;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * Who holds a {@link SharedMemoryLock}, how many times (reentrancy), and with which slot: the same
  * bookkeeping {@code ReentrantLock} keeps, apart from the mutual-exclusion algorithm that decides who may enter.
+ * The fields live in the lock itself ({@code holder}, {@code holds}), so the uncontended path does not follow one
+ * more pointer after each full fence (issue 19); this class holds the rules, as static methods (which the
+ * Lincheck tests treat as single steps, as they do ThreadSlots').
  */
 final class Ownership {
 
-    /* Implementation notes.
+    /* Implementation notes (issue 19: no full fence and no reference store here for two-slot locks).
      *
-     * holds and slot are only read and written by the owning thread, between its entry and its exit,
-     * so they need no ordering of their own: the mutual-exclusion algorithm orders owners.
+     * The owner is recorded by slot: holder = 1 + the owner's slot, 0 when the lock is free (0 is also the
+     * default, so a lock published without synchronization reads as free). A slot belongs to one thread from
+     * its claim to its release (ThreadSlots), so "holder == 1 + my slot" means "I hold the lock". An int
+     * instead of the owner's Thread saves the garbage collector's write barriers of a reference store on every
+     * acquisition and release; the Thread, for messages, is the slot's holder in ThreadSlots.
      *
-     * owner is volatile for two reasons.
-     * 1. Other threads read it for diagnostics (unlock by a non-owner, toString); a thread comparing it
-     *    with itself can only see itself if it is the owner (it is the only writer of its own identity).
-     * 2. It carries the happens-before edge from one owner's critical section to the next owner's. The
-     *    algorithms give mutual exclusion in the total order of their volatile accesses, but a thread may
-     *    enter (a filter-lock level) because it read a victim written by a third thread, without reading
-     *    anything the previous owner wrote after its critical section. Hence: the previous owner writes
-     *    owner = null (volatile) before its exit write, and the new owner reads owner (volatile) after its
-     *    entry. Both are in the total order of volatile accesses, on the right sides of the exit/entry pair
-     *    by mutual exclusion, so the read returns that null: a synchronizes-with edge, and the data the
-     *    critical sections share needs no further synchronization.
+     * holds is a plain field, read and written only by the owning thread between its entry and its exit; the
+     * mutual-exclusion algorithm orders owners (see "happens-before" below).
+     *
+     * holder == 1 + mySlot, with a PLAIN read, is how a thread asks "do I hold the lock?" (reentry, unlock,
+     * hold count, conditions). That is exact: a thread writes 1 + its own slot into holder (on entry) and 0 (on
+     * exit), and other threads write 1 + their own, different, slots and 0. If the thread's own last write was
+     * 1 + its slot, it reads it back (program order). If its last write was 0, that 0 happens-before the read
+     * and hides the older write (JLS 17.4.5: a read cannot see a write overwritten by a write ordered between
+     * them by happens-before). A thread that had this slot before us released it with a volatile store (or
+     * terminated), and our claim of the slot read that by CAS (or Thread.isAlive), so its last write of holder
+     * (0: a thread that died holding the lock keeps its slot) happens-before our read too. So the answer is
+     * never stale in the direction that matters. Writes are opaque (atomic, eventually visible); other
+     * threads read holder with getOpaque only for diagnostics (isLocked, toString, messages), which promise no
+     * synchronization.
+     *
+     * Happens-before between critical sections. The Lock contract needs each release to happen-before the next
+     * acquisition.
+     * - Two-slot locks (PetersonLock, FilterLock(2), BakeryLock(2)): the algorithm itself provides it. The thread
+     *   that enters last decided to enter on volatile loads of the other thread's variables, and each of those
+     *   loads returns a value the other thread wrote at or after its last exit (its exit store, or a later
+     *   doorway store, which follows the exit in program order), or the initial value if the other never
+     *   entered. A release or volatile store read by a volatile load synchronizes-with it, so the previous
+     *   critical section happens-before the new one. Each lock class argues the "returns a value written at or
+     *   after the exit" step for its own loads. Hence holder needs no fence of its own, and the uncontended
+     *   lock+unlock pays only the algorithm's fences. The opaque holder = 0 cannot be reordered after the
+     *   volatile exit store that follows it, and the next owner writes holder only after reading that exit
+     *   store (or a later one), so the writes of holder are ordered too.
+     * - More than two slots (FilterLock(n), BakeryLock(n), n >= 3): a thread may enter (a filter-lock level)
+     *   because it read a victim written by a third thread, without reading anything the previous owner wrote
+     *   after its critical section. Here holder carries the edge: the previous owner writes holder = 0 with a
+     *   volatile store before its exit store, and the new owner reads holder with a volatile load after its
+     *   entry. Both are in the total order of volatile accesses, on the right sides of the exit/entry pair by
+     *   mutual exclusion, so the read returns that 0: a synchronizes-with edge.
      */
 
-    private final String lockName;
-    private volatile Thread owner;
-    private int holds;
-    private int slot = -1;
+    /** SharedMemoryLock.holder: plain reads by a thread comparing it with its own slot; opaque or (handoff) volatile otherwise. */
+    private static final VarHandle HOLDER;
 
-    Ownership(String lockName) {
-        this.lockName = lockName;
+    static {
+        try {
+            HOLDER = MethodHandles.lookup().findVarHandle(SharedMemoryLock.class, "holder", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
-    boolean isHeldBy(Thread thread) {
-        return owner == thread;
+    private Ownership() {
     }
 
-    boolean isHeld() {
-        return owner != null;
+    /** Whether {@code thread} (the caller) holds the lock. */
+    static boolean isHeldBy(SharedMemoryLock lock, Thread thread) {
+        int slot = ThreadSlots.slotOf(lock.slotThreads, thread);
+        return slot >= 0 && lock.holder == slot + 1; // plain read: exact for the caller (see notes)
     }
 
-    Thread owner() {
-        return owner;
+    static boolean isHeld(SharedMemoryLock lock) {
+        return (int) HOLDER.getOpaque(lock) != 0;
     }
 
-    /** Hold count of {@code thread}: 0 unless it is the owner. */
-    int holdCount(Thread thread) {
-        return owner == thread ? holds : 0;
+    /** The owner, for messages: racy, may be null or out of date if the caller is not the owner. */
+    static Thread owner(SharedMemoryLock lock) {
+        int h = (int) HOLDER.getOpaque(lock);
+        return h == 0 ? null : (Thread) THREADS.getOpaque(lock.slotThreads, h - 1);
     }
 
-    /** If {@code thread} already owns the lock, counts one more hold and returns true. */
-    boolean reenter(Thread thread) {
-        if (owner != thread) {
+    /** Hold count of {@code thread} (the caller): 0 unless it is the owner. */
+    static int holdCount(SharedMemoryLock lock, Thread thread) {
+        return isHeldBy(lock, thread) ? lock.holds : 0;
+    }
+
+    /** If the caller, whose slot is {@code slot} (-1: none), already owns the lock, counts one more hold and returns true. */
+    static boolean reenter(SharedMemoryLock lock, int slot) {
+        if (slot < 0 || lock.holder != slot + 1) { // plain read (see notes)
             return false;
         }
-        if (holds == Integer.MAX_VALUE) {
-            throw new Error(lockName + ": maximum hold count exceeded (" + Integer.MAX_VALUE + ")");
+        if (lock.holds == Integer.MAX_VALUE) {
+            throw new Error(lock.name() + ": maximum hold count exceeded (" + Integer.MAX_VALUE + ")");
         }
-        holds++;
+        lock.holds++;
         return true;
     }
 
-    /** Records that {@code thread}, using {@code slotOfThread}, has just entered with {@code holdCount} holds. */
-    void entered(Thread thread, int slotOfThread, int holdCount) {
-        // Volatile read after the algorithm's entry: the happens-before edge from the previous owner (see notes).
-        Thread previous = owner;
-        assert previous == null : lockName + ": mutual exclusion violated, " + thread.getName()
-                + " entered while " + previous.getName() + " holds the lock";
-        slot = slotOfThread;
-        holds = holdCount;
-        owner = thread;
+    /** Records that {@code thread}, with slot {@code slot}, has just entered with {@code holdCount} holds. */
+    static void entered(SharedMemoryLock lock, Thread thread, int slot, int holdCount) {
+        int previous = lock.ownerCarriesHandoff
+                ? (int) HOLDER.getVolatile(lock) // after the algorithm's entry: the edge from the previous owner
+                : lock.holder;                   // the algorithm's own loads already ordered us after the exit
+        assert previous == 0 : lock.name() + ": mutual exclusion violated, " + thread.getName()
+                + " entered while the holder of slot " + (previous - 1) + " holds the lock";
+        lock.holds = holdCount;
+        HOLDER.setOpaque(lock, slot + 1);
     }
 
     /**
@@ -79,44 +121,47 @@ final class Ownership {
      * @return the slot to exit with if this was the last hold, else -1
      * @throws IllegalMonitorStateException if {@code thread} is not the owner
      */
-    int releaseOnce(Thread thread) {
-        checkOwner(thread);
-        if (--holds > 0) {
+    static int releaseOnce(SharedMemoryLock lock, Thread thread) {
+        int slot = checkOwner(lock, thread);
+        if (--lock.holds > 0) {
             return -1;
         }
-        return clear();
+        clear(lock);
+        return slot;
     }
 
     /**
      * Drops all holds of the owner (for a condition wait).
      *
-     * @return the hold count to restore later; the exit slot is {@link #slotOfOwner()} read before this call
+     * @return the hold count to restore later; the exit slot is {@link #checkOwner}'s result
      */
-    int releaseAll(Thread thread) {
-        checkOwner(thread);
-        int saved = holds;
-        clear();
+    static int releaseAll(SharedMemoryLock lock, Thread thread) {
+        checkOwner(lock, thread);
+        int saved = lock.holds;
+        clear(lock);
         return saved;
     }
 
-    /** The owner's slot; only meaningful when called by the owner. */
-    int slotOfOwner() {
+    /**
+     * @return the slot of {@code thread} (the caller), which holds the lock
+     * @throws IllegalMonitorStateException if it does not
+     */
+    static int checkOwner(SharedMemoryLock lock, Thread thread) {
+        int slot = ThreadSlots.slotOf(lock.slotThreads, thread);
+        if (slot < 0 || lock.holder != slot + 1) { // plain read: exact for the caller (see notes)
+            Thread current = owner(lock);
+            throw new IllegalMonitorStateException(lock.name() + " is not held by the current thread ("
+                    + thread.getName() + "); " + (current == null ? "it is not locked" : "it is held by " + current.getName()));
+        }
         return slot;
     }
 
-    void checkOwner(Thread thread) {
-        Thread current = owner;
-        if (current != thread) {
-            throw new IllegalMonitorStateException(lockName + " is not held by the current thread ("
-                    + thread.getName() + "); " + (current == null ? "it is not locked" : "it is held by " + current.getName()));
+    private static void clear(SharedMemoryLock lock) {
+        lock.holds = 0;
+        if (lock.ownerCarriesHandoff) {
+            HOLDER.setVolatile(lock, 0); // before the algorithm's exit store (see notes)
+        } else {
+            HOLDER.setOpaque(lock, 0);   // not reordered after the volatile exit store that follows (see notes)
         }
-    }
-
-    private int clear() {
-        int exitSlot = slot;
-        holds = 0;
-        slot = -1;
-        owner = null; // volatile write before the algorithm's exit write (see notes)
-        return exitSlot;
     }
 }

@@ -54,16 +54,43 @@ public abstract class SharedMemoryLock implements Lock {
      *   exit(i)                   back to the remainder section: on unlock, and when a waiter gives up.
      * plus stateAtRest(i) for reclaiming a terminated thread's slot. A stage's wait is handed to SpinThenPark,
      * and wakeParked() is called after each of the hooks that write, because each of those writes can end
-     * somebody else's wait. Ownership keeps owner, hold count and slot; ThreadSlots maps threads to slots.
+     * somebody else's wait. Ownership's rules keep the holder (by slot) and the hold count, which live in this
+     * object's fields; ThreadSlots maps threads to slots.
      *
-     * Every shared access of the algorithms is volatile (sequentially consistent): they all need a write to be
-     * ordered before a later read of another variable (store-load), which acquire/release does not give.
+     * Memory modes (issue 19). Each algorithm needs some of its stores to be ordered before later loads of other
+     * variables (store-load), which acquire/release does not give: those stores are volatile (on x86 each costs a
+     * full fence, the dominant cost of an uncontended acquisition). The other stores are release stores, and each
+     * lock class argues, store by store, why that is enough. Two rules hold for all three locks:
+     *   - the last store of every hook that can end another thread's wait (enterDoorway, passStage, exit) is
+     *     volatile, because SpinThenPark.wakeParked() reads the parked count right after it (a store-load pair,
+     *     see SpinThenPark's notes on lost wake-ups);
+     *   - every load in mustWait is volatile: ordered after our own earlier volatile stores, and an acquire, so
+     *     the value read synchronizes-with the store that wrote it.
+     * With two slots the algorithm's own reads carry the happens-before edge from one owner to the next; with
+     * more, the owner field does (Ownership's notes).
+     *
+     * The uncontended path of lock(): a scan of the slot array with plain reads (ThreadSlots.slotOf), one plain
+     * read of holder (reentry), the doorway, one read of the parked count, one evaluation of the wait condition,
+     * an opaque write of holder and a plain write of holds. No allocation, no ThreadLocal, no reference store
+     * (so no GC write barrier), no read-modify-write; unlock() is the same scan, the holder check, the exit and
+     * one read of the parked count.
      */
 
     private final String name;
     private final ThreadSlots slots;
-    private final Ownership ownership;
+    // Ownership's state, kept here so that the hot path follows no extra pointer; only Ownership's static
+    // methods touch it (see Ownership's notes for the access modes).
+    /** 1 + the owner's slot, 0 when the lock is free; see Ownership. */
+    int holder;
+    /** The owner's hold count; written and read only by the owner. */
+    int holds;
+    /** Whether owner carries the happens-before edge between owners (more than two slots; Ownership's notes). */
+    final boolean ownerCarriesHandoff;
     private final SpinThenPark waiting;
+    /** ThreadSlots' array of slot holders, kept here for the fast path's lookup (ThreadSlots.slotOf). */
+    final Thread[] slotThreads;
+    /** The number of parked waiters; only SpinThenPark touches it (its notes on lost wake-ups). */
+    int parkedCount;
 
     /**
      * @param name                   the lock's class name, for messages
@@ -73,9 +100,10 @@ public abstract class SharedMemoryLock implements Lock {
      */
     SharedMemoryLock(String name, int capacity, boolean capacityIsConfigurable, int spinsBeforeParking) {
         this.name = name;
-        this.slots = new ThreadSlots(name, capacity, capacityIsConfigurable, this::stateAtRest);
-        this.ownership = new Ownership(name);
-        this.waiting = new SpinThenPark(capacity, spinsBeforeParking, this::mustWait);
+        this.slotThreads = new Thread[capacity];
+        this.slots = new ThreadSlots(name, slotThreads, capacityIsConfigurable, this::stateAtRest);
+        this.ownerCarriesHandoff = capacity > 2;
+        this.waiting = new SpinThenPark(this, capacity, spinsBeforeParking, this::mustWait);
     }
 
     // ---- the algorithm: implemented by each lock ------------------------------------------------------
@@ -100,9 +128,11 @@ public abstract class SharedMemoryLock implements Lock {
     /** Acquires the lock, waiting as long as necessary; not interruptible (an interrupt is re-asserted on return). */
     @Override
     public final void lock() {
-        if (!ownership.reenter(Thread.currentThread())
-                && acquireNewHold(Mode.UNINTERRUPTIBLE, 0L, 1) == Entry.ENTERED_AFTER_INTERRUPT) {
-            Thread.currentThread().interrupt();
+        Thread me = Thread.currentThread();
+        int i = ThreadSlots.slotOf(slotThreads, me);
+        if (!Ownership.reenter(this, i)
+                && acquireNewHold(me, i, Mode.UNINTERRUPTIBLE, 0L, 1) == Entry.ENTERED_AFTER_INTERRUPT) {
+            me.interrupt();
         }
     }
 
@@ -114,7 +144,9 @@ public abstract class SharedMemoryLock implements Lock {
     /** Acquires the lock if no other thread holds it or competes for it at this moment; never waits. */
     @Override
     public final boolean tryLock() {
-        return ownership.reenter(Thread.currentThread()) || acquireNewHold(Mode.NO_WAIT, 0L, 1) == Entry.ENTERED;
+        Thread me = Thread.currentThread();
+        int i = ThreadSlots.slotOf(slotThreads, me);
+        return Ownership.reenter(this, i) || acquireNewHold(me, i, Mode.NO_WAIT, 0L, 1) == Entry.ENTERED;
     }
 
     @Override
@@ -126,7 +158,7 @@ public abstract class SharedMemoryLock implements Lock {
     /** @throws IllegalMonitorStateException if the current thread does not hold the lock */
     @Override
     public final void unlock() {
-        int exitSlot = ownership.releaseOnce(Thread.currentThread());
+        int exitSlot = Ownership.releaseOnce(this, Thread.currentThread());
         if (exitSlot >= 0) {
             exitAndWake(exitSlot);
         }
@@ -142,17 +174,17 @@ public abstract class SharedMemoryLock implements Lock {
 
     /** @return whether the current thread holds this lock */
     public final boolean isHeldByCurrentThread() {
-        return ownership.isHeldBy(Thread.currentThread());
+        return Ownership.isHeldBy(this, Thread.currentThread());
     }
 
     /** @return the number of holds of the current thread on this lock: 0 if it does not hold it */
     public final int getHoldCount() {
-        return ownership.holdCount(Thread.currentThread());
+        return Ownership.holdCount(this, Thread.currentThread());
     }
 
     /** @return whether some thread holds this lock; for monitoring, not for synchronization */
     public final boolean isLocked() {
-        return ownership.isHeld();
+        return Ownership.isHeld(this);
     }
 
     /** @return the maximum number of threads that can use this lock at the same time */
@@ -169,17 +201,17 @@ public abstract class SharedMemoryLock implements Lock {
      */
     public final boolean unregisterCurrentThread() {
         Thread me = Thread.currentThread();
-        if (ownership.isHeldBy(me)) {
+        if (Ownership.isHeldBy(this, me)) {
             throw new IllegalStateException(name + " is held by the current thread (" + me.getName()
-                    + "); unlock it (hold count " + ownership.holdCount(me) + ") before unregistering");
+                    + "); unlock it (hold count " + Ownership.holdCount(this, me) + ") before unregistering");
         }
         return slots.releaseSlotOf(me);
     }
 
     @Override
     public String toString() {
-        Thread owner = ownership.owner();
-        return name + "[capacity " + capacity() + ", " + (owner == null ? "unlocked" : "locked by " + owner.getName()) + "]";
+        Thread holder = Ownership.owner(this);
+        return name + "[capacity " + capacity() + ", " + (holder == null ? "unlocked" : "locked by " + holder.getName()) + "]";
     }
 
     // ---- used by SharedMemoryCondition ----------------------------------------------------------------
@@ -189,22 +221,23 @@ public abstract class SharedMemoryLock implements Lock {
     }
 
     void checkHeldByCurrentThread() {
-        ownership.checkOwner(Thread.currentThread());
+        Ownership.checkOwner(this, Thread.currentThread());
     }
 
     /** Releases every hold of the current thread; returns the hold count for {@link #reacquire}. */
     int releaseAll() {
         Thread me = Thread.currentThread();
-        ownership.checkOwner(me);
-        int exitSlot = ownership.slotOfOwner();
-        int saved = ownership.releaseAll(me);
+        int exitSlot = Ownership.checkOwner(this, me);
+        int saved = Ownership.releaseAll(this, me);
         exitAndWake(exitSlot);
         return saved;
     }
 
-    /** Acquires the lock again, uninterruptibly, with {@code holds} holds; returns whether an interrupt arrived meanwhile. */
-    boolean reacquire(int holds) {
-        return acquireNewHold(Mode.UNINTERRUPTIBLE, 0L, holds) == Entry.ENTERED_AFTER_INTERRUPT;
+    /** Acquires the lock again, uninterruptibly, with {@code holdCount} holds; returns whether an interrupt arrived meanwhile. */
+    boolean reacquire(int holdCount) {
+        Thread me = Thread.currentThread();
+        return acquireNewHold(me, ThreadSlots.slotOf(slotThreads, me), Mode.UNINTERRUPTIBLE, 0L, holdCount)
+                == Entry.ENTERED_AFTER_INTERRUPT;
     }
 
     // ---- the shared acquisition path ------------------------------------------------------------------
@@ -214,13 +247,15 @@ public abstract class SharedMemoryLock implements Lock {
     private enum Entry { ENTERED, ENTERED_AFTER_INTERRUPT, GAVE_UP, INTERRUPTED }
 
     private boolean acquireInterruptibly(Mode mode, long nanos) throws InterruptedException {
-        if (ownership.reenter(Thread.currentThread())) {
+        Thread me = Thread.currentThread();
+        int i = ThreadSlots.slotOf(slotThreads, me);
+        if (Ownership.reenter(this, i)) {
             return true;
         }
         if (Thread.interrupted()) {
             throw new InterruptedException(name + ": interrupted before acquiring");
         }
-        Entry entry = acquireNewHold(mode, nanos, 1);
+        Entry entry = acquireNewHold(me, i, mode, nanos, 1);
         if (entry == Entry.INTERRUPTED) {
             throw new InterruptedException(name + ": interrupted while waiting for the lock");
         }
@@ -228,21 +263,37 @@ public abstract class SharedMemoryLock implements Lock {
     }
 
     /**
-     * Runs the algorithm's entry protocol for the current thread, which does not hold the lock.
+     * Runs the algorithm's entry protocol for the current thread, which does not hold the lock; {@code slot} is its
+     * slot, or -1 if it has none yet.
      * In {@link Mode#UNINTERRUPTIBLE} an interrupt is absorbed and reported as {@link Entry#ENTERED_AFTER_INTERRUPT};
      * in the other modes the thread withdraws and reports {@link Entry#INTERRUPTED} (its interrupt status cleared).
      */
-    private Entry acquireNewHold(Mode mode, long nanos, int holds) {
-        Thread me = Thread.currentThread();
-        int i = slots.claimSlotOfCurrentThread();
+    private Entry acquireNewHold(Thread me, int slot, Mode mode, long nanos, int holdCount) {
+        int i = slot >= 0 ? slot : slots.claimSlotOf(me);
+        // The uncontended path: doorway, one look at the wait condition, enter.
+        try {
+            enterDoorway(i);
+            wakeParked();
+            if (!mustWait(i) && passStage(i)) {
+                Ownership.entered(this, me, i, holdCount);
+                return Entry.ENTERED;
+            }
+        } catch (RuntimeException | Error e) {
+            exitAndWake(i); // withdraw, as awaitEntry does (a broken test variant's hook may throw)
+            throw e;
+        }
+        return awaitEntry(me, i, mode, nanos, holdCount);
+    }
+
+    /** The rest of {@link #acquireNewHold}: slot {@code i} has done a doorway or stage entry and must look again. */
+    private Entry awaitEntry(Thread me, int i, Mode mode, long nanos, int holdCount) {
         boolean timed = mode == Mode.TIMED;
         long deadline = timed ? System.nanoTime() + nanos : 0L;
         boolean wait = mode == Mode.UNINTERRUPTIBLE || mode == Mode.INTERRUPTIBLE || timed;
         boolean interrupted = false;
         boolean entered = false;
         try {
-            enterDoorway(i);
-            waiting.wakeParked();
+            wakeParked(); // the stage entry passStage may just have done
             while (true) {
                 if (mustWait(i)) {
                     if (!wait) {
@@ -261,11 +312,11 @@ public abstract class SharedMemoryLock implements Lock {
                     }
                 }
                 if (passStage(i)) {
-                    ownership.entered(me, i, holds);
+                    Ownership.entered(this, me, i, holdCount);
                     entered = true;
                     return interrupted ? Entry.ENTERED_AFTER_INTERRUPT : Entry.ENTERED;
                 }
-                waiting.wakeParked();
+                wakeParked();
             }
         } finally {
             if (!entered) {
@@ -274,8 +325,15 @@ public abstract class SharedMemoryLock implements Lock {
         }
     }
 
+    /** After a store that can end another thread's wait: SpinThenPark's notes on lost wake-ups. */
+    private void wakeParked() {
+        if (SpinThenPark.anyoneParked(this)) { // one load on the uncontended path
+            waiting.unparkAll();
+        }
+    }
+
     private void exitAndWake(int i) {
         exit(i);
-        waiting.wakeParked();
+        wakeParked();
     }
 }

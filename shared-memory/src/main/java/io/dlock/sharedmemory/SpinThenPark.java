@@ -1,6 +1,7 @@
 package io.dlock.sharedmemory;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntPredicate;
@@ -46,17 +47,31 @@ final class SpinThenPark {
     private final IntPredicate mustWait;
     private final int spinsBeforeParking;
     private final AtomicReferenceArray<Thread> parked;
-    private final AtomicInteger parkedCount = new AtomicInteger();
+    /** The lock whose parkedCount field counts the parked waiters (kept in the lock: one pointer less, issue 19). */
+    private final SharedMemoryLock lock;
+
+    /** SharedMemoryLock.parkedCount: the number of waiters announced in parked. */
+    private static final VarHandle PARKED_COUNT;
+
+    static {
+        try {
+            PARKED_COUNT = MethodHandles.lookup().findVarHandle(SharedMemoryLock.class, "parkedCount", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /**
+     * @param lock               the lock, which holds the parked count
      * @param capacity           number of slots
      * @param spinsBeforeParking checks of the condition before parking, at least 0
      * @param mustWait           the wait condition of slot i
      */
-    SpinThenPark(int capacity, int spinsBeforeParking, IntPredicate mustWait) {
+    SpinThenPark(SharedMemoryLock lock, int capacity, int spinsBeforeParking, IntPredicate mustWait) {
         if (spinsBeforeParking < 0) {
             throw new IllegalArgumentException("spinsBeforeParking must be at least 0, got " + spinsBeforeParking);
         }
+        this.lock = lock;
         this.mustWait = mustWait;
         this.spinsBeforeParking = spinsBeforeParking;
         this.parked = new AtomicReferenceArray<>(capacity);
@@ -85,7 +100,7 @@ final class SpinThenPark {
             }
             Thread me = Thread.currentThread();
             parked.set(slot, me);             // volatile: announce before counting (see notes)
-            parkedCount.incrementAndGet();    // volatile read-modify-write
+            PARKED_COUNT.getAndAdd(lock, 1);  // volatile read-modify-write
             try {
                 if (!mustWait.test(slot)) {   // re-check after announcing: closes the lost wake-up window
                     break;
@@ -96,19 +111,25 @@ final class SpinThenPark {
                     LockSupport.park(this);
                 }
             } finally {
-                parkedCount.decrementAndGet();
+                PARKED_COUNT.getAndAdd(lock, -1);
                 parked.set(slot, null);
             }
         }
         return Outcome.PROCEED;
     }
 
-    /** Unparks every parked waiter; call after each write that may end another thread's wait. */
-    void wakeParked() {
+    /**
+     * Unparks every parked waiter; call after each write that may end another thread's wait. The lock inlines
+     * the fast check itself ({@link SharedMemoryLock}'s wakeParked: the parked count is 0, return) and calls
+     * this only when somebody is parked.
+     */
+    static boolean anyoneParked(SharedMemoryLock lock) {
         // Volatile read, after the caller's volatile state write: see the notes on lost wake-ups.
-        if (parkedCount.get() == 0) {
-            return;
-        }
+        return (int) PARKED_COUNT.getVolatile(lock) != 0;
+    }
+
+    /** Unparks every announced waiter: the slow half of the lock's wake-up, after {@link #anyoneParked} said yes. */
+    void unparkAll() {
         for (int i = 0; i < parked.length(); i++) {
             Thread waiter = parked.get(i);
             if (waiter != null) {

@@ -1,8 +1,9 @@
 package io.dlock.sharedmemory;
 
+import static io.dlock.sharedmemory.Cells.THREADS;
+
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntPredicate;
 
 /**
@@ -35,19 +36,20 @@ final class ThreadSlots {
 
     private final String lockName;
     private final boolean capacityIsConfigurable;
-    private final AtomicReferenceArray<Thread> threads;
+    private final Thread[] threads; // accessed as the notes say: plain reads for "my slot", else through THREADS
     private final IntPredicate slotStateAtRest;
 
     /**
      * @param lockName               the lock's class name, used in error messages
-     * @param capacity               number of slots, already validated with {@link #checkCapacity}
+     * @param threads                the slot array, {@code new Thread[capacity]} with the capacity validated by
+     *                               {@link #checkCapacity}; the lock keeps a reference for {@link #slotOf(Thread[], Thread)}
      * @param capacityIsConfigurable whether the error for a full registry should suggest a larger capacity
      * @param slotStateAtRest        tells whether slot i's shared algorithm state is at rest (not competing, not holding)
      */
-    ThreadSlots(String lockName, int capacity, boolean capacityIsConfigurable, IntPredicate slotStateAtRest) {
+    ThreadSlots(String lockName, Thread[] threads, boolean capacityIsConfigurable, IntPredicate slotStateAtRest) {
         this.lockName = lockName;
         this.capacityIsConfigurable = capacityIsConfigurable;
-        this.threads = new AtomicReferenceArray<>(capacity);
+        this.threads = threads;
         this.slotStateAtRest = slotStateAtRest;
     }
 
@@ -61,14 +63,22 @@ final class ThreadSlots {
     }
 
     int capacity() {
-        return threads.length();
+        return threads.length;
     }
 
     /** The slot of {@code thread}, or -1 if it has none. */
     int slotOf(Thread thread) {
-        for (int i = 0; i < threads.length(); i++) {
+        return slotOf(threads, thread);
+    }
+
+    /**
+     * The slot of {@code thread} in the slot array {@code threads}, or -1: the lock's fast path, which keeps the
+     * array itself so as not to follow one more pointer (issue 19). Exact only for {@code thread} the caller.
+     */
+    static int slotOf(Thread[] threads, Thread thread) {
+        for (int i = 0; i < threads.length; i++) {
             // Plain read: see the class notes, only `thread` itself can have stored `thread` here.
-            if (threads.getPlain(i) == thread) {
+            if (threads[i] == thread) {
                 return i;
             }
         }
@@ -76,25 +86,25 @@ final class ThreadSlots {
     }
 
     /**
-     * The slot of the current thread, claiming a free one (or one left by a terminated thread) on first use.
+     * The slot of {@code me}, the current thread, claiming a free one (or one left by a terminated thread) on
+     * first use. A thread that has its slot finds it with {@code capacity} plain reads at most, no ThreadLocal.
      *
      * @throws IllegalStateException if every slot is held by a live thread
      */
-    int claimSlotOfCurrentThread() {
-        Thread me = Thread.currentThread();
+    int claimSlotOf(Thread me) {
         int mine = slotOf(me);
         if (mine >= 0) {
             return mine;
         }
-        for (int i = 0; i < threads.length(); i++) {
-            if (threads.get(i) == null && threads.compareAndSet(i, null, me)) {
+        for (int i = 0; i < threads.length; i++) {
+            if (THREADS.getVolatile(threads, i) == null && THREADS.compareAndSet(threads, i, null, me)) {
                 return i;
             }
         }
-        for (int i = 0; i < threads.length(); i++) {
-            Thread holder = threads.get(i);
+        for (int i = 0; i < threads.length; i++) {
+            Thread holder = (Thread) THREADS.getVolatile(threads, i);
             if (holder != null && !holder.isAlive() && slotStateAtRest.test(i)
-                    && threads.compareAndSet(i, holder, me)) {
+                    && THREADS.compareAndSet(threads, i, holder, me)) {
                 return i;
             }
         }
@@ -108,17 +118,17 @@ final class ThreadSlots {
             return false;
         }
         // Volatile write: the next thread to claim this slot (by CAS) sees the slot's state as we left it.
-        threads.set(slot, null);
+        THREADS.setVolatile(threads, slot, null);
         return true;
     }
 
     private String fullMessage() {
         List<String> holders = new ArrayList<>();
-        for (int i = 0; i < threads.length(); i++) {
-            Thread holder = threads.get(i);
+        for (int i = 0; i < threads.length; i++) {
+            Thread holder = (Thread) THREADS.getVolatile(threads, i);
             holders.add(holder == null ? "(just released)" : holder.getName());
         }
-        return lockName + " already used by " + threads.length() + " threads (slots held by "
+        return lockName + " already used by " + threads.length + " threads (slots held by "
                 + String.join(", ", holders) + "); call unregisterCurrentThread() on one of them first"
                 + (capacityIsConfigurable ? ", or create the lock with a larger capacity (at most " + MAX_CAPACITY + ")" : "");
     }

@@ -22,10 +22,11 @@
  * They are for teaching, comparing and verifying the algorithms, not for speed: a
  * {@link java.util.concurrent.locks.ReentrantLock} (one compare-and-set) is faster in every case, as the JMH
  * benchmarks of this module show. What they demonstrate is that mutual exclusion needs only reads and writes
- * &mdash; provided those are sequentially consistent. Each algorithm relies on a write being ordered before a
- * later read of another variable (store-load ordering), which Java's volatile accesses
- * ({@code AtomicIntegerArray.get/set}) give and acquire/release accesses do not; the jcstress tests of this
- * module include a Peterson lock weakened to acquire/release and show it failing.
+ * &mdash; provided the right ones are ordered. Each algorithm relies on some writes being ordered before later
+ * reads of other variables (store-load ordering), which Java's volatile accesses give and acquire/release
+ * accesses do not; the jcstress tests of this module include a Peterson lock weakened to acquire/release and
+ * show it failing. The other writes are release writes; each lock's implementation notes argue, write by write,
+ * why that is enough.
  *
  * <h2>Verification</h2>
  * jcstress tests (two actors) for mutual exclusion under the Java memory model; Lincheck's model checker for

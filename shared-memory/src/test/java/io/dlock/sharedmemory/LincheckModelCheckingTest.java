@@ -31,8 +31,17 @@ import org.junit.jupiter.api.Test;
 class LincheckModelCheckingTest {
 
     static final int DEFAULT_INVOCATIONS = 3000;
-    /** Few spins, so that waiters park under the model checker (whose loop bound is 50 iterations). */
+    /** Few spins, so that waiters park under the model checker (see {@link #LOOP_BOUND}). */
     static final int SPINS = Integer.getInteger("lincheck.spins", 2);
+    /**
+     * Iterations of one wait loop after which Lincheck reports "The execution has hung" (Lincheck's default: 50).
+     * Lincheck lets a parked thread return from park spuriously, so a waiter's loop counts one iteration per park,
+     * and with four threads a waiter that legitimately waits behind the other three can pass 50: issue 19's
+     * version of the locks (fewer, different shared-memory events) met such a false hang in
+     * bakeryLock_fourThreads, a schedule in which the two first threads enter and leave while the last two keep
+     * waking spuriously. 200 keeps real hangs (the flag-only lock, SM-1) reported, only later.
+     */
+    static final int LOOP_BOUND = Integer.getInteger("lincheck.loopBound", 200);
 
     /** One operation: increment a plain counter under the lock. */
     public abstract static class CounterUnderLock {
@@ -116,6 +125,7 @@ class LincheckModelCheckingTest {
                 .actorsAfter(0)
                 .iterations(1) // a single operation type: every scenario of this shape is the same scenario
                 .invocationsPerIteration(Integer.getInteger("lincheck.invocations", DEFAULT_INVOCATIONS))
+                .loopBound(LOOP_BOUND)
                 // The slot registry and the owner bookkeeping are not part of the algorithm: treat their methods as
                 // single steps so that the search spends its budget on the algorithm's own reads and writes.
                 .addGuarantee(ManagedStrategyGuaranteeKt.forClasses(ThreadSlots.class.getName(), Ownership.class.getName())

@@ -44,6 +44,25 @@ public class AlgorithmFloorBenchmark {
         return counter;
     }
 
+    /**
+     * Peterson's entry and exit with the two stores issue 19's version keeps sequentially consistent: the
+     * {@code flag = 1} store is a release store, {@code turn = i} and {@code flag = 0} are volatile (the StoreLoad
+     * after {@code turn} for mutual exclusion, the one after {@code flag = 0} for the wake-up check).
+     *
+     * @return the counter, so that the increment is not dead code
+     */
+    @Benchmark
+    public int petersonTwoFences() {
+        flag.setRelease(0, 1);
+        turn.set(0);
+        while (flag.get(1) == 1 && turn.get() == 0) {
+            Thread.onSpinWait(); // never taken: there is no process 1
+        }
+        counter++;
+        flag.set(0, 0);
+        return counter;
+    }
+
     /** @return the counter, so that the increment is not dead code */
     @Benchmark
     public int reentrantLock() {

@@ -24,7 +24,8 @@ import org.openjdk.jmh.annotations.Threads;
 public class ContendedFourThreadsBenchmark {
 
     /** The lock under test, by its {@link LockUnderTest} name. */
-    @Param({"FilterLock", "BakeryLock", "ReentrantLock", "ReentrantLock-fair", "synchronized"})
+    @Param({"FilterLock", "BakeryLock", "ReentrantLock", "ReentrantLock-fair", "synchronized",
+            "FilterLock-before", "BakeryLock-before"})
     public String lock;
 
     private LockUnderTest underTest;

@@ -6,7 +6,10 @@ import io.dlock.sharedmemory.PetersonLock;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
-/** The locks the benchmarks compare, by the name used as the JMH {@code @Param} value. */
+/**
+ * The locks the benchmarks compare, by the name used as the JMH {@code @Param} value. The {@code -before} names
+ * are the issue-19 baseline ({@code bench.before}, the code before issue 19), so that one run measures both.
+ */
 final class LockUnderTest {
 
     /** A plain counter incremented in the critical section, so that the lock protects something. */
@@ -23,6 +26,15 @@ final class LockUnderTest {
                 break;
             case "BakeryLock":
                 incrementUnderLock = underLock(new BakeryLock(threads));
+                break;
+            case "PetersonLock-before":
+                incrementUnderLock = underLock(new io.dlock.sharedmemory.bench.before.PetersonLock());
+                break;
+            case "FilterLock-before":
+                incrementUnderLock = underLock(new io.dlock.sharedmemory.bench.before.FilterLock(threads));
+                break;
+            case "BakeryLock-before":
+                incrementUnderLock = underLock(new io.dlock.sharedmemory.bench.before.BakeryLock(threads));
                 break;
             case "ReentrantLock":
                 incrementUnderLock = underLock(new ReentrantLock());
