@@ -24,8 +24,7 @@ import org.openjdk.jmh.annotations.Threads;
 public class ContendedFourThreadsBenchmark {
 
     /** The lock under test, by its {@link LockUnderTest} name. */
-    @Param({"FilterLock", "BakeryLock", "ReentrantLock", "ReentrantLock-fair", "synchronized",
-            "FilterLock-before", "BakeryLock-before"})
+    @Param({"FilterLock", "BakeryLock", "ReentrantLock", "ReentrantLock-fair", "synchronized"})
     public String lock;
 
     private LockUnderTest underTest;

@@ -24,8 +24,7 @@ import org.openjdk.jmh.annotations.Threads;
 public class ContendedTwoThreadsBenchmark {
 
     /** The lock under test, by its {@link LockUnderTest} name. */
-    @Param({"PetersonLock", "FilterLock", "BakeryLock", "ReentrantLock", "ReentrantLock-fair", "synchronized",
-            "PetersonLock-before", "FilterLock-before", "BakeryLock-before"})
+    @Param({"PetersonLock", "FilterLock", "BakeryLock", "ReentrantLock", "ReentrantLock-fair", "synchronized"})
     public String lock;
 
     private LockUnderTest underTest;

@@ -7,8 +7,8 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The locks the benchmarks compare, by the name used as the JMH {@code @Param} value. The {@code -before} names
- * are the issue-19 baseline ({@code bench.before}, the code before issue 19), so that one run measures both.
+ * The locks the benchmarks compare, by the name used as the JMH {@code @Param} value. To compare with an older
+ * version, build that commit's {@code benchmarks.jar} and run both jars one after the other.
  */
 final class LockUnderTest {
 
@@ -26,15 +26,6 @@ final class LockUnderTest {
                 break;
             case "BakeryLock":
                 incrementUnderLock = underLock(new BakeryLock(threads));
-                break;
-            case "PetersonLock-before":
-                incrementUnderLock = underLock(new io.dlock.sharedmemory.bench.before.PetersonLock());
-                break;
-            case "FilterLock-before":
-                incrementUnderLock = underLock(new io.dlock.sharedmemory.bench.before.FilterLock(threads));
-                break;
-            case "BakeryLock-before":
-                incrementUnderLock = underLock(new io.dlock.sharedmemory.bench.before.BakeryLock(threads));
                 break;
             case "ReentrantLock":
                 incrementUnderLock = underLock(new ReentrantLock());
