@@ -1,6 +1,5 @@
 package io.dlock.sharedmemory;
 
-import static io.dlock.sharedmemory.Cells.INTS;
 import static io.dlock.sharedmemory.Cells.LONGS;
 
 /**
@@ -21,10 +20,11 @@ import static io.dlock.sharedmemory.Cells.LONGS;
  *
  * <h2>Assumptions</h2>
  * At most {@code capacity} threads; atomic reads and writes of {@code choosing} and {@code ticket} that are not
- * reordered where the proof needs program order ({@code int[]} and {@code long[]} accessed through
- * {@link java.lang.invoke.VarHandle}s: volatile, except that the doorway's ticket store is a release store; see the
- * implementation notes). Tickets grow while
- * the lock is never free; they are {@code long}s, so they cannot overflow in practice (2<sup>63</sup> acquisitions).
+ * reordered where the proof needs program order: every access is volatile, and thread {@code i}'s
+ * {@code choosing[i]} and {@code ticket[i]} are the low bit and the other 63 bits of one {@code long}, so that the
+ * doorway's last two writes are one store (see the implementation notes). An uncontended lock+unlock costs three
+ * full fences on x86 ({@code ReentrantLock}'s costs two). Tickets grow while the lock is never free; 62 bits of
+ * them cannot overflow in practice (2<sup>62</sup> acquisitions).
  *
  * <h2>Capacity</h2>
  * Fixed at construction, between 2 and 64; one thread too many gets an {@link IllegalStateException} that names
@@ -42,42 +42,49 @@ public final class BakeryLock extends SharedMemoryLock {
 
     /* Implementation notes.
      *
+     * One word per thread (issue 19). state[i] = ticket[i] << 1 | choosing[i]. The doorway's last two writes,
+     * ticket[i] = t and choosing[i] = 0, become the one store state[i] = t << 1, and a waiter reads choosing[k]
+     * and ticket[k] in one load. Every execution of this code is an execution of Lamport's algorithm in which
+     * those two writes (and those two reads) happen to be adjacent, with no other step between them, so
+     * Lamport's proof applies unchanged; it saves the full fence of one volatile store.
+     *
      * Memory modes (issue 19). Two store-load orders carry the proof:
      * (1) choosing[i] = 1 must be visible before i reads the tickets, so that a thread k that reads ticket[i]
      *     as 0 (or old) while i is choosing is made to wait by choosing[i] == 1;
      * (2) ticket[i] must be visible before i reads choosing[k] and ticket[k] in the wait, so that of two
      *     threads with overlapping doorways at least one sees the other's ticket.
      * Acquire/release would allow the loads to pass the earlier stores. Hence:
-     *   choosing[i] = 1   volatile store: StoreLoad (1) before the ticket loads
-     *   ticket[i] = t     volatile store
-     *   choosing[i] = 0   volatile store: StoreLoad (2) before the loads in the wait, and the StoreLoad before
-     *                     SpinThenPark.wakeParked()'s read (it can end a wait)
-     *   ticket[i] = 0     volatile store: exit, and the StoreLoad before wakeParked()
-     *   all loads         volatile
+     *   state[i] = CHOOSING   volatile store: StoreLoad (1) before the ticket loads
+     *   state[i] = t << 1     volatile store (ticket t, choosing 0): StoreLoad (2) before the loads in the wait,
+     *                         and the StoreLoad before SpinThenPark.wakeParked()'s read (it can end a wait)
+     *   state[i] = 0          volatile store: exit, and the StoreLoad before wakeParked()
+     *   all loads             volatile
      * Every access is volatile, so Lamport's proof holds on the synchronization order (JLS 17.4.4) as under
-     * sequential consistency: a thread k that reads ticket[i] does so after reading choosing[i] == 0, and of two
-     * threads with overlapping doorways at least one reads the other's ticket. Four full fences per uncontended
-     * lock+unlock on x86 (a release ticket store would save one, outside the Java memory model: see
-     * PetersonLock's notes).
+     * sequential consistency: a thread k that reads ticket[i] reads choosing[i] == 0 in the same load, and of
+     * two threads with overlapping doorways at least one reads the other's ticket. Three full fences per
+     * uncontended lock+unlock on x86. (Making the first store a release store would save another, but (1) is a
+     * store-load order, which release does not give; and the ticket store cannot be a release store either:
+     * the thread k that reads choosing[i] == 0 before i's doorway began must still have its own ticket seen by
+     * i's doorway reads, which only the total order of volatile accesses promises.)
      *
-     * Happens-before between owners with capacity 2: the entering thread k's last check read choosing[p] == 0
-     * and ticket[p]; the value read is p's exit store (0), a later doorway's store, or the initial value, each of
-     * which follows p's critical section (a ticket of p's from before that critical section is smaller than k's
-     * and would have made k wait), so the read synchronizes-with a store after p's critical section (the
-     * ticket store of a later doorway is read only after choosing[p] = 0 of that doorway, volatile). With more
-     * than two slots, the owner field carries the edge (Ownership's notes).
+     * Happens-before between owners with capacity 2: the entering thread k's last check read state[p]; the
+     * value read is p's exit store (0), a later doorway's store, or the initial value, each of which follows
+     * p's critical section (a ticket of p's from before that critical section is smaller than k's and would
+     * have made k wait), so the volatile read synchronizes-with a volatile store after p's critical section.
+     * With more than two slots, the owner field carries the edge (Ownership's notes).
      *
-     * The wait checks all k in one pass and starts over if one of them still blocks; each pass reads
-     * choosing[k] then ticket[k], so the reads that finally let i through are the ones Lamport's sequential
-     * per-k waits would have made. i's own ticket is read back with a plain read: only i writes it.
+     * The wait checks all k in one pass and starts over if one of them still blocks; each pass reads state[k]
+     * once, so the reads that finally let i through are the ones Lamport's sequential per-k waits would have
+     * made. i's own state is read back with a plain read: only i writes it.
      *
-     * Wake-ups: the end of a doorway (choosing[i] back to 0) and exit() (ticket[i] back to 0) can end waits.
+     * Wake-ups: the end of a doorway (choosing back to 0) and exit() (state back to 0) can end waits.
      */
 
-    /** choosing[i]: 1 while thread i is in its doorway, computing its ticket. */
-    private final int[] choosing;
-    /** ticket[i]: thread i's number, 0 when it neither holds nor wants the lock. */
-    private final long[] ticket;
+    /** state[i] of a thread in its doorway, still choosing its ticket: choosing = 1, ticket = 0. */
+    private static final long CHOOSING = 1L;
+
+    /** state[i] = ticket[i] &lt;&lt; 1 | choosing[i]; 0 when thread i neither holds nor wants the lock. */
+    private final long[] state;
 
     /**
      * A bakery lock for at most {@code capacity} threads.
@@ -92,32 +99,31 @@ public final class BakeryLock extends SharedMemoryLock {
     /** A bakery lock whose waiters check {@code spinsBeforeParking} times before parking (tests use few). */
     BakeryLock(int capacity, int spinsBeforeParking) {
         super("BakeryLock", ThreadSlots.checkCapacity("BakeryLock", capacity), true, spinsBeforeParking);
-        this.choosing = new int[capacity];
-        this.ticket = new long[capacity];
+        this.state = new long[capacity];
     }
 
     @Override
     void enterDoorway(int i) {
-        INTS.setVolatile(choosing, i, 1); // volatile store, before the ticket loads (store-load, see notes (1))
+        LONGS.setVolatile(state, i, CHOOSING); // volatile store, before the ticket loads (store-load, see notes (1))
         long max = 0;
-        for (int k = 0; k < ticket.length; k++) {
-            max = Math.max(max, (long) LONGS.getVolatile(ticket, k)); // volatile loads
+        for (int k = 0; k < state.length; k++) {
+            max = Math.max(max, (long) LONGS.getVolatile(state, k) >>> 1); // volatile loads of the tickets
         }
-        LONGS.setVolatile(ticket, i, max + 1); // volatile: in the synchronization order with choosing (see notes)
-        INTS.setVolatile(choosing, i, 0);     // volatile: ends the doorway; the StoreLoad before the loads in mustWait
+        LONGS.setVolatile(state, i, (max + 1) << 1); // ticket max + 1, choosing 0: ends the doorway; StoreLoad (2)
     }
 
     @Override
     boolean mustWait(int i) {
-        long mine = ticket[i]; // own ticket: only this thread writes it
-        for (int k = 0; k < ticket.length; k++) {
+        long mine = state[i] >>> 1; // own ticket: only this thread writes it
+        for (int k = 0; k < state.length; k++) {
             if (k == i) {
                 continue;
             }
-            if ((int) INTS.getVolatile(choosing, k) == 1) { // volatile load
+            long theirs = (long) LONGS.getVolatile(state, k); // volatile load of choosing[k] and ticket[k] at once
+            if ((theirs & CHOOSING) != 0) {
                 return true;
             }
-            long theirs = (long) LONGS.getVolatile(ticket, k); // volatile load, after the choosing[k] load
+            theirs >>>= 1;
             if (theirs != 0 && (theirs < mine || (theirs == mine && k < i))) {
                 return true;
             }
@@ -132,11 +138,11 @@ public final class BakeryLock extends SharedMemoryLock {
 
     @Override
     void exit(int i) {
-        LONGS.setVolatile(ticket, i, 0L); // volatile: lets the next ticket holder in; StoreLoad before wakeParked()
+        LONGS.setVolatile(state, i, 0L); // volatile: lets the next ticket holder in; StoreLoad before wakeParked()
     }
 
     @Override
     boolean stateAtRest(int i) {
-        return (long) LONGS.getVolatile(ticket, i) == 0 && (int) INTS.getVolatile(choosing, i) == 0;
+        return (long) LONGS.getVolatile(state, i) == 0;
     }
 }
