@@ -43,9 +43,9 @@ import java.util.TreeSet;
  *       {@code d(N-1)} messages, at most {@code (N-1)^2}. In the source notes the right circulates for
  *       ever, also in an idle cluster (docs/algorithms.md F18, F30); here it <b>parks after one idle
  *       round</b> (rule 11 below), so an idle lock costs at most N passes and then nothing. A privileged
- *       node that does not want the CS waits option {@code idle-pass-ms} (default 20 ms) before an idle
- *       pass, so the round before parking costs at most {@code N(N-1)} INFORMs spread over about
- *       {@code N · idle-pass-ms}. A request while the right is parked costs nothing at the parker,
+ *       node that does not want the CS may wait option {@code idle-pass-ms} (default 0: pass at once)
+ *       before an idle pass, so the round before parking costs at most {@code N(N-1)} INFORMs, spread over
+ *       about {@code N · idle-pass-ms}. A request while the right is parked costs nothing at the parker,
  *       elsewhere one WAKE and {@code d(N-1)} INFORMs for a requester d hops after the parker, with no
  *       idle pause on the way.</li>
  *   <li>Option {@code original}: Raynal's algorithm as published. A requester asks everyone for

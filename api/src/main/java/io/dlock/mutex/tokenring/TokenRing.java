@@ -43,9 +43,10 @@ import io.dlock.spi.View;
  * <p><b>Deviations from the source notes.</b>
  * <ul>
  *   <li>Option {@code idle-pause-ms} (default {@value TokenRingDefinition#DEFAULT_IDLE_PAUSE_MS}): a holder
- *       that does not want the critical section keeps the token that long before passing it on, so an
- *       idle cluster does not spin a core; 0 is docs/algorithms.md's behaviour. A request made while the token
- *       pauses here enters at once. A holder leaving the critical section passes at once (rule 3).</li>
+ *       that does not want the critical section keeps the token that long before passing it on, to send
+ *       fewer messages while one node uses the lock and the others do not; 0 is docs/algorithms.md's
+ *       behaviour (an idle cluster falls silent anyway: rule 7). A request made while the token pauses here
+ *       enters at once. A holder leaving the critical section passes at once (rule 3).</li>
  *   <li>Rule 5 ({@code init()} at {@code ring[0]}) runs on {@link #onStart()}, which the simulator
  *       calls at time 0 (a protocol may not act in its constructor), so the circulation starts then
  *       and a workload that never involves {@code ring[0]} is served; a driver that does not call
@@ -367,6 +368,9 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
         long idle = usedHere ? 0 : idleHolders + 1;
         holding = false;
         parked = false;
+        if (self.equals(parkedAt)) {
+            parkedAt = null; // it leaves: a request here must not WAKE this node (it is not parked anywhere known)
+        }
         tokenHop++;
         NodeId successor = to;
         effects.send(successor, new Token(v.epoch(), tokenHop, fences.highest(), idle));

@@ -31,6 +31,11 @@ class RaynalTest {
         return new Cluster<>(DEFINITION, n, ProtocolOptions.NONE.with(RaynalDefinition.ORIGINAL, String.valueOf(original)));
     }
 
+    /** The INFORM version with an idle pause of 20 ms (the default is none): an idle pass waits for the PASS timer. */
+    private static Cluster<RaynalMessage> clusterWithIdlePause(int n) {
+        return new Cluster<>(DEFINITION, n, ProtocolOptions.NONE.with(RaynalDefinition.IDLE_PASS_MS, "20"));
+    }
+
     private static PrimeRatio product(Cluster<RaynalMessage> c) {
         PrimeRatio t = PrimeRatio.ONE;
         for (NodeId node : c.view().members()) {
@@ -128,7 +133,7 @@ class RaynalTest {
     /** The same situation with the INFORM version: node 1 passes the right on, node 2 enters (the source notes' fix). */
     @Test
     void informPassesTheRightOfAnIdleNode() {
-        Cluster<RaynalMessage> c = cluster(3, false);
+        Cluster<RaynalMessage> c = clusterWithIdlePause(3);
         c.request(0);
         c.release(0);
         c.request(2);
@@ -273,7 +278,7 @@ class RaynalTest {
     @Test
     void twoWakesMoveTheRightOnce() {
         int n = 4;
-        Cluster<RaynalMessage> c = cluster(n, false);
+        Cluster<RaynalMessage> c = clusterWithIdlePause(n);
         c.request(0);
         c.release(0);
         idleRound(c);

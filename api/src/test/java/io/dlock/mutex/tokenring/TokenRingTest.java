@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The token ring (docs/algorithms.md A5): claims TR-1 to TR-4, the idle pause, duplicates and view changes. */
 class TokenRingTest {
@@ -216,11 +218,18 @@ class TokenRingTest {
         assertEquals(List.of(), c.violations());
     }
 
-    /** Random runs with the default pause (timers fired at random) and duplicates: safe, live, at least one hop per entry. */
-    @Test
-    void randomRunsWithPauseAndDuplicates() {
+    /**
+     * Random runs with duplicates, with the default (no pause) and with a pause (timers fired at random): safe,
+     * live, at least one hop per entry, and no message to itself (with no pause the token parks and is woken
+     * often: a parker that had sent its token away once woke itself on its next request).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"default", "10"})
+    void randomRunsWithPauseAndDuplicates(String pause) {
+        ProtocolOptions options = pause.equals("default") ? ProtocolOptions.NONE
+                : ProtocolOptions.NONE.with(TokenRingDefinition.IDLE_PAUSE_MS, pause);
         for (long seed = 0; seed < 40; seed++) {
-            Cluster<TokenRingMessage> c = new Cluster<>(RING, 5);
+            Cluster<TokenRingMessage> c = new Cluster<>(RING, 5, options);
             c.runWorkload(new Random(seed), Set.copyOf(c.members()), 4, false, 0.05);
             assertEquals(List.of(), c.violations(), "seed " + seed);
             assertEquals(20, c.entries().size());
