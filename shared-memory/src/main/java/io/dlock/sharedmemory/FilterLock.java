@@ -34,9 +34,8 @@ import static io.dlock.sharedmemory.Cells.INTS;
  * <h2>Assumptions</h2>
  * At most {@code capacity} threads; atomic reads and writes of {@code level} and {@code victim} that are not
  * reordered where the proof needs program order ({@code int[]}s accessed through a
- * {@link java.lang.invoke.VarHandle}: raising one's own level is a release store, the victim write an atomic swap,
- * every other access volatile; see the implementation notes). With capacity 2, an uncontended lock+unlock costs two
- * full fences on x86, as {@code ReentrantLock}'s does: the swap of {@code victim[1]} and the exit store.
+ * {@link java.lang.invoke.VarHandle}, every access volatile; see the implementation notes). Reads and writes only:
+ * no read-modify-write.
  *
  * <h2>Capacity</h2>
  * Fixed at construction, between 2 and 64. Each thread takes a slot on first use; one thread too many gets an
@@ -60,21 +59,17 @@ public final class FilterLock extends SharedMemoryLock {
      * every level[k]. The counting argument ("of the threads that reach level L, the last to write victim[L]
      * cannot pass while another is at level >= L") needs every thread that wrote victim[L] earlier to have its
      * level[k] >= L visible to that last writer: a store ordered before later loads of other variables
-     * (store-load), which acquire/release does not give. Hence, as in PetersonLock (whose notes give the
-     * argument in full for two threads):
-     *   level[i] = L    release store
-     *   victim[L] = i   getAndSet (volatile read + write): the StoreLoad before the reads, and a read of the
-     *                   previous writer of victim[L]
+     * (store-load), which acquire/release does not give. Hence:
+     *   level[i] = L    volatile store
+     *   victim[L] = i   volatile store: the StoreLoad before the reads
      *   reads           volatile loads of victim[L] and level[k]
      *   level[i] = 0    volatile store: exit; the StoreLoad before SpinThenPark.wakeParked()'s read
-     * Every write of victim[L] is a getAndSet, so they form a chain in the synchronization order in which each
-     * reads the one before it: each earlier writer k's level[k] = L precedes its getAndSet in program order, so
-     * it happens-before the last writer t's getAndSet and t's later reads of level[k]. Those return L or a later
-     * write of k's, and k lowers its level only on exit (or when it gives up, which lets others through). So t
-     * sees every earlier writer at level >= L, and the counting argument holds. With capacity 2 the lock is
-     * Peterson's (level[i] = 1 is flag[i] = 1, victim[1] is turn), and the algorithm's own reads carry the
-     * happens-before edge between owners as in PetersonLock; with more, the owner field carries it (Ownership's
-     * notes).
+     * This is PetersonLock's argument level by level (level[i] = L plays flag[i] = 1, victim[L] plays turn), on
+     * volatile accesses only, so it rests on the synchronization order alone: the last writer t of victim[L]
+     * reads level[k] after its victim store; every earlier writer k of victim[L] stored level[k] = L before its
+     * victim store, so t reads level[k] >= L (k lowers its level only on exit). With capacity 2 the lock is
+     * Peterson's, and the algorithm's own reads carry the happens-before edge between owners as in
+     * PetersonLock; with more, the owner field carries it (Ownership's notes).
      *
      * The thread's own current level is read back from level[i] with a plain read: only this thread writes
      * level[i] while it holds the slot (a new holder of a slot sees the old holder's writes through the CAS
@@ -82,8 +77,7 @@ public final class FilterLock extends SharedMemoryLock {
      *
      * Wake-ups: a victim[L] write can end the wait of the previous victim of L; exit() (level back to 0) can end
      * the wait of anybody. Raising one's own level never ends a wait, but passStage() writes victim[L+1] at the
-     * same time, so the lock wakes after it too. Each of these ends with a full fence (the getAndSet, or the
-     * volatile exit store) before wakeParked()'s read (SharedMemoryLock notes).
+     * same time, so the lock wakes after it too. Each of these ends with a volatile store (SharedMemoryLock notes).
      *
      * The scan of levels in mustWait reads one level[k] at a time; docs/algorithms.md C3 notes this is still correct.
      */
@@ -152,8 +146,7 @@ public final class FilterLock extends SharedMemoryLock {
     }
 
     private void enterLevel(int i, int l) {
-        INTS.setRelease(level, i, l);                   // release: published by the getAndSet below (see notes)
-        int unused = (int) INTS.getAndSet(victim, l, i); // reads the previous victim's write, so a later arrival
-                                                        // sees us at level l; the StoreLoad before mustWait's loads
+        INTS.setVolatile(level, i, l);  // volatile: in the synchronization order with victim (see notes)
+        INTS.setVolatile(victim, l, i); // volatile: the StoreLoad before mustWait's loads; a later arrival sees us at level l
     }
 }

@@ -27,10 +27,9 @@ import java.lang.invoke.VarHandle;
  *
  * <h2>Assumptions</h2>
  * Two threads; atomic reads and writes of {@code flag} and {@code turn} that are not reordered where the proof
- * needs program order: here an {@code int[]} and an {@code int} through {@link VarHandle}s. {@code flag[i] = 1}
- * is a release store, {@code turn = i} an atomic swap (a volatile read and write in one), every other access
- * volatile (see the implementation notes). An uncontended lock+unlock costs two full fences on x86, as
- * {@code ReentrantLock}'s does: the swap of {@code turn} and the exit store {@code flag[i] = 0}.
+ * needs program order: here an {@code int[]} and an {@code int} through {@link VarHandle}s, every access volatile
+ * (see the implementation notes). Reads and writes only: no read-modify-write. An uncontended lock+unlock costs
+ * three full fences on x86, one per store ({@code ReentrantLock}'s costs two).
  *
  * <h2>Capacity</h2>
  * The first two threads that use the lock take slots 0 and 1. A third thread gets an
@@ -52,37 +51,31 @@ public final class PetersonLock extends SharedMemoryLock {
      * a load of a DIFFERENT variable. Acquire/release (getAcquire/setRelease) orders load->load, load->store and
      * store->store but NOT store->load: a release store may still sit in the store buffer when a later acquire
      * load executes (x86-TSO does exactly this), so both threads can read the other's flag as 0 and enter. The
-     * jcstress test AcquireReleasePetersonTest shows it. The accesses are therefore:
-     *   flag[i] = 1   release store
-     *   turn = i      getAndSet (volatile read + volatile write, atomically): the StoreLoad before the reads,
-     *                 and a READ of the previous writer's turn, which is what orders its flag store before ours
+     * jcstress test AcquireReleasePetersonTest shows it. Every access of flag and turn is therefore volatile:
+     *   flag[i] = 1   volatile store
+     *   turn = i      volatile store: the StoreLoad barrier before the reads
      *   reads         volatile loads of flag[j] and turn
      *   flag[i] = 0   volatile store: exit; the StoreLoad before SpinThenPark.wakeParked()'s read
+     * so the proof is Peterson's under sequential consistency: volatile accesses are totally ordered (the
+     * synchronization order, JLS 17.4.4) consistently with program order, and each volatile load returns the
+     * last volatile store to its variable before it in that order. Suppose both threads are in the critical
+     * section; let i be the one whose doorway write of turn came later in that order, j the other. i entered on a
+     * check after its own turn = i that read flag[j] == 0 or turn != i. turn != i is impossible (j, in the critical
+     * section, does not write turn again), and flag[j] == 0 is impossible too: j's flag[j] = 1 precedes j's
+     * turn = j, which precedes i's turn = i and i's read of flag[j], and j resets its flag only when it leaves.
+     * (A flag store in release mode would save one fence, but the step "j's two stores become visible in
+     * program order" is outside the Java memory model, which defines no release mode: the lock keeps to what the
+     * language promises on every platform.)
      *
-     * Mutual exclusion. Every write of turn is a getAndSet, so the writes of turn are totally ordered (the
-     * synchronization order, JLS 17.4.4) and each getAndSet reads the write just before it. Suppose both threads
-     * are in the critical section; let i be the one whose doorway getAndSet of turn came later, j the other.
-     * j does not write turn between its doorway and its exit, so i's getAndSet read j's: a volatile write read
-     * by a volatile read synchronizes-with it, so j's flag[j] = 1 (before j's getAndSet in program order)
-     * happens-before i's later reads of flag[j]. Those reads return 1 or a later write of flag[j], and j writes
-     * flag[j] again only when it leaves. So i entered on a check that read turn != i, which needs a write of
-     * turn after i's, by j: impossible, j is in the critical section. (This is Peterson's proof; the one step
-     * that needed flag[j] = 1 to be a volatile store, "j's flag store is visible to the thread whose turn write
-     * came later", is carried by the getAndSet's read instead. A plain release store of turn would not do: two
-     * writes, unlike a write and a read, create no happens-before edge, and "j's two stores become visible in
-     * program order" is not a promise of the Java memory model.)
-     *
-     * Happens-before between owners (Ownership's notes, two-slot case). Let k enter after p's critical section.
-     * k's doorway getAndSet came after p's (if it came before, p's getAndSet read k's, so p saw flag[k] == 1
-     * until k left, and p could only have entered after k, by the argument above). So k's getAndSet read p's
-     * (or a later one of p's), and k's last check reads flag[p] == 1 or a later write. If k read flag[p] == 0,
-     * that is p's exit store (volatile) or a later one. If it read turn == p, that is a getAndSet of p's after
-     * k's own, so a doorway of p's after p's exit. Either way a volatile load read a volatile write that
-     * follows p's critical section: synchronizes-with.
+     * Happens-before between owners (Ownership's notes, two-slot case). The thread k that enters after p's
+     * critical section read flag[p] and turn in its last check. If it read flag[p] == 0, that is p's exit store
+     * (volatile) or the initial value (p never entered). If it read flag[p] == 1 and turn == p, then turn == p
+     * was written after k's own turn = k, so it is p's next doorway store, which follows p's exit in program
+     * order (a turn = p written before p's critical section and after k's turn = k would have made p wait for
+     * k). Either way a volatile load read a volatile store that follows p's critical section: synchronizes-with.
      *
      * Why wake after enterDoorway: the other thread may be parked in its wait for "turn != j"; our write of
-     * turn ends it. exit() ends the wait "flag[i] == 1". Both end with a full fence (the getAndSet, the volatile
-     * exit store) before wakeParked()'s read (SharedMemoryLock notes).
+     * turn ends it. exit() ends the wait "flag[i] == 1". Both end with a volatile store (SharedMemoryLock notes).
      */
 
     private static final int INTERESTED = 1;
@@ -116,14 +109,13 @@ public final class PetersonLock extends SharedMemoryLock {
 
     @Override
     void enterDoorway(int i) {
-        INTS.setRelease(flag, i, INTERESTED); // release: ordered before the getAndSet, which publishes it (see notes)
-        int unused = (int) TURN.getAndSet(this, i); // reads the other's turn write (see notes); the StoreLoad before
-                                                    // mustWait's loads (SM-4); the exact (int) type keeps the call direct
+        INTS.setVolatile(flag, i, INTERESTED); // volatile: in the synchronization order with turn (see notes)
+        TURN.setVolatile(this, i);            // volatile: the StoreLoad before mustWait's loads (swapping them: SM-4)
     }
 
     @Override
     boolean mustWait(int i) {
-        // Volatile loads: ordered after our getAndSet of turn, and acquires (happens-before, see notes).
+        // Volatile loads: ordered after our volatile turn store, and acquires (happens-before, see notes).
         return (int) INTS.getVolatile(flag, 1 - i) == INTERESTED && (int) TURN.getVolatile(this) == i;
     }
 

@@ -58,13 +58,14 @@ public abstract class SharedMemoryLock implements Lock {
      * object's fields; ThreadSlots maps threads to slots.
      *
      * Memory modes (issue 19). Each algorithm needs some of its stores to be ordered before later loads of other
-     * variables (store-load), which acquire/release does not give: those stores are volatile stores or atomic
-     * swaps (on x86 each costs a full fence, the dominant cost of an uncontended acquisition). A store that
-     * only needs to be seen by the thread that comes after it is a release store published by a later swap
-     * (PetersonLock's and FilterLock's notes argue it). Two rules hold for all three locks:
+     * variables (store-load), which acquire/release does not give, so every access of the algorithms' shared
+     * variables is volatile (each volatile store costs a full fence on x86, the dominant cost of an uncontended
+     * acquisition): each proof then rests on the synchronization order alone (PetersonLock's notes say why no
+     * store is a release store). The algorithms use reads and writes only, never a read-modify-write: that is
+     * what they exist to show. Two rules hold for all three locks:
      *   - the last store of every hook that can end another thread's wait (enterDoorway, passStage, exit) is
-     *     volatile or a swap, because SpinThenPark.wakeParked() reads the parked count right after it (a
-     *     store-load pair, see SpinThenPark's notes on lost wake-ups);
+     *     volatile, because SpinThenPark.wakeParked() reads the parked count right after it (a store-load pair,
+     *     see SpinThenPark's notes on lost wake-ups);
      *   - every load in mustWait is volatile: ordered after our own earlier volatile stores, and an acquire, so
      *     the value read synchronizes-with the store that wrote it.
      * With two slots the algorithm's own reads carry the happens-before edge from one owner to the next; with
@@ -73,8 +74,8 @@ public abstract class SharedMemoryLock implements Lock {
      * The uncontended path of lock(): a scan of the slot array with plain reads (ThreadSlots.slotOf), one plain
      * read of holder (reentry), the doorway, one read of the parked count, one evaluation of the wait condition,
      * an opaque write of holder and a plain write of holds. No allocation, no ThreadLocal, no reference store
-     * (so no GC write barrier), and no read-modify-write but the swap of turn (Peterson) or victim (filter);
-     * unlock() is the same scan, the holder check, the exit and one read of the parked count.
+     * (so no GC write barrier), no read-modify-write; unlock() is one read of the holder's slot (the owner
+     * check), the exit and one read of the parked count.
      */
 
     private final String name;
