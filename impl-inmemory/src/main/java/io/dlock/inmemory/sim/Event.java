@@ -1,9 +1,14 @@
 package io.dlock.inmemory.sim;
 
 /**
- * One scheduled event of a simulated run. Mutable and pooled by the {@link Engine} to keep the hot
+ * One scheduled event of a simulated run. Mutable and pooled by the {@link EventQueue} to keep the hot
  * path free of allocation: an event belongs to the engine from {@link Engine} scheduling it until it
  * has been processed, and is then cleared and reused.
+ *
+ * <p>A message delivery due within the queue's ring window is not an object while it waits: the queue
+ * keeps it as a primitive {@link RingDeliveries} entry (the layout is explained there and in
+ * {@link EventQueue}) and hands it out, when its turn comes, in one {@code Event} it reuses for every such
+ * delivery.
  */
 final class Event {
 
@@ -37,7 +42,7 @@ final class Event {
     String timer;
     /** Network message id for a {@link SimulationListener} (0 for a self-message). */
     long messageId;
-    /** Insertion sequence number, set by {@link EventQueue#add}: the tie-break among events of one time. */
+    /** Insertion sequence number, set by the {@link EventQueue}: the tie-break among events of one time. */
     long seq;
     /** The next event of the same time in an {@link EventQueue} bucket, or null. */
     Event next;

@@ -281,12 +281,7 @@ final class Network<M extends ProtocolMessage> {
 
     /** Schedules {@code message} from {@code node} to itself, now: no delay, no fault, no codec, not counted. */
     void deliverLocally(long now, int node, long epoch, M message, MessageTypeStats stats) {
-        Event event = queue.obtain(Event.DELIVER, node);
-        event.from = node;
-        event.epoch = epoch;
-        event.message = message;
-        event.type = stats;
-        queue.add(now, event);
+        queue.addDelivery(now, node, node, epoch, message, stats, 0);
     }
 
     /**
@@ -356,13 +351,7 @@ final class Network<M extends ProtocolMessage> {
     }
 
     private void enqueue(long at, int src, long epoch, int dst, Object payload, MessageTypeStats stats) {
-        Event event = queue.obtain(Event.DELIVER, dst);
-        event.from = src;
-        event.epoch = epoch;
-        event.message = payload;
-        event.type = stats;
-        event.messageId = messages;
-        queue.add(at, event);
+        queue.addDelivery(at, dst, src, epoch, payload, stats, messages);
     }
 
     private Object decode(long now, M original, byte[] wire) {
