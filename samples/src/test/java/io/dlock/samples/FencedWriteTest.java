@@ -10,7 +10,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,10 +88,7 @@ class FencedWriteTest {
     void when_holderIsPaused_then_itsLateWriteIsRefused(MutexAlgorithm algorithm) throws Exception {
         Path storeFile = dir.resolve("store.txt");
         String cluster = "fenced-" + UUID.randomUUID();
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = LoopbackPorts.freeBlock(6); // the nodes' PORT and PORT_RANGE 5
         long[] pids = new long[4];
         for (int id = 1; id <= 3; id++) {
             start(id, storeFile, port, algorithm, cluster);

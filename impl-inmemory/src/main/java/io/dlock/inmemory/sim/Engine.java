@@ -437,8 +437,9 @@ final class Engine<M extends ProtocolMessage> implements Membership.Host<M>, Loc
     private void fold(Event event) {
         long h = trace;
         h = mix(h ^ event.time);
-        h = mix(h ^ ((long) event.kind << 48 ^ (long) event.node << 24 ^ event.from));
-        if (event.kind == Event.DELIVER) {
+        boolean delivery = event.kind == Event.DELIVER;
+        h = mix(h ^ ((long) event.kind << 48 ^ (long) event.node << 24 ^ (delivery ? event.from : 0)));
+        if (delivery) {
             h = mix(h ^ event.type.nameHash);
         } else if (event.kind == Event.TIMER) {
             h = mix(h ^ event.timer.hashCode());

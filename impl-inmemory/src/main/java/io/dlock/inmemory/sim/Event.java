@@ -48,6 +48,7 @@ final class Event {
     Event next;
 
     void clear() {
+        from = 0;
         message = null;
         type = null;
         timer = null;

@@ -33,10 +33,8 @@ import java.util.Arrays;
  * on a shared 2-core machine: N = 512 went from about 1.9-2.4 to 2.9-6.5 million messages a second, while
  * N = 8 and 64, whose events all fit in the caches anyway, lost about 10 % to the extra bookkeeping.
  *
- * <p>Processed events are pooled ({@link #recycle}, {@link #obtain}), and an event other than a delivery
- * keeps the sender ({@link Event#from}) of its pooled object's last use, which the mutex engine's trace
- * hash folds; {@link RecycledSenders} replays the pool's order for that value, deliveries included,
- * so that trace hashes stay those of the layout that pooled every event.
+ * <p>Processed events are pooled ({@link #recycle}, {@link #obtain}); {@link Event#clear} resets the
+ * fields a reused event must not carry over.
  */
 final class EventQueue {
 
@@ -64,22 +62,17 @@ final class EventQueue {
     /** Processed events kept for reuse ({@link #recycle}), so that a long run allocates few. */
     private Event[] pool = new Event[256];
     private int pooled;
-    /** The {@link Event#from} each scheduled event would find in a pool of every event, deliveries included. */
-    private final RecycledSenders senders = new RecycledSenders();
     /** The event {@link #poll} returns for each delivery taken from the ring. */
     private final Event delivery = new Event();
 
     /**
-     * An event of {@code kind} for node {@code node}, recycled if one is free: only the fields
-     * {@link Event#clear} resets are cleared, the others keep what the last use left, and {@link Event#from}
-     * what {@link RecycledSenders} says the last use left (the trace hash of a run folds it in, so this
-     * reuse order is part of what a seed produces).
+     * An event of {@code kind} for node {@code node}, recycled if one is free (with the fields
+     * {@link Event#clear} resets cleared; the caller sets the others its kind uses).
      */
     Event obtain(int kind, int node) {
         Event event = pooledOrNew();
         event.kind = kind;
         event.node = node;
-        event.from = senders.pop();
         return event;
     }
 
@@ -88,7 +81,6 @@ final class EventQueue {
      * event {@link #poll} returned for a delivery stays the queue's).
      */
     void recycle(Event event) {
-        senders.push(event.from);
         event.clear();
         if (event == delivery) {
             return;
@@ -134,7 +126,6 @@ final class EventQueue {
      * {@link Event#DELIVER} event as {@link #poll} returns it.
      */
     void addDelivery(long time, int node, int from, long epoch, Object message, MessageTypeStats type, long messageId) {
-        senders.pop(); // the pooled event it would have taken: its sender is overwritten
         schedule(time, node, from, epoch, message, type, messageId);
     }
 

@@ -3,11 +3,11 @@ package io.dlock.samples.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.dlock.samples.LoopbackPorts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,10 +57,7 @@ class BoundedBufferJvmTest {
     @ValueSource(strings = {"ricart-agrawala", "suzuki-kasami"})
     void producersAndConsumerInThreeProcesses(String algorithm) throws Exception {
         Path file = dir.resolve("buffer.txt");
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = LoopbackPorts.freeBlock(6); // the nodes' PORT and PORT_RANGE 5
         start(1, file, port, algorithm, "produce", "1", Integer.toString(PER_PRODUCER));
         start(2, file, port, algorithm, "produce", "101", Integer.toString(PER_PRODUCER));
         start(3, file, port, algorithm, "consume", Integer.toString(2 * PER_PRODUCER));
