@@ -92,22 +92,24 @@ class EventQueueTest {
     }
 
     /**
-     * An event other than a delivery starts with the sender left by the last processed event the
-     * pool would have handed out (last in, first out), deliveries included: the trace hash folds it.
+     * A reused event carries no sender over from its last use (only a delivery has one, and the trace hash
+     * folds a delivery's sender only); a fresh event has none either.
      */
     @Test
-    void obtainedEventsKeepTheSenderThePoolWouldHaveLeft() {
+    void obtainedEventsCarryNoSenderOver() {
         EventQueue queue = new EventQueue();
         MessageTypeStats type = new MessageTypeStats(String.class);
         queue.addDelivery(1, 2, 5, 0, "a", type, 1);
         queue.addDelivery(2, 3, 9, 0, "b", type, 2);
-        queue.recycle(queue.poll()); // from 5
-        queue.recycle(queue.poll()); // from 9
-        assertEquals(9, queue.obtain(Event.TIMER, 1).from);
-        queue.addDelivery(3, 1, 4, 0, "c", type, 3); // takes the pooled event that had from 5
-        assertEquals(0, queue.obtain(Event.REQUEST, 1).from); // a fresh one
         queue.recycle(queue.poll());
-        assertEquals(4, queue.obtain(Event.RELEASE, 1).from);
+        queue.recycle(queue.poll());
+        assertEquals(0, queue.obtain(Event.TIMER, 1).from);
+        assertEquals(0, queue.obtain(Event.REQUEST, 1).from); // a fresh one: the pool is empty
+        queue.add(300_000, queue.obtain(Event.DELIVER, 1)); // outside the ring's window: a pooled event in the heap
+        Event delivery = queue.poll();
+        delivery.from = 7;
+        queue.recycle(delivery);
+        assertEquals(0, queue.obtain(Event.RELEASE, 1).from);
     }
 
     /**
