@@ -9,13 +9,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** N lock services in one JVM on a fresh JGroups cluster (unique name, own ports); closes them all. Test fixture. */
 final class JGroupsCluster implements AutoCloseable {
 
-    /** Ports for TCP stacks in this JVM: each cluster gets its own block, away from the shipped default 7800. */
-    private static final AtomicInteger NEXT_PORT = new AtomicInteger(20_000 + (int) (ProcessHandle.current().pid() % 200) * 100);
+    /**
+     * Ports for TCP stacks in this JVM: each cluster gets its own block, away from the shipped default 7800 and
+     * below the kernel's ephemeral range (32768 and up on Linux), where the nodes' own outgoing connections take
+     * their local ports and could take a block's port before its node binds it.
+     */
+    private static final int LOWEST_PORT = 20_000;
+    private static final int BELOW_EPHEMERAL = 32_768;
+    /** FD_SOCK2 listens this far above a node's TCP port. */
+    private static final int FD_SOCK2_OFFSET = 100;
+    private static int nextPort = LOWEST_PORT + (int) (ProcessHandle.current().pid() % 100) * 100;
 
     final List<LockService> nodes = new ArrayList<>();
     final List<JGroupsTransport> transports = new ArrayList<>();
@@ -43,9 +50,19 @@ final class JGroupsCluster implements AutoCloseable {
                 .set(JGroupsTransportFactory.PORT_RANGE, Integer.toString(n + 2));
     }
 
-    /** A block of ports (TCP uses port..port+range, FD_SOCK2 100 above). */
-    static int freshPorts(int n) {
-        return NEXT_PORT.getAndAdd(n + 4);
+    /**
+     * A block of ports (TCP uses port..port+range, FD_SOCK2 {@value #FD_SOCK2_OFFSET} above); after the last block
+     * that fits below the ephemeral range, the blocks start again from {@value #LOWEST_PORT} (the clusters that
+     * had those ports are long closed).
+     */
+    static synchronized int freshPorts(int n) {
+        int size = n + 4;
+        if (nextPort + size + FD_SOCK2_OFFSET > BELOW_EPHEMERAL) {
+            nextPort = LOWEST_PORT;
+        }
+        int port = nextPort;
+        nextPort += size;
+        return port;
     }
 
     JGroupsCluster(int n, DlockConfig.Builder template) {
