@@ -16,12 +16,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * nodes' own discovery connections, opened while they start, took the ports above the chosen one, and
  * the third node found its whole range taken ("No available port to bind to in range"). A block below
  * the ephemeral range is never handed out to a connection; it is checked free by binding each port once.
+ * The block is chosen so that FD_SOCK2's ports ({@value #FD_SOCK2_OFFSET} above each node's) stay below the
+ * ephemeral range too.
  */
 public final class LoopbackPorts {
 
     private static final int LOWEST = 20_000;
     private static final int BELOW_EPHEMERAL = 32_768;
     private static final int ATTEMPTS = 100;
+    /** FD_SOCK2 listens this far above a node's TCP port. */
+    private static final int FD_SOCK2_OFFSET = 100;
 
     private LoopbackPorts() {
     }
@@ -33,7 +37,7 @@ public final class LoopbackPorts {
         }
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            int base = random.nextInt(LOWEST, BELOW_EPHEMERAL - size);
+            int base = random.nextInt(LOWEST, BELOW_EPHEMERAL - FD_SOCK2_OFFSET - size);
             if (allFree(base, size)) {
                 return base;
             }
