@@ -1,7 +1,9 @@
 package io.dlock.inmemory.sim;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What a {@link ConditionSimulation} run gave: the lock's own {@link SimulationResult}, the condition
@@ -15,7 +17,8 @@ import java.util.Map;
  * @param signals    signals (or signalAlls) made
  * @param wakeUps    waiters woken (by a signal or a view change)
  * @param giveUps    timed awaits that gave up
- * @param messages   condition messages sent, by type (Await, Registered, Signal, Wake, Cancel, Declined)
+ * @param messages   condition messages sent, by type (Await, Registered, Signal, Wake, Cancel, Declined), in the
+ *                   order of the types' names, so that a printed result is the same in every JVM
  * @param replay     one line of Java that repeats the run
  */
 public record ConditionResult(SimulationResult lock, List<String> violations, long produced, long consumed,
@@ -24,7 +27,7 @@ public record ConditionResult(SimulationResult lock, List<String> violations, lo
 
     public ConditionResult {
         violations = List.copyOf(violations);
-        messages = Map.copyOf(messages);
+        messages = Collections.unmodifiableMap(new TreeMap<>(messages));
     }
 
     /** The run's seed. */
