@@ -18,6 +18,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class BenchClusters {
 
+    /** Slices of an uncontended run interleaved with the floor: each measure gets a turn 10 times. */
+    static final int FLOOR_SLICES = 10;
+
     private final BenchOptions options;
     private final BenchPorts ports;
 
@@ -41,14 +44,21 @@ final class BenchClusters {
         return b;
     }
 
-    /** Uncontended (if asked) and contended runs of one algorithm on one cluster of n nodes. */
-    List<BenchRow> measure(String transport, MutexVariant variant, int n, int handoff, boolean uncontended)
-            throws Exception {
+    /**
+     * Uncontended (if asked) and contended runs of one algorithm on one cluster of n nodes. With a floor (JGroups,
+     * n = {@link BenchFloor#NODES}), the uncontended run is interleaved with the floor's unicast and parallel round
+     * trips, slice by slice, and their rows, {@linkplain BenchRow#pairedWith paired} with the algorithm, follow its row.
+     *
+     * @param floor the floor's cluster, or null for none
+     */
+    List<BenchRow> measure(String transport, MutexVariant variant, int n, int handoff, boolean uncontended,
+                           BenchFloor floor) throws Exception {
         List<BenchRow> rows = new ArrayList<>();
         List<LockService> services = start(config(transport, variant, n, handoff), transport, n);
         try {
             if (uncontended) {
-                rows.add(uncontended(transport, variant, services, handoff));
+                rows.addAll(uncontended(transport, variant, services, handoff,
+                        n == BenchFloor.NODES && transport.equals("jgroups") ? floor : null));
             }
             for (int th : options.threads) {
                 rows.add(contended(transport, variant, services, th, handoff));
@@ -99,12 +109,28 @@ final class BenchClusters {
         }
     }
 
-    private BenchRow uncontended(String transport, MutexVariant variant, List<LockService> services, int handoff)
-            throws Exception {
+    /** The uncontended row; with a floor, followed by the floor's unicast and parallel rows of the same slices. */
+    private List<BenchRow> uncontended(String transport, MutexVariant variant, List<LockService> services, int handoff,
+                                       BenchFloor floor) throws Exception {
         MessageWindow sent = MessageWindow.ofLock(services, "uncontended");
-        Measurement m = options.harness().uncontended(NodeLock.of(services.get(0).lock("uncontended")), sent);
-        return new BenchRow("dlock", transport, variant.name(), "uncontended", services.size(), 1, handoff, m.count(),
-                m.p50Us(), m.p99Us(), m.opsPerSec(), sent.perEntry(m.count()), Double.NaN, 0, m.failures());
+        NodeLock lock = NodeLock.of(services.get(0).lock("uncontended"));
+        BenchHarness harness = options.harness();
+        List<BenchRow> rows = new ArrayList<>();
+        Measurement m;
+        if (floor == null) {
+            m = harness.uncontended(lock, sent);
+        } else {
+            List<Measurement> ms = harness.interleaved(List.of(harness.lockUnlock(lock), floor.unicast(),
+                    floor.parallel()), FLOOR_SLICES, sent);
+            m = ms.get(0);
+            long failures = ms.get(1).failures() + ms.get(2).failures();
+            rows.add(BenchFloor.row(BenchFloor.UNICAST_RTT, ms.get(1), failures).pairedWith(variant.name()));
+            rows.add(BenchFloor.row(BenchFloor.PARALLEL_RTT, ms.get(2), failures).pairedWith(variant.name()));
+        }
+        rows.add(0, new BenchRow("dlock", transport, variant.name(), "uncontended", services.size(), 1, handoff,
+                m.count(), m.p50Us(), m.p99Us(), m.opsPerSec(), sent.perEntry(m.count()), Double.NaN, 0,
+                m.failures()));
+        return rows;
     }
 
     private BenchRow contended(String transport, MutexVariant variant, List<LockService> services, int perNode,

@@ -79,18 +79,26 @@ final class BenchCommand extends DlockCommand {
         List<BenchRow> rows = new ArrayList<>();
         long start = System.nanoTime();
         for (String t : options.transport.names) {
-            if (t.equals("jgroups") && !options.noFloor) {
-                rows.addAll(new BenchFloor(options, clusters).measure());
-            }
-            for (MutexVariant a : options.algorithms.chosen()) {
-                for (int h : options.handoffs) {
-                    List<Integer> sizes = options.nodes.counts();
-                    for (int i = 0; i < sizes.size(); i++) {
-                        rows.addAll(clusters.measure(t, a, sizes.get(i), h, i == 0 && !options.noUncontended));
+            BenchFloor floor = t.equals("jgroups") && !options.noFloor ? BenchFloor.start(options, clusters) : null;
+            try {
+                if (floor != null) {
+                    rows.addAll(floor.measure());
+                }
+                for (MutexVariant a : options.algorithms.chosen()) {
+                    for (int h : options.handoffs) {
+                        List<Integer> sizes = options.nodes.counts();
+                        for (int i = 0; i < sizes.size(); i++) {
+                            rows.addAll(clusters.measure(t, a, sizes.get(i), h, i == 0 && !options.noUncontended,
+                                    floor));
+                        }
+                        for (int k : options.perKeys()) {
+                            rows.addAll(perKey.measure(t, a, sizes.get(0), h, k));
+                        }
                     }
-                    for (int k : options.perKeys()) {
-                        rows.addAll(perKey.measure(t, a, sizes.get(0), h, k));
-                    }
+                }
+            } finally {
+                if (floor != null) {
+                    floor.close();
                 }
             }
         }

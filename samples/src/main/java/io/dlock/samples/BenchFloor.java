@@ -11,6 +11,7 @@ import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.jgroups.BytesMessage;
@@ -22,8 +23,12 @@ import org.jgroups.Message;
  * other node at once and waits for every echo: the slowest of N-1 round trips, what an algorithm that asks
  * every other node, Ricart-Agrawala or Lamport, waits for at least) and one multicast (node 1 sends 8 bytes to
  * all, until every other node, in this JVM, has received them). No lock can be faster than these.
+ *
+ * <p>The floor's cluster stays up while the bench runs on JGroups: {@link #measure} gives the floor's own rows,
+ * and {@link #unicast} and {@link #parallel} are timed again interleaved with each algorithm's uncontended run
+ * (see {@link BenchClusters}), so that a lock's ratio to the round trip is taken in the same minutes.
  */
-final class BenchFloor {
+final class BenchFloor implements AutoCloseable {
 
     /** Nodes of the floor's cluster; the goals compare it with the uncontended runs of the same size. */
     static final int NODES = 3;
@@ -31,24 +36,31 @@ final class BenchFloor {
     static final String UNICAST_RTT = "unicast-rtt";
     /** The floor row of N-1 round trips at once (until the last echo). */
     static final String PARALLEL_RTT = "parallel-rtt";
+    private static final byte UNICAST = 1;
+    private static final byte MULTICAST = 2;
 
     private final BenchOptions options;
-    private final BenchClusters clusters;
+    private final List<JGroupsTransport> transports;
+    private final Semaphore echoes;
+    private final Semaphore multicastReceived;
+    private final byte[] ping = {UNICAST, 0, 0, 0, 0, 0, 0, 0};
 
-    BenchFloor(BenchOptions options, BenchClusters clusters) {
+    private BenchFloor(BenchOptions options, List<JGroupsTransport> transports, Semaphore echoes,
+                       Semaphore multicastReceived) {
         this.options = options;
-        this.clusters = clusters;
+        this.transports = transports;
+        this.echoes = echoes;
+        this.multicastReceived = multicastReceived;
     }
 
-    /** Unicast round trip node 1 -> node 3 -> node 1, and multicast from node 1 until all others have it. */
-    List<BenchRow> measure() throws Exception {
+    /** Starts the floor's cluster of {@link #NODES} channels and waits (at most 60 s) until all see each other. */
+    static BenchFloor start(BenchOptions options, BenchClusters clusters) throws Exception {
         int n = NODES;
         DlockConfig.Builder b = clusters.config("jgroups", MutexVariantConverter.of(MutexAlgorithm.CENTRALIZED), n, 0);
         Semaphore echoes = new Semaphore(0);
         Semaphore multicastReceived = new Semaphore(0);
         List<JGroupsTransport> transports = new ArrayList<>();
-        byte unicast = 1;
-        byte multicast = 2;
+        BenchFloor floor = new BenchFloor(options, transports, echoes, multicastReceived);
         try {
             for (int id = 1; id <= n; id++) {
                 JGroupsTransport tr = JGroupsTransportFactory.create(b.nodeId(id).build(), true);
@@ -56,7 +68,7 @@ final class BenchFloor {
                 tr.start(new Transport.Receiver() {
                     @Override
                     public void onMessage(NodeId from, byte[] payload) {
-                        if (payload.length > 0 && payload[0] == multicast) {
+                        if (payload.length > 0 && payload[0] == MULTICAST) {
                             multicastReceived.release();
                         } else if (!client) {
                             tr.send(from, payload);
@@ -78,39 +90,73 @@ final class BenchFloor {
                 }
                 Thread.sleep(10);
             }
-            JGroupsTransport client = transports.get(0);
-            NodeId server = NodeId.of(n);
-            byte[] ping = new byte[8];
-            ping[0] = unicast;
-            BenchHarness harness = options.harness();
-            Measurement rtt = harness.latency(() -> {
-                client.send(server, ping);
-                return echoes.tryAcquire(options.lockTimeout, TimeUnit.SECONDS);
-            }, BenchHarness.Window.NONE);
-            Measurement parallel = harness.latency(() -> {
-                for (int id = 2; id <= n; id++) {
-                    client.send(NodeId.of(id), ping);
-                }
-                return echoes.tryAcquire(n - 1, options.lockTimeout, TimeUnit.SECONDS);
-            }, BenchHarness.Window.NONE);
-            byte[] all = new byte[8];
-            all[0] = multicast;
-            Measurement mc = harness.latency(() -> {
-                Message m = new BytesMessage(null, all).setFlag(Message.Flag.DONT_BUNDLE)
-                        .setFlag(Message.TransientFlag.DONT_LOOPBACK);
-                client.channel().send(m);
-                return multicastReceived.tryAcquire(n - 1, options.lockTimeout, TimeUnit.SECONDS);
-            }, BenchHarness.Window.NONE);
-            long failures = rtt.failures() + parallel.failures() + mc.failures();
-            return List.of(row(UNICAST_RTT, rtt, failures), row(PARALLEL_RTT, parallel, failures),
-                    row("multicast", mc, failures));
-        } finally {
-            transports.forEach(JGroupsTransport::close);
+            return floor;
+        } catch (Exception | Error e) {
+            floor.close();
+            throw e;
         }
     }
 
-    private static BenchRow row(String what, Measurement m, long failures) {
+    /** One unicast round trip, node 1 to node 3 and back. */
+    BenchHarness.Operation unicast() {
+        JGroupsTransport client = transports.get(0);
+        NodeId server = NodeId.of(NODES);
+        return () -> {
+            client.send(server, ping);
+            return echoes.tryAcquire(options.lockTimeout, TimeUnit.SECONDS);
+        };
+    }
+
+    /** N-1 round trips at once, node 1 to every other node, until the last echo. */
+    BenchHarness.Operation parallel() {
+        JGroupsTransport client = transports.get(0);
+        return () -> {
+            for (int id = 2; id <= NODES; id++) {
+                client.send(NodeId.of(id), ping);
+            }
+            return echoes.tryAcquire(NODES - 1, options.lockTimeout, TimeUnit.SECONDS);
+        };
+    }
+
+    /** The floor's own rows: unicast round trip, parallel round trip, multicast from node 1 until all others have it. */
+    List<BenchRow> measure() throws Exception {
+        BenchHarness harness = options.harness();
+        Measurement rtt = harness.latency(unicast(), BenchHarness.Window.NONE);
+        Measurement parallel = harness.latency(parallel(), BenchHarness.Window.NONE);
+        byte[] all = new byte[8];
+        all[0] = MULTICAST;
+        JGroupsTransport client = transports.get(0);
+        Measurement mc = harness.latency(() -> {
+            Message m = new BytesMessage(null, all).setFlag(Message.Flag.DONT_BUNDLE)
+                    .setFlag(Message.TransientFlag.DONT_LOOPBACK);
+            client.channel().send(m);
+            return multicastReceived.tryAcquire(NODES - 1, options.lockTimeout, TimeUnit.SECONDS);
+        }, BenchHarness.Window.NONE);
+        long failures = rtt.failures() + parallel.failures() + mc.failures();
+        return List.of(row(UNICAST_RTT, rtt, failures), row(PARALLEL_RTT, parallel, failures),
+                row("multicast", mc, failures));
+    }
+
+    /**
+     * The floor row of {@code measure} to divide {@code algorithm}'s uncontended median by: the one timed interleaved
+     * with that algorithm's run if {@code rows} hold one, else the floor's own (as in runs saved before the floor was
+     * interleaved).
+     */
+    static Optional<BenchRow> of(List<BenchRow> rows, String measure, String algorithm) {
+        List<BenchRow> floors = rows.stream().filter(r -> r.kind().equals("floor") && r.algorithm().equals(measure))
+                .toList();
+        return floors.stream().filter(r -> r.pairedWith().equals(algorithm)).findFirst()
+                .or(() -> floors.stream().filter(r -> r.pairedWith().isEmpty()).findFirst());
+    }
+
+    /** A floor row of one measure. */
+    static BenchRow row(String what, Measurement m, long failures) {
         return new BenchRow("jgroups", "jgroups", what, "floor", NODES, 1, 0, m.count(), m.p50Us(), m.p99Us(),
                 m.opsPerSec(), 2, Double.NaN, 0, failures);
+    }
+
+    @Override
+    public void close() {
+        transports.forEach(JGroupsTransport::close);
     }
 }

@@ -19,6 +19,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>centralized uncontended lock+unlock &le; 1.5 &times; the unicast round trip;</li>
  *   <li>ricart-agrawala and lamport uncontended &le; 1.5 &times; the parallel round trip (the slowest of N-1 at
  *       once), at the floor's size;</li>
+ *   <li>(both round-trip goals divide by the round trip timed interleaved with that algorithm's run, in the same
+ *       slices, where the run has one; else by the floor's own run);</li>
  *   <li>a held token re-entered with no message (suzuki-kasami's uncontended run) in &le; 2 &micro;s;</li>
  *   <li>every algorithm &ge; 2 &times; JGroups CENTRAL_LOCK2 on uncontended latency and on contended throughput
  *       with 1 and 4 threads per node (3 nodes, the baselines' size);</li>
@@ -57,18 +59,22 @@ final class BenchGoals {
     }
 
     private void evaluate() {
-        Optional<BenchRow> unicast = floor(BenchFloor.UNICAST_RTT);
-        Optional<BenchRow> parallel = floor(BenchFloor.PARALLEL_RTT);
-        uncontended(MutexAlgorithm.CENTRALIZED.configName()).ifPresentOrElse(c -> unicast.ifPresentOrElse(
-                        u -> atMost("centralized uncontended / unicast round trip", c.medianUs() / u.medianUs(), 1.5, ""),
-                        () -> missing("centralized uncontended / unicast round trip")),
-                () -> missing("centralized uncontended / unicast round trip"));
+        String central = MutexAlgorithm.CENTRALIZED.configName();
+        String centralWhat = "centralized uncontended / unicast round trip";
+        Optional<BenchRow> c = uncontended(central);
+        Optional<BenchRow> unicast = BenchFloor.of(rows, BenchFloor.UNICAST_RTT, central);
+        if (c.isPresent() && unicast.isPresent()) {
+            atMost(centralWhat, c.get().medianUs() / unicast.get().medianUs(), 1.5, floorNote("rtt", unicast.get()));
+        } else {
+            missing(centralWhat);
+        }
         for (MutexAlgorithm a : List.of(MutexAlgorithm.RICART_AGRAWALA, MutexAlgorithm.LAMPORT)) {
             String what = a.configName() + " uncontended / parallel round trip";
             Optional<BenchRow> u = uncontended(a.configName()).filter(r -> r.nodes() == BenchFloor.NODES);
+            Optional<BenchRow> parallel = BenchFloor.of(rows, BenchFloor.PARALLEL_RTT, a.configName());
             if (u.isPresent() && parallel.isPresent()) {
                 atMost(what, u.get().medianUs() / parallel.get().medianUs(), 1.5,
-                        String.format(Locale.ROOT, "parallel rtt %.1f us", parallel.get().medianUs()));
+                        floorNote("parallel rtt", parallel.get()));
             } else {
                 missing(what);
             }
@@ -170,8 +176,9 @@ final class BenchGoals {
         return r.system().equals("dlock") && r.transport().equals(JGROUPS) && r.handoff() == 0;
     }
 
-    private Optional<BenchRow> floor(String measure) {
-        return rows.stream().filter(r -> r.kind().equals("floor") && r.algorithm().equals(measure)).findFirst();
+    private static String floorNote(String what, BenchRow floor) {
+        return String.format(Locale.ROOT, "%s %.1f us%s", what, floor.medianUs(),
+                floor.pairedWith().isEmpty() ? " (floor run)" : " (same slices)");
     }
 
     private Optional<BenchRow> uncontended(String algorithm) {

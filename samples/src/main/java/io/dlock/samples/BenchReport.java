@@ -25,8 +25,7 @@ final class BenchReport {
     /** The tables for people: the floor, uncontended, contended, per key, the baselines, and what the columns mean. */
     static String text(List<BenchRow> rows, double warmup, double seconds, double took) {
         StringBuilder sb = new StringBuilder();
-        Optional<BenchRow> rtt = rows.stream().filter(r -> r.kind().equals("floor") && r.algorithm().equals(BenchFloor.UNICAST_RTT)).findFirst();
-        List<BenchRow> floor = rows.stream().filter(r -> r.kind().equals("floor")).toList();
+        List<BenchRow> floor = rows.stream().filter(r -> r.kind().equals("floor") && r.pairedWith().isEmpty()).toList();
         if (!floor.isEmpty()) {
             sb.append("The floor: JGroups, default TCP stack on 127.0.0.1, 3 channels in this JVM, DONT_BUNDLE\n");
             sb.append(String.format(Locale.ROOT, "%-14s %10s %10s %9s%n", "measure", "median us", "p99 us", "samples"));
@@ -39,13 +38,14 @@ final class BenchReport {
         List<BenchRow> unc = rows.stream().filter(r -> r.system().equals("dlock") && r.kind().equals("uncontended")).toList();
         if (!unc.isEmpty()) {
             sb.append("Uncontended lock+unlock, one thread on node 1, nobody else asks\n");
-            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %10s %10s %9s%n", "transport", "algorithm",
-                    "nodes", "handoff", "median us", "p99 us", "x rtt", "msgs/op"));
+            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %10s %9s %10s %9s%n", "transport", "algorithm",
+                    "nodes", "handoff", "median us", "p99 us", "rtt us", "x rtt", "msgs/op"));
             for (BenchRow r : unc) {
-                double ratio = rtt.isPresent() && r.transport().equals("jgroups") ? r.medianUs() / rtt.get().medianUs() : Double.NaN;
-                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %7d %10s %10s %10s %9s%n", r.transport(), r.algorithm(),
-                        r.nodes(), r.handoff(), f(r.medianUs(), "%.1f"), f(r.p99Us(), "%.1f"), f(ratio, "%.2f"),
-                        f(r.msgsPerEntry(), "%.2f")));
+                Optional<BenchRow> rtt = r.transport().equals("jgroups") ? BenchFloor.of(rows, BenchFloor.UNICAST_RTT, r.algorithm()) : Optional.empty();
+                double rttUs = rtt.map(BenchRow::medianUs).orElse(Double.NaN);
+                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %7d %10s %10s %9s %10s %9s%n", r.transport(),
+                        r.algorithm(), r.nodes(), r.handoff(), f(r.medianUs(), "%.1f"), f(r.p99Us(), "%.1f"),
+                        f(rttUs, "%.1f"), f(r.medianUs() / rttUs, "%.2f"), f(r.msgsPerEntry(), "%.2f")));
             }
             sb.append('\n');
         }
@@ -103,7 +103,8 @@ final class BenchReport {
             sb.append('\n');
         }
         sb.append(BenchGoals.text(rows));
-        sb.append(String.format(Locale.ROOT, "x rtt: median / unicast round-trip median. msgs/entry: messages sent "
+        sb.append(String.format(Locale.ROOT, "rtt us: unicast round-trip median timed interleaved with that row's "
+                + "run (same slices), else the floor's. x rtt: median / rtt us.%nmsgs/entry: messages sent "
                 + "(all nodes) / entries, measured window only.%njain: Jain's index over the nodes' entries (1 = even). "
                 + "maxRun: longest run of consecutive entries by one node.%n"));
         if (!perKey.isEmpty()) {

@@ -28,10 +28,12 @@ import java.util.regex.Pattern;
  * @param maxRun     longest run of consecutive entries by one node
  * @param failures   lock attempts that timed out
  * @param perKey     what a per-key row measured; {@link PerKey#NONE} in other rows
+ * @param pairedWith for a floor row measured interleaved with one algorithm's uncontended run (slice by slice, in
+ *                   the same minutes), that algorithm's name; empty in every other row
  */
 record BenchRow(String system, String transport, String algorithm, String kind, int nodes, int threads, int handoff,
                 long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
-                long maxRun, long failures, PerKey perKey) {
+                long maxRun, long failures, PerKey perKey, String pairedWith) {
 
     private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": (\"[^\"]*\"|[-0-9.eE]+|null)");
 
@@ -54,7 +56,21 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
              long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
              long maxRun, long failures) {
         this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
-                msgsPerEntry, jain, maxRun, failures, PerKey.NONE);
+                msgsPerEntry, jain, maxRun, failures, PerKey.NONE, "");
+    }
+
+    /** A per-key row, or one that is not; paired with no algorithm. */
+    BenchRow(String system, String transport, String algorithm, String kind, int nodes, int threads, int handoff,
+             long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
+             long maxRun, long failures, PerKey perKey) {
+        this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
+                msgsPerEntry, jain, maxRun, failures, perKey, "");
+    }
+
+    /** This row, marked as measured interleaved with {@code algorithm}'s uncontended run. */
+    BenchRow pairedWith(String algorithm) {
+        return new BenchRow(system, transport, this.algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, algorithm);
     }
 
     /** This row as a one-line JSON object. */
@@ -63,17 +79,18 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                         + "\"kind\": \"%s\", \"nodes\": %d, \"threads\": %d, \"handoff\": %d, \"samples\": %d, "
                         + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": %s, \"jain\": %s, "
                         + "\"maxRun\": %d, \"failures\": %d, \"keys\": %d, \"names\": %d, \"bytesPerName\": %s, "
-                        + "\"liveEngines\": %d}",
+                        + "\"liveEngines\": %d, \"pairedWith\": \"%s\"}",
                 system, transport, algorithm, kind, nodes, threads, handoff, samples, Json.number(medianUs, 3),
                 Json.number(p99Us, 3), Json.number(opsPerSec, 3), Json.number(msgsPerEntry, 3), Json.number(jain, 3),
                 maxRun, failures, perKey.keys(), perKey.names(), Json.number(perKey.bytesPerName(), 1),
-                perKey.liveEngines());
+                perKey.liveEngines(), pairedWith);
     }
 
     /**
      * A row from one line of JSON (one object per line), if the line holds one. The per-key fields are optional
      * (the baselines do not print them): absent counts read as 0 (as NaN cast to a count does), so a line without
-     * them is a row that is not a per-key one.
+     * them is a row that is not a per-key one. {@code handoff} and {@code pairedWith} are optional too (runs saved
+     * before they were written): absent, 0 and empty.
      */
     static Optional<BenchRow> parse(String line) {
         Map<String, String> f = new LinkedHashMap<>();
@@ -86,10 +103,16 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
             return Optional.empty();
         }
         return Optional.of(new BenchRow(f.get("system"), f.getOrDefault("transport", "?"), f.getOrDefault("algorithm", "?"),
-                f.get("kind"), (int) num(f, "nodes"), (int) num(f, "threads"), 0, (long) num(f, "samples"),
+                f.get("kind"), (int) num(f, "nodes"), (int) num(f, "threads"), (int) count(f, "handoff"), (long) num(f, "samples"),
                 num(f, "medianUs"), num(f, "p99Us"), num(f, "opsPerSec"), num(f, "msgsPerEntry"), num(f, "jain"),
                 (long) num(f, "maxRun"), (long) num(f, "failures"), new PerKey((int) num(f, "keys"),
-                (long) num(f, "names"), num(f, "bytesPerName"), (long) num(f, "liveEngines"))));
+                (long) num(f, "names"), num(f, "bytesPerName"), (long) num(f, "liveEngines")),
+                f.getOrDefault("pairedWith", "")));
+    }
+
+    private static double count(Map<String, String> f, String key) {
+        double v = num(f, key);
+        return Double.isNaN(v) ? 0 : v;
     }
 
     private static double num(Map<String, String> f, String key) {

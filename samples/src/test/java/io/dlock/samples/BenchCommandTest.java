@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dlock.MutexVariant;
+import io.dlock.bench.Measurement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -113,6 +114,13 @@ class BenchCommandTest {
         assertTrue(Double.isNaN(back.get().medianUs()));
         assertTrue(BenchRow.parse("[main] WARN something").isEmpty());
         assertEquals(BenchRow.PerKey.NONE, back.get().perKey());
+        assertEquals("", back.get().pairedWith());
+        BenchRow paired = BenchFloor.row(BenchFloor.UNICAST_RTT, new Measurement(10, 40, 50, 10,
+                List.of(), Double.NaN, 0, 0), 0).pairedWith("lamport");
+        assertEquals(paired, BenchRow.parse(paired.json()).orElseThrow());
+        BenchRow handoff = new BenchRow("dlock", "jgroups", "centralized", "contended", 3, 4, 16, 100, Double.NaN,
+                Double.NaN, 2500, 0.12, 1.0, 5, 0);
+        assertEquals(16, BenchRow.parse(handoff.json()).orElseThrow().handoff());
     }
 
     /** A per-key row round-trips its per-key figures; a baseline's line, without them, is not a per-key row. */

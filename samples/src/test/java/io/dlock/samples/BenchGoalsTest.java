@@ -65,6 +65,33 @@ class BenchGoalsTest {
                 text);
     }
 
+    /**
+     * A round trip timed interleaved with an algorithm's run is what that algorithm is divided by; the floor's own
+     * run stays the divisor of an algorithm without one.
+     */
+    @Test
+    void pairedFloorIsPreferred() {
+        List<BenchRow> rows = List.of(floor(BenchFloor.UNICAST_RTT, 40), floor(BenchFloor.PARALLEL_RTT, 50),
+                uncontended("centralized", 56, 3), floor(BenchFloor.UNICAST_RTT, 50).pairedWith("centralized"),
+                floor(BenchFloor.PARALLEL_RTT, 100).pairedWith("centralized"),
+                uncontended("ricart-agrawala", 80, 4), uncontended("lamport", 90, 6),
+                floor(BenchFloor.PARALLEL_RTT, 64).pairedWith("lamport"));
+        String text = BenchGoals.text(rows);
+        // 56 / 50 (same slices), not 56 / 40
+        assertTrue(line(text, "centralized uncontended / unicast round trip")
+                .matches(".*1\\.12\\s+<= 1\\.5\\s+met\\s+rtt 50\\.0 us \\(same slices\\)"), text);
+        // no paired floor: 80 / 50, the floor run's
+        assertTrue(line(text, "ricart-agrawala uncontended / parallel round trip")
+                .matches(".*1\\.60\\s+<= 1\\.5\\s+NOT met\\s+parallel rtt 50\\.0 us \\(floor run\\)"), text);
+        // 90 / 64, its own pair, not centralized's
+        assertTrue(line(text, "lamport uncontended / parallel round trip").matches(".*1\\.41\\s+<= 1\\.5\\s+met.*"),
+                text);
+        String report = BenchReport.text(rows, 0.5, 1, 10);
+        assertTrue(report.lines().filter(l -> l.startsWith("unicast-rtt")).count() == 1, report);
+        assertTrue(report.lines().anyMatch(l -> l.matches("jgroups\\s+centralized\\s+3\\s+0\\s+56\\.0\\s+56\\.0\\s+50\\.0"
+                + "\\s+1\\.12\\s+3\\.00")), report);
+    }
+
     @Test
     void goalsOfASavedRun(@TempDir Path dir) throws Exception {
         Path saved = dir.resolve("run.json");

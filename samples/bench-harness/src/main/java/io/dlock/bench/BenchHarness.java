@@ -12,7 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>{@link #latency}: one thread runs an operation in a loop, first for the warm-up, then for the
  *       measured seconds, timing every call; median and p99 from the sorted array of every sample, and
- *       calls per (configured) second. {@link #uncontended} is that loop over lock+unlock of one lock;</li>
+ *       calls per (configured) second. {@link #uncontended} is that loop over lock+unlock of one lock;
+ *       {@link #interleaved} runs several such loops in turn, slice by slice, so that their figures are
+ *       taken in the same minutes;</li>
  *   <li>{@link #contended}: {@code perNode} threads on each node take and release that node's lock in a
  *       loop; after the warm-up, the entries of the measured seconds are counted per node and in order,
  *       giving operations per second over the whole cluster, {@linkplain #jain Jain's index} and the
@@ -96,13 +98,18 @@ public final class BenchHarness {
 
     /** Lock+unlock of {@code lock} by one thread, nobody else asking; see {@link #latency}. */
     public Measurement uncontended(NodeLock lock, Window window) throws Exception {
-        return latency(() -> {
+        return latency(lockUnlock(lock), window);
+    }
+
+    /** One lock+unlock of {@code lock}, waiting at most the lock timeout: false if it was not granted in time. */
+    public Operation lockUnlock(NodeLock lock) {
+        return () -> {
             if (!lock.tryLock(lockTimeout)) {
                 return false;
             }
             lock.unlock();
             return true;
-        }, window);
+        };
     }
 
     /**
@@ -112,37 +119,95 @@ public final class BenchHarness {
      * @return count, median, p99, calls per configured second, and failures (0 or 1)
      */
     public Measurement latency(Operation op, Window window) throws Exception {
-        long failures = 0;
-        long warmEnd = System.nanoTime() + nanos(warmup);
-        while (System.nanoTime() < warmEnd) {
-            if (!op.run()) {
-                failures++;
-                break;
+        return interleaved(List.of(op), 1, window).get(0);
+    }
+
+    /**
+     * Latency runs of several operations interleaved in time, so that their figures are taken under the same
+     * conditions of a shared machine (a ratio of two of them does not drift with the machine's load, as the ratio
+     * of two runs minutes apart does). The warm-up and the measured seconds are each cut into {@code slices}
+     * slices; in every slice each operation runs in turn for its share. So each operation is warmed up and timed
+     * for the configured seconds in all, as by {@link #latency}, and the run takes {@code ops.size()} times as long.
+     * A call that returns false is one failure of its operation and ends the whole run.
+     *
+     * @param ops    the operations, each timed on its own (at most {@link #MAX_SAMPLES} calls each)
+     * @param slices how many slices the warm-up and the measured seconds are cut into, {@code >= 1}
+     * @param window opened right before the first measured call and closed right after the last, of any operation
+     * @return one measurement per operation, in the order of {@code ops}: count, median, p99, calls per configured
+     *         second, and failures (0 or 1)
+     * @throws IllegalArgumentException if there is no operation or {@code slices < 1}
+     */
+    public List<Measurement> interleaved(List<Operation> ops, int slices, Window window) throws Exception {
+        if (ops.isEmpty() || slices < 1) {
+            throw new IllegalArgumentException("an interleaved run needs at least one operation and one slice, got "
+                    + ops.size() + " operations and " + slices + " slices");
+        }
+        int k = ops.size();
+        int failed = -1;
+        long warmSlice = nanos(warmup) / slices;
+        warming:
+        for (int s = 0; s < slices; s++) {
+            for (int i = 0; i < k; i++) {
+                long end = System.nanoTime() + warmSlice;
+                while (System.nanoTime() < end) {
+                    if (!ops.get(i).run()) {
+                        failed = i;
+                        break warming;
+                    }
+                }
             }
         }
         window.opened();
-        long[] samples = new long[1 << 12];
-        int count = 0;
-        long end = System.nanoTime() + nanos(seconds);
-        while (failures == 0 && count < MAX_SAMPLES) {
-            long s = System.nanoTime();
-            if (s >= end) {
-                break;
+        Timings[] timings = new Timings[k];
+        for (int i = 0; i < k; i++) {
+            timings[i] = new Timings();
+        }
+        long slice = nanos(seconds) / slices;
+        measuring:
+        for (int s = 0; s < slices && failed < 0; s++) {
+            for (int i = 0; i < k; i++) {
+                Operation op = ops.get(i);
+                Timings t = timings[i];
+                long end = System.nanoTime() + slice;
+                while (t.count < MAX_SAMPLES) {
+                    long started = System.nanoTime();
+                    if (started >= end) {
+                        break;
+                    }
+                    if (!op.run()) {
+                        failed = i;
+                        break measuring;
+                    }
+                    t.add(System.nanoTime() - started);
+                }
             }
-            if (!op.run()) {
-                failures++;
-                break;
-            }
+        }
+        window.closed();
+        List<Measurement> result = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            result.add(timings[i].measurement(seconds, i == failed ? 1 : 0));
+        }
+        return result;
+    }
+
+    /** The timed calls of one operation of a latency run, in nanoseconds. */
+    private static final class Timings {
+        private long[] samples = new long[1 << 12];
+        private int count;
+
+        void add(long nanos) {
             if (count == samples.length) {
                 samples = Arrays.copyOf(samples, count * 2);
             }
-            samples[count++] = System.nanoTime() - s;
+            samples[count++] = nanos;
         }
-        window.closed();
-        long[] sorted = Arrays.copyOf(samples, count);
-        Arrays.sort(sorted);
-        return new Measurement(count, percentileMicros(sorted, 0.50), percentileMicros(sorted, 0.99), count / seconds,
-                List.of(), Double.NaN, 0, failures);
+
+        Measurement measurement(double seconds, long failures) {
+            long[] sorted = Arrays.copyOf(samples, count);
+            Arrays.sort(sorted);
+            return new Measurement(count, percentileMicros(sorted, 0.50), percentileMicros(sorted, 0.99),
+                    count / seconds, List.of(), Double.NaN, 0, failures);
+        }
     }
 
     /** {@code perNode} threads on each of {@code locks}, no window listener; see {@link #contended(List, int, Window)}. */

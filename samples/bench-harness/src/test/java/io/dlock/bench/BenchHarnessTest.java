@@ -168,6 +168,64 @@ class BenchHarnessTest {
         assertTrue(m.perNode().isEmpty() && Double.isNaN(m.jain()));
     }
 
+    /**
+     * An interleaved run times each operation on its own, in turns: every timed call is counted for its own
+     * operation, the operations take turns at most once per slice each, and the second one does not run only after
+     * the first is done. A failing operation is its own failure and ends the run; bad arguments are refused.
+     */
+    @Test
+    void interleavedRunTakesTurns() throws Exception {
+        List<Integer> calls = new ArrayList<>();
+        boolean[] measuring = new boolean[1];
+        BenchHarness.Operation first = () -> {
+            if (measuring[0]) {
+                calls.add(0);
+            }
+            return true;
+        };
+        BenchHarness.Operation second = () -> {
+            if (measuring[0]) {
+                calls.add(1);
+            }
+            Thread.sleep(1);
+            return true;
+        };
+        BenchHarness.Window window = new BenchHarness.Window() {
+            @Override
+            public void opened() {
+                measuring[0] = true;
+            }
+
+            @Override
+            public void closed() {
+                measuring[0] = false;
+            }
+        };
+        int slices = 4;
+        List<Measurement> ms = new BenchHarness(0.04, 0.4, 5).interleaved(List.of(first, second), slices, window);
+        assertEquals(2, ms.size());
+        assertEquals(calls.stream().filter(c -> c == 0).count(), ms.get(0).count());
+        assertEquals(calls.stream().filter(c -> c == 1).count(), ms.get(1).count());
+        assertEquals(0, ms.get(0).failures() + ms.get(1).failures());
+        int turns = 0;
+        for (int i = 1; i < calls.size(); i++) {
+            turns += calls.get(i).equals(calls.get(i - 1)) ? 0 : 1;
+        }
+        assertTrue(turns <= 2 * slices - 1, "more turns than slices allow: " + turns);
+        assertTrue(calls.lastIndexOf(0) > calls.indexOf(1), "the first operation never ran after the second began");
+
+        BenchHarness.Operation failing = () -> false;
+        List<Measurement> failed = new BenchHarness(0, 0.05, 5).interleaved(List.of(first, failing), 2,
+                BenchHarness.Window.NONE);
+        assertEquals(0, failed.get(0).failures());
+        assertEquals(1, failed.get(1).failures());
+        assertEquals(0, failed.get(1).count());
+        assertThrows(IllegalArgumentException.class,
+                () -> new BenchHarness(0, 0.05, 5).interleaved(List.of(), 2, BenchHarness.Window.NONE));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new BenchHarness(0, 0.05, 5)
+                .interleaved(List.of(first), 0, BenchHarness.Window.NONE)).getMessage().contains("0 slices"));
+    }
+
     /** A lock that is never granted is one failure and ends the run; nothing is measured. */
     @Test
     void timeoutIsOneFailure() throws Exception {
