@@ -53,13 +53,15 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Latency</h2>
  * Lock traffic is a chain of small round trips, so messages are sent with
- * {@link Message.Flag#DONT_BUNDLE} (JGroups' bundler would otherwise hold each one back to batch it)
- * and the shipped stacks set {@code tcp_nodelay}. The benchmark in the tests measures both.
+ * {@link Message.Flag#DONT_BUNDLE} (a stack with a bundler would otherwise hold each one back to batch it),
+ * and the shipped stacks set {@code tcp_nodelay} and have no bundler at all: the sending thread writes the
+ * message to the socket itself (TCP_NIO2), with no hand-off to a sender thread.
  *
  * <h2>Threads</h2>
  * {@link #send} never throws; it may block briefly in JGroups flow control. It does not wait for a TCP
- * connection to be opened: the shipped stacks give each destination its own sender thread, so a member that
- * cannot be reached delays only the messages to itself. The receiver is called on JGroups' threads:
+ * connection to be opened or for a full socket: the shipped stacks' TCP_NIO2 connects and writes without
+ * blocking (a message that does not fit is dropped and retransmitted), so a member that cannot be reached delays
+ * only the messages to itself. The receiver is called on JGroups' threads:
  * messages of one sender one at a time and in order, views one at a time in epoch order.
  */
 public final class JGroupsTransport implements Transport {

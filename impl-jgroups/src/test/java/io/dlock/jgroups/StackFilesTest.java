@@ -35,16 +35,18 @@ class StackFilesTest {
     }
 
     /**
-     * Every shipped TCP stack gives each destination its own sender thread and each connection its own
-     * write queue: with one sender thread, a member whose link is down blocks it in connect and the live
-     * members stop hearing each other's heartbeats (found by RealNetworkTest with a link set down).
+     * Every shipped TCP stack sends with TCP_NIO2 and no bundler: the sending thread writes without blocking
+     * (NIO2 connects and writes non-blocking), so a member whose link is down blocks no sender. With JGroups' TCP
+     * and its single sender thread, that thread waited in connect and the live members stopped hearing each other's
+     * heartbeats (found by RealNetworkTest with a link set down).
      */
     @Test
-    void everyShippedTcpStackSendsToEachDestinationOnItsOwnThread() throws IOException {
+    void everyShippedTcpStackSendsWithoutBlocking() throws IOException {
         for (String name : List.of("default", "tcp", "secure")) {
             String xml = JGroupsTransportFactory.readStack(name);
-            assertTrue(xml.contains("bundler.use_single_sender_thread=\"false\""), name + " has one sender thread");
-            assertTrue(xml.contains("non_blocking_sends=\"true\""), name + " blocks on a full connection");
+            assertTrue(xml.contains("<TCP_NIO2 "), name + " does not use TCP_NIO2");
+            assertFalse(xml.contains("<TCP "), name + " uses the blocking TCP transport");
+            assertTrue(xml.contains("bundler_type=\"no-bundler\""), name + " hands each send to a bundler thread");
         }
     }
 }
