@@ -11,7 +11,7 @@ import org.jgroups.blocks.locking.LockService;
 
 /**
  * JGroups 5.3.24's own lock service: {@code CENTRAL_LOCK2} at the top of a stack shaped like dlock's
- * default one ({@code central-lock2.xml}: TCP on 127.0.0.1, tcp_nodelay), N channels in this JVM,
+ * default one ({@code central-lock2.xml}: TCP_NIO2 on 127.0.0.1, tcp_nodelay, no bundler), N channels in this JVM,
  * {@link LockService#getLock} on each. The coordinator (the first channel) grants the locks; node 1
  * of the uncontended run is the second channel, so its requests cross the network as dlock's do.
  */
