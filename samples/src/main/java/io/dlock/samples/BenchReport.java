@@ -27,7 +27,7 @@ final class BenchReport {
         StringBuilder sb = new StringBuilder();
         List<BenchRow> floor = rows.stream().filter(r -> r.kind().equals("floor") && r.pairedWith().isEmpty()).toList();
         if (!floor.isEmpty()) {
-            sb.append("The floor: JGroups, default TCP stack on 127.0.0.1, 3 channels in this JVM, DONT_BUNDLE\n");
+            sb.append("The floor: JGroups, the default stack (TCP_NIO2, no bundler) on 127.0.0.1, 3 channels in this JVM\n");
             sb.append(String.format(Locale.ROOT, "%-14s %10s %10s %9s%n", "measure", "median us", "p99 us", "samples"));
             for (BenchRow r : floor) {
                 sb.append(String.format(Locale.ROOT, "%-14s %10s %10s %9d%n", r.algorithm(), f(r.medianUs(), "%.1f"),
