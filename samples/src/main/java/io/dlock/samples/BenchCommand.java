@@ -27,9 +27,11 @@ import picocli.CommandLine.Mixin;
  *       used once the idle names are reclaimed (heap after, less heap before the run, over the distinct names used),
  *       with the lock engines still live then ({@link BenchPerKey});</li>
  *   <li><b>the floor</b> (JGroups only), on the same stack: one unicast request-response round trip
- *       (node 1 sends 8 bytes to node 3, which echoes them) and one multicast (node 1 sends 8 bytes to
- *       all, until every other node has received them; the receivers are in this JVM). Every
- *       algorithm's uncontended median is also printed as a multiple of the unicast round trip.</li>
+ *       (node 1 sends 8 bytes to node 3, which echoes them), the parallel round trip to every other node and one
+ *       multicast (node 1 sends 8 bytes to all, until every other node has received them; the receivers are in
+ *       this JVM). The floor's cluster stays up, and its unicast and parallel round trips are timed again
+ *       interleaved with each algorithm's uncontended run at its size ({@link BenchFloor}); every uncontended
+ *       median is printed as a multiple of the round trip of its own slices.</li>
  * </ul>
  * Transports: JGroups over 127.0.0.1 with dlock's default TCP stack (N channels in one JVM), and the
  * real-time in-memory network. Each run warms up for {@code --warmup} seconds before it measures for
