@@ -35,7 +35,8 @@ import picocli.CommandLine.Mixin;
  * </ul>
  * Transports: JGroups over 127.0.0.1 with dlock's default TCP stack (N channels in one JVM), and the
  * real-time in-memory network. Each run warms up for {@code --warmup} seconds before it measures for
- * {@code --seconds}. {@code --baselines} also runs the benchmark-only baselines (JGroups 5.3.24
+ * {@code --seconds}; before the first uncontended run of a transport, a throwaway cluster locks and unlocks for
+ * {@link BenchClusters#JIT_WARMUP_SECONDS} seconds so that the JIT has compiled the runtime's path. {@code --baselines} also runs the benchmark-only baselines (JGroups 5.3.24
  * CENTRAL_LOCK2, Curator on an embedded ZooKeeper) in their own JVM and prints their figures as
  * ratios to dlock's centralized and Ricart-Agrawala ones.
  *
@@ -85,6 +86,9 @@ final class BenchCommand extends DlockCommand {
             try {
                 if (floor != null) {
                     rows.addAll(floor.measure());
+                }
+                if (!options.noUncontended && !options.algorithms.chosen().isEmpty()) {
+                    clusters.warmUpJit(t, options.algorithms.chosen().get(0), options.nodes.counts().get(0));
                 }
                 for (MutexVariant a : options.algorithms.chosen()) {
                     for (int h : options.handoffs) {
