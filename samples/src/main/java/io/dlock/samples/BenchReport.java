@@ -41,7 +41,8 @@ final class BenchReport {
             sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %10s %9s %10s %9s%n", "transport", "algorithm",
                     "nodes", "handoff", "median us", "p99 us", "rtt us", "x rtt", "msgs/op"));
             for (BenchRow r : unc) {
-                Optional<BenchRow> rtt = r.transport().equals("jgroups") ? BenchFloor.of(rows, BenchFloor.UNICAST_RTT, r.algorithm()) : Optional.empty();
+                Optional<BenchRow> rtt = r.transport().equals("jgroups")
+                        ? BenchFloor.of(rows, BenchFloor.UNICAST_RTT, r.algorithm()) : Optional.empty();
                 double rttUs = rtt.map(BenchRow::medianUs).orElse(Double.NaN);
                 sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %7d %10s %10s %9s %10s %9s%n", r.transport(),
                         r.algorithm(), r.nodes(), r.handoff(), f(r.medianUs(), "%.1f"), f(r.p99Us(), "%.1f"),

@@ -89,8 +89,8 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
     /**
      * A row from one line of JSON (one object per line), if the line holds one. The per-key fields are optional
      * (the baselines do not print them): absent counts read as 0 (as NaN cast to a count does), so a line without
-     * them is a row that is not a per-key one. {@code handoff} and {@code pairedWith} are optional too (runs saved
-     * before they were written): absent, 0 and empty.
+     * them is a row that is not a per-key one. {@code handoff} (a count) and {@code pairedWith} are optional too (runs
+     * saved before they were written): absent, 0 and empty.
      */
     static Optional<BenchRow> parse(String line) {
         Map<String, String> f = new LinkedHashMap<>();
@@ -103,16 +103,11 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
             return Optional.empty();
         }
         return Optional.of(new BenchRow(f.get("system"), f.getOrDefault("transport", "?"), f.getOrDefault("algorithm", "?"),
-                f.get("kind"), (int) num(f, "nodes"), (int) num(f, "threads"), (int) count(f, "handoff"), (long) num(f, "samples"),
+                f.get("kind"), (int) num(f, "nodes"), (int) num(f, "threads"), (int) num(f, "handoff"), (long) num(f, "samples"),
                 num(f, "medianUs"), num(f, "p99Us"), num(f, "opsPerSec"), num(f, "msgsPerEntry"), num(f, "jain"),
                 (long) num(f, "maxRun"), (long) num(f, "failures"), new PerKey((int) num(f, "keys"),
                 (long) num(f, "names"), num(f, "bytesPerName"), (long) num(f, "liveEngines")),
                 f.getOrDefault("pairedWith", "")));
-    }
-
-    private static double count(Map<String, String> f, String key) {
-        double v = num(f, key);
-        return Double.isNaN(v) ? 0 : v;
     }
 
     private static double num(Map<String, String> f, String key) {
