@@ -52,10 +52,11 @@ import org.slf4j.LoggerFactory;
  * Lamport's algorithm may run here.
  *
  * <h2>Latency</h2>
- * Lock traffic is a chain of small round trips, so messages are sent with
- * {@link Message.Flag#DONT_BUNDLE} (a stack with a bundler would otherwise hold each one back to batch it),
- * and the shipped stacks set {@code tcp_nodelay} and have no bundler at all: the sending thread writes the
- * message to the socket itself (TCP_NIO2), with no hand-off to a sender thread.
+ * Lock traffic is a chain of small round trips, so the shipped stacks set {@code tcp_nodelay} and have no
+ * bundler: the sending thread writes the message to the socket itself (TCP_NIO2), with no hand-off to a sender
+ * thread. A stack of your own decides this too: JGroups 5.5's bundlers ({@code per-destination}, the default,
+ * and {@code transfer-queue}) batch every message whatever its flags, each through a sender thread of its own.
+ * Messages carry {@link Message.Flag#DONT_BUNDLE}, which only the {@code BATCH2} protocol honours.
  *
  * <h2>Threads</h2>
  * {@link #send} never throws; it may block briefly in JGroups flow control. It does not wait for a TCP
@@ -76,7 +77,6 @@ public final class JGroupsTransport implements Transport {
     private final String stackName;
     private final OptionalLong configuredId;
     private final Duration joinTimeout;
-    private final boolean dontBundle;
 
     private final Object viewLock = new Object();
     private final LongAdder unknownSenders = new LongAdder();
@@ -105,16 +105,14 @@ public final class JGroupsTransport implements Transport {
      * @param stackName    for messages: the stack's name or file
      * @param configuredId {@code dlock.node.id}, or empty to derive the id from the address
      * @param joinTimeout  how long {@link #start} may take before it fails
-     * @param dontBundle   whether to send with {@link Message.Flag#DONT_BUNDLE} (true in production)
      */
     public JGroupsTransport(String cluster, String stackName, byte[] stackXml, OptionalLong configuredId,
-                            Duration joinTimeout, boolean dontBundle) {
+                            Duration joinTimeout) {
         this.cluster = cluster;
         this.stackName = stackName;
         this.stackXml = stackXml.clone();
         this.configuredId = configuredId;
         this.joinTimeout = joinTimeout;
-        this.dontBundle = dontBundle;
     }
 
     @Override
@@ -243,10 +241,7 @@ public final class JGroupsTransport implements Transport {
             LOG.debug("{}: dropped a message to {}, which is not in the current view", self, to);
             return;
         }
-        Message msg = new BytesMessage(target, payload);
-        if (dontBundle) {
-            msg.setFlag(Message.Flag.DONT_BUNDLE);
-        }
+        Message msg = new BytesMessage(target, payload).setFlag(Message.Flag.DONT_BUNDLE);
         try {
             ch.send(msg);
         } catch (Exception e) {

@@ -152,22 +152,22 @@ public final class JGroupsTransportFactory implements TransportFactory {
 
     @Override
     public Transport create(DlockConfig config) {
-        return create(config, true);
+        return newTransport(config);
     }
 
     /**
-     * A transport for {@code config}; {@code dontBundle=false} sends through JGroups' bundler (for the
-     * latency benchmark only).
+     * A transport for {@code config}, typed as {@link JGroupsTransport} (for code that needs its channel's
+     * details, such as a benchmark's floor).
      *
      * @throws DlockConfigException if the stack cannot be found or lacks a setting it needs
      */
-    public static JGroupsTransport create(DlockConfig config, boolean dontBundle) {
+    public static JGroupsTransport newTransport(DlockConfig config) {
         Map<String, String> v = config.values();
         String stack = v.getOrDefault(STACK, "default");
         String xml = substitute(readStack(stack), settings(config, stack));
         long joinMs = Long.parseLong(v.getOrDefault(JOIN_TIMEOUT_MS, "30000"));
         return new JGroupsTransport(config.cluster(), stack, xml.getBytes(StandardCharsets.UTF_8), config.nodeId(),
-                Duration.ofMillis(joinMs), dontBundle);
+                Duration.ofMillis(joinMs));
     }
 
     /** The placeholder values for {@code stack}; checks that the stack's required settings are present. */

@@ -66,13 +66,9 @@ final class JGroupsCluster implements AutoCloseable {
     }
 
     JGroupsCluster(int n, DlockConfig.Builder template) {
-        this(n, template, true);
-    }
-
-    JGroupsCluster(int n, DlockConfig.Builder template, boolean dontBundle) {
         try {
             for (int i = 1; i <= n; i++) {
-                add(template.cluster(name).nodeId(i).build(), dontBundle);
+                add(template.cluster(name).nodeId(i).build());
             }
             awaitViewSize(n);
         } catch (RuntimeException | Error e) {
@@ -81,8 +77,8 @@ final class JGroupsCluster implements AutoCloseable {
         }
     }
 
-    LockService add(DlockConfig config, boolean dontBundle) {
-        JGroupsTransport t = JGroupsTransportFactory.create(config, dontBundle);
+    LockService add(DlockConfig config) {
+        JGroupsTransport t = JGroupsTransportFactory.newTransport(config);
         LockService s = LockService.start(config, t);
         transports.add(t);
         nodes.add(s);

@@ -19,44 +19,66 @@ import org.junit.jupiter.api.Test;
 /**
  * Benchmark, not a test (excluded from the normal build; run with
  * {@code mvn -B -pl impl-jgroups -am test -Pbench -Dtest=LatencyBenchmark -Dsurefire.failIfNoSpecifiedTests=false}):
- * lock+unlock latency of the centralized algorithm from a non-coordinator of a 3-node cluster on the
- * default TCP stack over 127.0.0.1, against one JGroups request-response round trip on the same stack
- * (the floor), with and without {@code DONT_BUNDLE} and {@code tcp_nodelay}. Prints p50, p90, p99 and
- * mean in microseconds. A first pass warms the JIT up and is not reported.
+ * lock+unlock latency of the centralized algorithm from a non-coordinator of a 3-node cluster over 127.0.0.1,
+ * against one JGroups request-response round trip on the same stack (the floor), on the shipped default stack
+ * (TCP_NIO2, no bundler, {@code tcp_nodelay}) and on variants of it that a stack of one's own might have:
+ * JGroups' default bundler ({@code per-destination}), the {@code transfer-queue} bundler, and {@code tcp_nodelay}
+ * off. JGroups 5.5's bundlers batch every message whatever its flags ({@code DONT_BUNDLE} does not take a
+ * message past them), so the stack alone decides. Prints p50, p90, p99 and mean in microseconds and the number
+ * of samples (each pass stops after 10 s: without {@code tcp_nodelay} a lock+unlock waits for a delayed ACK). A
+ * first pass warms the JIT up and is not reported.
  */
 @Tag("benchmark")
 class LatencyBenchmark {
 
     private static final int WARMUP = 3_000;
     private static final int MEASURED = 10_000;
+    /**
+     * Each pass (warm-up, then measured) stops early after this long: without {@code tcp_nodelay} an operation can
+     * take one delayed ACK (about 40 ms), and 13 000 of them would take nine minutes.
+     */
+    private static final long PASS_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final String NO_BUNDLER = "bundler_type=\"no-bundler\"";
+
+    /** A stack to measure: a label and the default stack's text with some settings changed. */
+    private record StackVariant(String label, String xml) {
+    }
 
     @Test
     void lockUnlockAgainstRoundTrip() throws Exception {
+        String shipped = JGroupsTransportFactory.readStack("default");
+        if (!shipped.contains(NO_BUNDLER) || !shipped.contains("tcp_nodelay=\"true\"")) {
+            throw new AssertionError("the default stack no longer has " + NO_BUNDLER
+                    + " and tcp_nodelay=\"true\": update the variants");
+        }
+        List<StackVariant> variants = List.of(
+                new StackVariant("shipped: no bundler, tcp_nodelay", shipped),
+                new StackVariant("per-destination bundler (JGroups' default)",
+                        shipped.replace(NO_BUNDLER, "bundler_type=\"per-destination\"")),
+                new StackVariant("transfer-queue bundler",
+                        shipped.replace(NO_BUNDLER, "bundler_type=\"transfer-queue\"")),
+                new StackVariant("no bundler, no tcp_nodelay",
+                        shipped.replace("tcp_nodelay=\"true\"", "tcp_nodelay=\"false\"")));
         List<String> report = new ArrayList<>();
-        String noDelay = JGroupsTransportFactory.readStack("default");
-        String nagle = noDelay.replace("tcp_nodelay=\"true\"", "tcp_nodelay=\"false\"");
-        java.nio.file.Path nagleFile = java.nio.file.Files.createTempFile("dlock-nagle", ".xml");
-        java.nio.file.Files.writeString(nagleFile, nagle);
+        List<java.nio.file.Path> files = new ArrayList<>();
         try {
-            roundTrip(true, "default"); // JIT warm-up, not reported
-            lockUnlock(true, "default");
-            Object[][] modes = {
-                    {"tcp_nodelay, DONT_BUNDLE (dlock)", true, "default"},
-                    {"tcp_nodelay, bundled", false, "default"},
-                    {"no tcp_nodelay, bundled", false, nagleFile.toString()},
-                    {"no tcp_nodelay, DONT_BUNDLE", true, nagleFile.toString()}};
-            for (Object[] mode : modes) {
-                boolean dontBundle = (Boolean) mode[1];
-                String stack = (String) mode[2];
-                double[] rtt = roundTrip(dontBundle, stack);
-                double[] lock = lockUnlock(dontBundle, stack);
-                report.add(line("round trip, " + mode[0], rtt));
-                report.add(line("lock+unlock, " + mode[0], lock));
+            roundTrip("default"); // JIT warm-up, not reported
+            lockUnlock("default");
+            for (StackVariant variant : variants) {
+                java.nio.file.Path file = java.nio.file.Files.createTempFile("dlock-latency", ".xml");
+                files.add(file);
+                java.nio.file.Files.writeString(file, variant.xml());
+                double[] rtt = roundTrip(file.toString());
+                double[] lock = lockUnlock(file.toString());
+                report.add(line("round trip, " + variant.label(), rtt));
+                report.add(line("lock+unlock, " + variant.label(), lock));
                 report.add(String.format(Locale.ROOT, "ratio lock+unlock / round trip, %s: p50 %.2f, mean %.2f",
-                        mode[0], lock[0] / rtt[0], lock[3] / rtt[3]));
+                        variant.label(), lock[0] / rtt[0], lock[3] / rtt[3]));
             }
         } finally {
-            java.nio.file.Files.deleteIfExists(nagleFile);
+            for (java.nio.file.Path file : files) {
+                java.nio.file.Files.deleteIfExists(file);
+            }
         }
         report.forEach(System.out::println);
     }
@@ -128,47 +150,65 @@ class LatencyBenchmark {
     }
 
     private static String line(String what, double[] s) {
-        return String.format(Locale.ROOT, "%-48s p50 %7.1f us  p90 %7.1f us  p99 %7.1f us  mean %7.1f us", what,
-                s[0], s[1], s[2], s[3]);
+        return String.format(Locale.ROOT, "%-48s p50 %7.1f us  p90 %7.1f us  p99 %7.1f us  mean %7.1f us  (%d)", what,
+                s[0], s[1], s[2], s[3], (long) s[4]);
     }
 
-    /** p50, p90, p99, mean in microseconds. */
+    /** p50, p90, p99, mean in microseconds, and the number of samples. */
     private static double[] stats(long[] nanos) {
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);
         double mean = Arrays.stream(sorted).average().orElse(Double.NaN);
         return new double[] {sorted[sorted.length / 2] / 1e3, sorted[sorted.length * 9 / 10] / 1e3,
-                sorted[sorted.length * 99 / 100] / 1e3, mean / 1e3};
+                sorted[sorted.length * 99 / 100] / 1e3, mean / 1e3, sorted.length};
     }
 
-    private static double[] lockUnlock(boolean dontBundle, String stack) throws Exception {
+    /** An operation to time. */
+    @FunctionalInterface
+    private interface Operation {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code op} for a warm-up pass, then times each run of a measured pass; a pass ends after its count or
+     * after {@link #PASS_NANOS}, whichever comes first.
+     */
+    private static double[] time(Operation op) throws Exception {
+        long warmUpEnd = System.nanoTime() + PASS_NANOS;
+        for (int i = 0; i < WARMUP && System.nanoTime() < warmUpEnd; i++) {
+            op.run();
+        }
+        long[] t = new long[MEASURED];
+        int done = 0;
+        long end = System.nanoTime() + PASS_NANOS;
+        while (done < MEASURED && System.nanoTime() < end) {
+            long start = System.nanoTime();
+            op.run();
+            t[done++] = System.nanoTime() - start;
+        }
+        return stats(Arrays.copyOf(t, done));
+    }
+
+    private static double[] lockUnlock(String stack) throws Exception {
         try (JGroupsCluster cluster = new JGroupsCluster(3, JGroupsCluster.tcpTemplate(
-                JGroupsCluster.base(MutexAlgorithm.CENTRALIZED), 3).set(JGroupsTransportFactory.STACK, stack), dontBundle)) {
+                JGroupsCluster.base(MutexAlgorithm.CENTRALIZED), 3).set(JGroupsTransportFactory.STACK, stack))) {
             DistributedLock lock = cluster.node(0).lock("bench"); // n1; the coordinator is n3
-            for (int i = 0; i < WARMUP; i++) {
+            return time(() -> {
                 lock.lock();
                 lock.unlock();
-            }
-            long[] t = new long[MEASURED];
-            for (int i = 0; i < MEASURED; i++) {
-                long start = System.nanoTime();
-                lock.lock();
-                lock.unlock();
-                t[i] = System.nanoTime() - start;
-            }
-            return stats(t);
+            });
         }
     }
 
     /** n1 sends 8 bytes to n3, which echoes them; the time until n1 has the answer. */
-    private static double[] roundTrip(boolean dontBundle, String stack) throws Exception {
+    private static double[] roundTrip(String stack) throws Exception {
         DlockConfig.Builder template = JGroupsCluster.tcpTemplate(JGroupsCluster.base(MutexAlgorithm.CENTRALIZED), 3)
                 .set(JGroupsTransportFactory.STACK, stack).cluster("rtt-" + UUID.randomUUID());
         SynchronousQueue<byte[]> answers = new SynchronousQueue<>();
         List<JGroupsTransport> transports = new ArrayList<>();
         try {
             for (int id = 1; id <= 3; id++) {
-                JGroupsTransport t = JGroupsTransportFactory.create(template.nodeId(id).build(), dontBundle);
+                JGroupsTransport t = JGroupsTransportFactory.newTransport(template.nodeId(id).build());
                 boolean echo = id == 3;
                 t.start(new Transport.Receiver() {
                     @Override
@@ -196,18 +236,12 @@ class LatencyBenchmark {
             }
             NodeId server = NodeId.of(3);
             byte[] ping = new byte[8];
-            long[] t = new long[MEASURED];
-            for (int i = 0; i < WARMUP + MEASURED; i++) {
-                long start = System.nanoTime();
+            return time(() -> {
                 client.send(server, ping);
                 if (answers.poll(5, TimeUnit.SECONDS) == null) {
                     throw new AssertionError("no echo");
                 }
-                if (i >= WARMUP) {
-                    t[i - WARMUP] = System.nanoTime() - start;
-                }
-            }
-            return stats(t);
+            });
         } finally {
             transports.forEach(JGroupsTransport::close);
         }

@@ -68,7 +68,7 @@ public final class ProcessNode {
                 .set(JGroupsTransportFactory.PORT, Integer.toString(port))
                 .set(JGroupsTransportFactory.PORT_RANGE, "5")
                 .build();
-        JGroupsTransport transport = JGroupsTransportFactory.create(config, true);
+        JGroupsTransport transport = JGroupsTransportFactory.newTransport(config);
         try (LockService service = LockService.start(config, transport)) {
             DistributedLock lock = service.lock("file-counter");
             lock.addOwnershipListener(loss -> out.println("LOST " + loss.fencingToken()));

@@ -70,7 +70,7 @@ class SecureStackTest {
             assertTrue(other.tryLock(10, TimeUnit.SECONDS));
             other.unlock();
             // and a node with the right key still joins
-            LockService third = cluster.add(secure(good, port).cluster(cluster.name).nodeId(3).build(), true);
+            LockService third = cluster.add(secure(good, port).cluster(cluster.name).nodeId(3).build());
             cluster.awaitViewSize(3);
             DistributedLock l3 = third.lock("vault");
             assertTrue(l3.tryLock(10, TimeUnit.SECONDS));

@@ -63,7 +63,7 @@ final class BenchFloor implements AutoCloseable {
         BenchFloor floor = new BenchFloor(options, transports, echoes, multicastReceived);
         try {
             for (int id = 1; id <= n; id++) {
-                JGroupsTransport tr = JGroupsTransportFactory.create(b.nodeId(id).build(), true);
+                JGroupsTransport tr = JGroupsTransportFactory.newTransport(b.nodeId(id).build());
                 boolean client = id == 1;
                 tr.start(new Transport.Receiver() {
                     @Override
