@@ -78,7 +78,7 @@ final class BenchPerKey {
         double bytesPerName = names == 0 ? Double.NaN : (double) (after - before) / names;
         return new BenchRow("dlock", transport, variant.name(), KIND, services.size(), perNode, handoff, m.count(),
                 Double.NaN, Double.NaN, m.opsPerSec(), sent.perEntry(m.count()), m.jain(), m.maxRun(), m.failures(),
-                new BenchRow.PerKey(keys, names, bytesPerName, liveEngines));
+                new BenchRow.PerKey(keys, names, bytesPerName, liveEngines)).withCpu(m.cpuUsPerOp());
     }
 
     /** For each entry, the lock of a uniformly random one of {@code keys} names on this node, marked as used. */

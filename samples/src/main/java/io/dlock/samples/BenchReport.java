@@ -28,37 +28,39 @@ final class BenchReport {
         List<BenchRow> floor = rows.stream().filter(r -> r.kind().equals("floor") && r.pairedWith().isEmpty()).toList();
         if (!floor.isEmpty()) {
             sb.append("The floor: JGroups, the default stack (TCP_NIO2, no bundler) on 127.0.0.1, 3 channels in this JVM\n");
-            sb.append(String.format(Locale.ROOT, "%-14s %10s %10s %9s%n", "measure", "median us", "p99 us", "samples"));
+            sb.append(String.format(Locale.ROOT, "%-14s %10s %10s %9s %9s%n", "measure", "median us", "p99 us", "samples",
+                    "cpu us"));
             for (BenchRow r : floor) {
-                sb.append(String.format(Locale.ROOT, "%-14s %10s %10s %9d%n", r.algorithm(), f(r.medianUs(), "%.1f"),
-                        f(r.p99Us(), "%.1f"), r.samples()));
+                sb.append(String.format(Locale.ROOT, "%-14s %10s %10s %9d %9s%n", r.algorithm(), f(r.medianUs(), "%.1f"),
+                        f(r.p99Us(), "%.1f"), r.samples(), f(r.cpuUs(), "%.1f")));
             }
             sb.append('\n');
         }
         List<BenchRow> unc = rows.stream().filter(r -> r.system().equals("dlock") && r.kind().equals("uncontended")).toList();
         if (!unc.isEmpty()) {
             sb.append("Uncontended lock+unlock, one thread on node 1, nobody else asks\n");
-            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %10s %9s %10s %9s%n", "transport", "algorithm",
-                    "nodes", "handoff", "median us", "p99 us", "rtt us", "x rtt", "msgs/op"));
+            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %10s %9s %10s %9s %9s%n", "transport",
+                    "algorithm", "nodes", "handoff", "median us", "p99 us", "rtt us", "x rtt", "msgs/op", "cpu us"));
             for (BenchRow r : unc) {
                 Optional<BenchRow> rtt = r.transport().equals("jgroups")
                         ? BenchFloor.of(rows, BenchFloor.UNICAST_RTT, r.algorithm()) : Optional.empty();
                 double rttUs = rtt.map(BenchRow::medianUs).orElse(Double.NaN);
-                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %7d %10s %10s %9s %10s %9s%n", r.transport(),
+                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %7d %10s %10s %9s %10s %9s %9s%n", r.transport(),
                         r.algorithm(), r.nodes(), r.handoff(), f(r.medianUs(), "%.1f"), f(r.p99Us(), "%.1f"),
-                        f(rttUs, "%.1f"), f(r.medianUs() / rttUs, "%.2f"), f(r.msgsPerEntry(), "%.2f")));
+                        f(rttUs, "%.1f"), f(r.medianUs() / rttUs, "%.2f"), f(r.msgsPerEntry(), "%.2f"),
+                        f(r.cpuUs(), "%.1f")));
             }
             sb.append('\n');
         }
         List<BenchRow> con = rows.stream().filter(r -> r.system().equals("dlock") && r.kind().equals("contended")).toList();
         if (!con.isEmpty()) {
             sb.append("Contended: every node runs T threads taking the lock in a loop (throughput of the whole cluster)\n");
-            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %3s %7s %10s %10s %6s %7s %8s%n", "transport",
-                    "algorithm", "nodes", "T", "handoff", "ops/s", "msgs/entry", "jain", "maxRun", "failures"));
+            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %3s %7s %10s %10s %6s %7s %8s %9s%n", "transport",
+                    "algorithm", "nodes", "T", "handoff", "ops/s", "msgs/entry", "jain", "maxRun", "failures", "cpu us"));
             for (BenchRow r : con) {
-                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %3d %7d %10s %10s %6s %7d %8d%n", r.transport(),
+                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %3d %7d %10s %10s %6s %7d %8d %9s%n", r.transport(),
                         r.algorithm(), r.nodes(), r.threads(), r.handoff(), f(r.opsPerSec(), "%.0f"), f(r.msgsPerEntry(), "%.2f"),
-                        f(r.jain(), "%.3f"), r.maxRun(), r.failures()));
+                        f(r.jain(), "%.3f"), r.maxRun(), r.failures(), f(r.cpuUs(), "%.1f")));
             }
             sb.append('\n');
         }
@@ -82,8 +84,8 @@ final class BenchReport {
         if (!base.isEmpty()) {
             sb.append("Baselines (own JVM) and their ratio to dlock on JGroups: latency ratio = baseline / dlock "
                     + "(> 1: dlock faster); throughput ratio = baseline / dlock (< 1: dlock faster)\n");
-            sb.append(String.format(Locale.ROOT, "%-14s %-12s %5s %3s %10s %10s %10s %12s %12s%n", "baseline", "kind",
-                    "nodes", "T", "median us", "p99 us", "ops/s", "/centralized", "/ricart-agr."));
+            sb.append(String.format(Locale.ROOT, "%-14s %-12s %5s %3s %10s %10s %10s %9s %12s %12s%n", "baseline", "kind",
+                    "nodes", "T", "median us", "p99 us", "ops/s", "cpu us", "/centralized", "/ricart-agr."));
             for (BenchRow r : base) {
                 String[] ratios = new String[2];
                 String[] against = {MutexAlgorithm.CENTRALIZED.configName(), MutexAlgorithm.RICART_AGRAWALA.configName()};
@@ -97,16 +99,18 @@ final class BenchReport {
                     ratios[i] = d.map(x -> r.kind().equals("uncontended") ? f(r.medianUs() / x.medianUs(), "%.2f")
                             : f(r.opsPerSec() / x.opsPerSec(), "%.2f")).orElse("-");
                 }
-                sb.append(String.format(Locale.ROOT, "%-14s %-12s %5d %3d %10s %10s %10s %12s %12s%n", r.system(), r.kind(),
-                        r.nodes(), r.threads(), f(r.medianUs(), "%.1f"), f(r.p99Us(), "%.1f"), f(r.opsPerSec(), "%.0f"),
-                        ratios[0], ratios[1]));
+                sb.append(String.format(Locale.ROOT, "%-14s %-12s %5d %3d %10s %10s %10s %9s %12s %12s%n", r.system(),
+                        r.kind(), r.nodes(), r.threads(), f(r.medianUs(), "%.1f"), f(r.p99Us(), "%.1f"),
+                        f(r.opsPerSec(), "%.0f"), f(r.cpuUs(), "%.1f"), ratios[0], ratios[1]));
             }
             sb.append('\n');
         }
         sb.append(BenchGoals.text(rows));
         sb.append(String.format(Locale.ROOT, "rtt us: unicast round-trip median timed interleaved with that row's "
                 + "run (same slices), else the floor's. x rtt: median / rtt us.%nmsgs/entry: messages sent "
-                + "(all nodes) / entries, measured window only.%njain: Jain's index over the nodes' entries (1 = even). "
+                + "(all nodes) / entries, measured window only.%ncpu us: CPU time of the measuring JVM (every node "
+                + "in it, transport, JIT, GC) per operation, measured window only;%n  unlike the times, not moved by "
+                + "slow thread wake-ups. A baseline's is its own JVM's.%njain: Jain's index over the nodes' entries (1 = even). "
                 + "maxRun: longest run of consecutive entries by one node.%n"));
         if (!perKey.isEmpty()) {
             sb.append("Per key: msgs/entry counts every lock of the nodes (not the reclamation rounds). names: distinct "

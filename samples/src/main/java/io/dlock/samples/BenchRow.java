@@ -30,10 +30,12 @@ import java.util.regex.Pattern;
  * @param perKey     what a per-key row measured; {@link PerKey#NONE} in other rows
  * @param pairedWith for a floor row measured interleaved with one algorithm's uncontended run (slice by slice, in
  *                   the same minutes), that algorithm's name; empty in every other row
+ * @param cpuUs      CPU time of the measuring JVM per operation, microseconds (all its nodes, transport, JIT and GC:
+ *                   {@code Measurement.cpuUsPerOp}); NaN if not measured
  */
 record BenchRow(String system, String transport, String algorithm, String kind, int nodes, int threads, int handoff,
                 long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
-                long maxRun, long failures, PerKey perKey, String pairedWith) {
+                long maxRun, long failures, PerKey perKey, String pairedWith, double cpuUs) {
 
     private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": (\"[^\"]*\"|[-0-9.eE]+|null)");
 
@@ -56,7 +58,7 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
              long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
              long maxRun, long failures) {
         this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
-                msgsPerEntry, jain, maxRun, failures, PerKey.NONE, "");
+                msgsPerEntry, jain, maxRun, failures, PerKey.NONE, "", Double.NaN);
     }
 
     /** A per-key row, or one that is not; paired with no algorithm. */
@@ -64,13 +66,19 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
              long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
              long maxRun, long failures, PerKey perKey) {
         this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
-                msgsPerEntry, jain, maxRun, failures, perKey, "");
+                msgsPerEntry, jain, maxRun, failures, perKey, "", Double.NaN);
     }
 
     /** This row, marked as measured interleaved with {@code algorithm}'s uncontended run. */
     BenchRow pairedWith(String algorithm) {
         return new BenchRow(system, transport, this.algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, algorithm);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, algorithm, cpuUs);
+    }
+
+    /** This row with the CPU time per operation {@code cpuUs} (NaN: not measured). */
+    BenchRow withCpu(double cpuUs) {
+        return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs);
     }
 
     /** This row as a one-line JSON object. */
@@ -79,18 +87,18 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                         + "\"kind\": \"%s\", \"nodes\": %d, \"threads\": %d, \"handoff\": %d, \"samples\": %d, "
                         + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": %s, \"jain\": %s, "
                         + "\"maxRun\": %d, \"failures\": %d, \"keys\": %d, \"names\": %d, \"bytesPerName\": %s, "
-                        + "\"liveEngines\": %d, \"pairedWith\": \"%s\"}",
+                        + "\"liveEngines\": %d, \"pairedWith\": \"%s\", \"cpuUs\": %s}",
                 system, transport, algorithm, kind, nodes, threads, handoff, samples, Json.number(medianUs, 3),
                 Json.number(p99Us, 3), Json.number(opsPerSec, 3), Json.number(msgsPerEntry, 3), Json.number(jain, 3),
                 maxRun, failures, perKey.keys(), perKey.names(), Json.number(perKey.bytesPerName(), 1),
-                perKey.liveEngines(), pairedWith);
+                perKey.liveEngines(), pairedWith, Json.number(cpuUs, 2));
     }
 
     /**
      * A row from one line of JSON (one object per line), if the line holds one. The per-key fields are optional
      * (the baselines do not print them): absent counts read as 0 (as NaN cast to a count does), so a line without
-     * them is a row that is not a per-key one. {@code handoff} (a count) and {@code pairedWith} are optional too (runs
-     * saved before they were written): absent, 0 and empty.
+     * them is a row that is not a per-key one. {@code handoff} (a count), {@code pairedWith} and {@code cpuUs} are optional
+     * too (runs saved before they were written): absent, 0, empty and NaN.
      */
     static Optional<BenchRow> parse(String line) {
         Map<String, String> f = new LinkedHashMap<>();
@@ -107,7 +115,7 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                 num(f, "medianUs"), num(f, "p99Us"), num(f, "opsPerSec"), num(f, "msgsPerEntry"), num(f, "jain"),
                 (long) num(f, "maxRun"), (long) num(f, "failures"), new PerKey((int) num(f, "keys"),
                 (long) num(f, "names"), num(f, "bytesPerName"), (long) num(f, "liveEngines")),
-                f.getOrDefault("pairedWith", "")));
+                f.getOrDefault("pairedWith", ""), num(f, "cpuUs")));
     }
 
     private static double num(Map<String, String> f, String key) {

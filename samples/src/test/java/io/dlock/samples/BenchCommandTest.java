@@ -116,8 +116,10 @@ class BenchCommandTest {
         assertEquals(BenchRow.PerKey.NONE, back.get().perKey());
         assertEquals("", back.get().pairedWith());
         BenchRow paired = BenchFloor.row(BenchFloor.UNICAST_RTT, new Measurement(10, 40, 50, 10,
-                List.of(), Double.NaN, 0, 0), 0).pairedWith("lamport");
+                List.of(), Double.NaN, 0, 0, 12.25), 0).pairedWith("lamport");
         assertEquals(paired, BenchRow.parse(paired.json()).orElseThrow());
+        assertEquals(12.25, paired.cpuUs(), 1e-9);
+        assertTrue(Double.isNaN(back.get().cpuUs()), "a row without CPU time reads back as NaN");
         BenchRow handoff = new BenchRow("dlock", "jgroups", "centralized", "contended", 3, 4, 16, 100, Double.NaN,
                 Double.NaN, 2500, 0.12, 1.0, 5, 0);
         assertEquals(16, BenchRow.parse(handoff.json()).orElseThrow().handoff());

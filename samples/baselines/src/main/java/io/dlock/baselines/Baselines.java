@@ -67,7 +67,7 @@ public final class Baselines {
         }
         rows.forEach(System.out::println);
         System.out.flush();
-        System.exit(rows.stream().anyMatch(r -> !r.contains("\"failures\": 0}")) ? 1 : 0);
+        System.exit(rows.stream().anyMatch(r -> !r.contains("\"failures\": 0,")) ? 1 : 0);
     }
 
     /**
@@ -79,9 +79,9 @@ public final class Baselines {
         return String.format(Locale.ROOT, "{\"system\": \"%s\", \"transport\": \"%s\", \"algorithm\": \"%s\", "
                         + "\"kind\": \"%s\", \"nodes\": %d, \"threads\": %d, \"handoff\": 0, \"samples\": %d, "
                         + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": null, \"jain\": %s, "
-                        + "\"maxRun\": %d, \"failures\": %d}",
+                        + "\"maxRun\": %d, \"failures\": %d, \"cpuUs\": %s}",
                 system, transport, algorithm, kind, nodes, threads, m.count(), num(m.p50Us()), num(m.p99Us()),
-                num(m.opsPerSec()), num(m.jain()), m.maxRun(), m.failures());
+                num(m.opsPerSec()), num(m.jain()), m.maxRun(), m.failures(), num(m.cpuUsPerOp()));
     }
 
     private static String num(double v) {

@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       names, e.g. one of many locks per business key.</li>
  * </ul>
  * A {@link Window} hears when the measured window opens and closes, so that a caller can count what
- * happened inside it (dlock counts the messages its nodes sent).
+ * happened inside it (dlock counts the messages its nodes sent). Every run also reports the JVM's CPU time per
+ * operation in the measured window ({@link Measurement#cpuUsPerOp}): with every node in this JVM, what one
+ * operation costs the whole cluster, a figure that slow or uneven thread wake-ups do not move.
  *
  * <p>Every wait is bounded: a lock that is not granted within the lock timeout counts as a failure and
  * ends that thread's loop (a latency run stops), and a contended thread that does not stop within the
@@ -116,7 +118,7 @@ public final class BenchHarness {
      * Runs {@code op} for the warm-up, then times every call for the measured seconds (at most
      * {@link #MAX_SAMPLES} calls). A call that returns false is one failure and ends the run.
      *
-     * @return count, median, p99, calls per configured second, and failures (0 or 1)
+     * @return count, median, p99, calls per configured second, failures (0 or 1), CPU per call
      */
     public Measurement latency(Operation op, Window window) throws Exception {
         return interleaved(List.of(op), 1, window).get(0);
@@ -134,7 +136,7 @@ public final class BenchHarness {
      * @param slices how many slices the warm-up and the measured seconds are cut into, {@code >= 1}
      * @param window opened right before the first measured call and closed right after the last, of any operation
      * @return one measurement per operation, in the order of {@code ops}: count, median, p99, calls per configured
-     *         second, and failures (0 or 1)
+     *         second, failures (0 or 1), and the CPU time of its own slices per call
      * @throws IllegalArgumentException if there is no operation or {@code slices < 1}
      */
     public List<Measurement> interleaved(List<Operation> ops, int slices, Window window) throws Exception {
@@ -169,16 +171,21 @@ public final class BenchHarness {
                 Operation op = ops.get(i);
                 Timings t = timings[i];
                 long end = System.nanoTime() + slice;
-                while (t.count < MAX_SAMPLES) {
-                    long started = System.nanoTime();
-                    if (started >= end) {
-                        break;
+                long cpuAtStart = ProcessCpuClock.nanos();
+                try {
+                    while (t.count < MAX_SAMPLES) {
+                        long started = System.nanoTime();
+                        if (started >= end) {
+                            break;
+                        }
+                        if (!op.run()) {
+                            failed = i;
+                            break measuring;
+                        }
+                        t.add(System.nanoTime() - started);
                     }
-                    if (!op.run()) {
-                        failed = i;
-                        break measuring;
-                    }
-                    t.add(System.nanoTime() - started);
+                } finally {
+                    t.addCpu(cpuAtStart, ProcessCpuClock.nanos());
                 }
             }
         }
@@ -190,10 +197,20 @@ public final class BenchHarness {
         return result;
     }
 
-    /** The timed calls of one operation of a latency run, in nanoseconds. */
+    /** The timed calls of one operation of a latency run, in nanoseconds, and the CPU time of its slices. */
     private static final class Timings {
         private long[] samples = new long[1 << 12];
         private int count;
+        private long cpuNanos;
+        private boolean cpuUnknown;
+
+        void addCpu(long fromNanos, long toNanos) {
+            if (fromNanos < 0 || toNanos < 0) {
+                cpuUnknown = true;
+            } else {
+                cpuNanos += toNanos - fromNanos;
+            }
+        }
 
         void add(long nanos) {
             if (count == samples.length) {
@@ -206,7 +223,8 @@ public final class BenchHarness {
             long[] sorted = Arrays.copyOf(samples, count);
             Arrays.sort(sorted);
             return new Measurement(count, percentileMicros(sorted, 0.50), percentileMicros(sorted, 0.99),
-                    count / seconds, List.of(), Double.NaN, 0, failures);
+                    count / seconds, List.of(), Double.NaN, 0, failures,
+                    cpuUnknown ? Double.NaN : ProcessCpuClock.microsPerOp(0, cpuNanos, count));
         }
     }
 
@@ -219,7 +237,8 @@ public final class BenchHarness {
      * {@code perNode} threads on each of {@code locks} (one lock per node) take and release it in a loop
      * until the measured window closes; the entries inside the window are counted per node and in order.
      *
-     * @return count, operations per second over the window, per-node counts, Jain's index, longest run, failures
+     * @return count, operations per second over the window, per-node counts, Jain's index, longest run, failures,
+     *         CPU per entry
      */
     public Measurement contended(List<? extends NodeLock> locks, int perNode, Window window) throws Exception {
         List<LockPicker> pickers = new ArrayList<>();
@@ -234,7 +253,8 @@ public final class BenchHarness {
      * their node's picker names for each entry (one picker per node); the entries inside the window are counted
      * per node and in order, as in {@link #contended(List, int, Window)}.
      *
-     * @return count, operations per second over the window, per-node counts, Jain's index, longest run, failures
+     * @return count, operations per second over the window, per-node counts, Jain's index, longest run, failures,
+     *         CPU per entry
      */
     public Measurement contendedPicking(List<? extends LockPicker> pickers, int perNode, Window window)
             throws Exception {
@@ -290,11 +310,13 @@ public final class BenchHarness {
         workers.forEach(Thread::start);
         Thread.sleep(millis(warmup));
         window.opened();
+        long cpuAtStart = ProcessCpuClock.nanos();
         long started = System.nanoTime();
         phase.set(1);
         Thread.sleep(millis(seconds));
         phase.set(2);
         long elapsed = System.nanoTime() - started;
+        long cpuAtEnd = ProcessCpuClock.nanos();
         window.closed();
         for (Thread w : workers) {
             w.join(TimeUnit.SECONDS.toMillis(lockTimeout + 10));
@@ -316,7 +338,7 @@ public final class BenchHarness {
             maxRun = longestRun(sequence, length[0]);
         }
         return new Measurement(total, Double.NaN, Double.NaN, total / (elapsed / 1e9), perNodeList,
-                jain(perNodeCounts), maxRun, failures.get());
+                jain(perNodeCounts), maxRun, failures.get(), ProcessCpuClock.microsPerOp(cpuAtStart, cpuAtEnd, total));
     }
 
     /**

@@ -143,6 +143,28 @@ class BenchHarnessTest {
         assertEquals(0, b.count());
     }
 
+    /**
+     * Every run reports the JVM's CPU time per operation of its measured window: positive wherever an operation ran
+     * (this JDK reports process CPU time), NaN where none did; the arithmetic refuses unknown readings.
+     */
+    @Test
+    void cpuTimePerOperation() throws Exception {
+        long before = ProcessCpuClock.nanos();
+        assertTrue(before > 0, "this JDK reports the process CPU time");
+        BenchHarness harness = new BenchHarness(0.01, 0.05, 5);
+        Measurement latency = harness.uncontended(new CountingLock(new ReentrantLock(), new AtomicBoolean(),
+                new AtomicInteger()));
+        assertTrue(latency.count() == 0 || latency.cpuUsPerOp() > 0, latency.toString());
+        Measurement contended = harness.contended(List.of(new CountingLock(new ReentrantLock(), new AtomicBoolean(),
+                new AtomicInteger())), 2);
+        assertTrue(contended.count() == 0 || contended.cpuUsPerOp() > 0, contended.toString());
+        assertTrue(ProcessCpuClock.nanos() >= before);
+        assertEquals(2.5, ProcessCpuClock.microsPerOp(1_000, 11_000, 4), 1e-12);
+        assertTrue(Double.isNaN(ProcessCpuClock.microsPerOp(-1, 11_000, 4)));
+        assertTrue(Double.isNaN(ProcessCpuClock.microsPerOp(1_000, -1, 4)));
+        assertTrue(Double.isNaN(ProcessCpuClock.microsPerOp(1_000, 11_000, 0)));
+    }
+
     /** An uncontended run counts each lock+unlock once and leaves the lock free; the window sees exactly those. */
     @Test
     void uncontendedRunCountsEveryEntry() throws Exception {
