@@ -12,7 +12,7 @@ import java.time.Duration;
  *       that cannot be delivered (unknown member, closed channel, full buffer) is dropped, and the
  *       algorithms' own rules or the next view change deal with the loss.</li>
  *   <li>{@link Receiver#onMessage} and {@link Receiver#onView} may be called on any transport thread;
- *       the receiver returns quickly (it only queues work).</li>
+ *       the receiver returns quickly (it queues work, or runs a few steps of a lock's event loop).</li>
  *   <li>Views are delivered in increasing epoch order and every view contains {@link #self()}.</li>
  *   <li>{@link #fifo()} declares whether messages from one sender to one receiver arrive in the
  *       order they were sent. Algorithms that need FIFO (Lamport, Maekawa) refuse to start on a
