@@ -104,7 +104,8 @@ final class RealNetCluster implements AutoCloseable {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx256m");
         cmd.add("-XX:TieredStopAtLevel=1");
-        cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        // the children log at warn (their lines go into a failure's report); -Ddlock.test.realnet-log-level=debug for more
+        cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=" + System.getProperty("dlock.test.realnet-log-level", "warn"));
         cmd.addAll(setup.jvmOptions());
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));

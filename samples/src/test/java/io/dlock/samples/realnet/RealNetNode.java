@@ -37,7 +37,8 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  * Input: {@code exit} stops the loop and closes the service (a clean leave); {@code pause-holding} makes the
  * node send itself {@code SIGSTOP} right after its next grant, before it touches the store, so that it is
- * paused holding the lock but no file lock (the test resumes it with {@code SIGCONT}).
+ * paused holding the lock but no file lock (the test resumes it with {@code SIGCONT}); {@code metrics} prints the
+ * lock's counters on this node and its view as a log line (for a failure's report).
  *
  * <p>Arguments: {@code id bindAddr initialHosts cluster algorithm clusterSize store holdMs thinkMs stack port}
  * ({@code clusterSize} 0 leaves {@code dlock.cluster.size} unset).
@@ -98,6 +99,8 @@ public final class RealNetNode {
         while ((line = in.readLine()) != null && !line.equals("exit")) {
             if (line.equals("pause-holding")) {
                 pauseHolding = true;
+            } else if (line.equals("metrics")) {
+                OUT.println("metrics: view " + service.view() + ", lock 'counter' " + service.lock("counter").metrics());
             }
         }
         stopping = true;

@@ -2,6 +2,7 @@ package io.dlock.samples.realnet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.MutexAlgorithm;
@@ -45,7 +46,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code mvn -B -pl samples -am verify -Prealnet -Dtest='RealNetworkTest' -Dsurefire.failIfNoSpecifiedTests=false}.
  * Properties: {@code dlock.test.realnet-algorithms} (comma-separated, or {@code all}), {@code
  * dlock.test.realnet-cuts}, {@code dlock.test.realnet-cut-s}, {@code dlock.test.start-trials}, {@code
- * dlock.test.start-sizes}, {@code dlock.test.realnet-stack} (a stack file to try instead of {@code tcp}).
+ * dlock.test.start-sizes}, {@code dlock.test.realnet-stack} (a stack file to try instead of {@code tcp}), {@code
+ * dlock.test.realnet-log-level} (the child JVMs' log level, {@code warn} by default).
  *
  * <p>Skipped, with the reason, where the machine has no root or no {@code ip} (the loopback start test
  * runs everywhere). Every JVM is ended and every namespace removed after each test, failed or not.
@@ -219,8 +221,13 @@ class RealNetworkTest {
         awaitStarted(cluster, from, started);
         for (int node = 1; node <= size; node++) {
             int n = node;
-            assertNotNull(cluster.await(e -> e.node() == n && e.time() >= from && e.kind().equals("W"), START_TIMEOUT),
-                    "n" + n + " never wrote\n" + cluster.logs());
+            if (cluster.await(e -> e.node() == n && e.time() >= from && e.kind().equals("W"), START_TIMEOUT) == null) {
+                for (int other = 1; other <= size; other++) {
+                    cluster.send(other, "metrics"); // their counters and views into the logs, for the report
+                }
+                Thread.sleep(1_000);
+                fail("n" + n + " never wrote\n" + cluster.logs());
+            }
         }
     }
 
