@@ -465,6 +465,9 @@ final class LockEngine<M extends ProtocolMessage> {
         if (stopped || newView.epoch() <= view.epoch()) {
             return;
         }
+        if (LOG.isTraceEnabled()) {
+            LOG.trace("lock '{}': view {} -> {} (primary {})", name, view, newView, primary);
+        }
         view = newView;
         this.primary = primary;
         epochGrants = 0;
@@ -496,6 +499,9 @@ final class LockEngine<M extends ProtocolMessage> {
             if (verdict != EpochInbox.Verdict.HELD) {
                 stale.increment();
             }
+            if (LOG.isTraceEnabled()) {
+                LOG.trace("lock '{}' epoch {}: {} from {} of epoch {}", name, inbox.epoch(), verdict, from, epoch);
+            }
             return;
         }
         if (!from.equals(self)) {
@@ -515,6 +521,9 @@ final class LockEngine<M extends ProtocolMessage> {
             return;
         }
         messagesReceived.increment();
+        if (LOG.isTraceEnabled()) {
+            LOG.trace("lock '{}' epoch {}: {} <- {}: {}", name, view.epoch(), self, from, message);
+        }
         protocol.onMessage(from, message);
     }
 
@@ -591,6 +600,9 @@ final class LockEngine<M extends ProtocolMessage> {
 
         @Override
         public void send(NodeId to, M message) {
+            if (LOG.isTraceEnabled()) {
+                LOG.trace("lock '{}' epoch {}: {} -> {}: {}", name, view.epoch(), self, to, message);
+            }
             byte[] bytes = encode(message);
             if (!to.equals(self)) {
                 messagesSent.increment();
@@ -602,6 +614,9 @@ final class LockEngine<M extends ProtocolMessage> {
 
         @Override
         public void broadcast(M message) {
+            if (LOG.isTraceEnabled()) {
+                LOG.trace("lock '{}' epoch {}: {} -> all of {}: {}", name, view.epoch(), self, view.members(), message);
+            }
             byte[] bytes = encode(message);
             for (NodeId member : view.members()) {
                 if (!member.equals(self)) {

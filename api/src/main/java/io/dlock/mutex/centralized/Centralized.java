@@ -56,7 +56,10 @@ import java.util.TreeMap;
  *       rebuilds the queue, the holder and the fencing counter from the SYNCs. A GRANT lost with
  *       the old epoch is sent again with the same token. The coordinator asks rather than waiting
  *       to be told because a member that never used this lock has no protocol instance to tell it:
- *       the runtime creates one when the first message for the lock arrives.</li>
+ *       the runtime creates one when the first message for the lock arrives. The same hand-over happens
+ *       when the election changes the coordinator within an epoch ({@link #onLeader}); a client with a
+ *       request then also sends its SYNC unasked, since a coordinator that was one before the change does not
+ *       ask again and the client may have dropped its GRANT meanwhile.</li>
  *   <li>Start: created with {@link ProtocolContext#startsIdle()} (a simulation), the coordinator
  *       knows that nobody holds or waits and grants at once. Otherwise (a lock created on first use
  *       in a running cluster) the coordinator queries every member as after a view change, on its
@@ -179,7 +182,11 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     /**
      * The runtime's election of this cluster elected {@code leader} in {@code epoch}: it becomes the
      * coordinator of that epoch. If that changes the coordinator of the current view, the protocol
-     * hands over exactly as on a view change (the new coordinator queries every member's state).
+     * hands over exactly as on a view change (the new coordinator queries every member's state), and a
+     * client also tells the new coordinator its state at once: the election's result can change more than
+     * once in an epoch (a member whose messages are late elects itself, then learns of a higher one), and a
+     * coordinator that has been one all along does not ask again, though this client may have dropped its
+     * GRANT while it took another node for the coordinator.
      */
     @Override
     public void onLeader(NodeId leader, long epoch) {
@@ -189,8 +196,13 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         NodeId before = coordinatorId();
         elected = leader;
         electedEpoch = epoch;
-        if (roster.isCurrent(epoch) && !coordinatorId().equals(before)) {
+        NodeId now = coordinatorId();
+        if (roster.isCurrent(epoch) && !now.equals(before)) {
+            boolean queryAnswered = now.equals(unansweredQueryFrom); // onView answers the query it sent already
             onView(roster.view());
+            if (!isCoordinator() && !queryAnswered && state != ClientState.IDLE) {
+                effects.send(now, clientSync()); // an idle client has no GRANT to lose; a new coordinator asks anyway
+            }
         }
     }
 

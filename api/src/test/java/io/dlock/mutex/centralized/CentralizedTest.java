@@ -432,6 +432,49 @@ class CentralizedTest {
     }
 
     /**
+     * The election's result changes within an epoch: a member whose messages are late elects itself, then learns of
+     * the higher coordinator it had been the client of all along. The GRANT that coordinator sent meanwhile was
+     * dropped (it did not come from the coordinator of the moment), so on the way back the client tells the
+     * coordinator its state, which grants it again. Without that, the coordinator counted the client as the holder
+     * and the client waited for a grant: the lock stalled for every node until the next view (found on real
+     * links, a node restarted into a running cluster with its messages late by seconds).
+     */
+    @Test
+    void onLeader_aClientThatTookItselfForTheCoordinatorAndBack_isGrantedAgain() {
+        View view = View.ofRange(3, 3);
+        NodeId n0 = view.member(0);
+        NodeId n1 = view.member(1);
+        NodeId n2 = view.member(2);
+        RecordingEffects<CentralizedMessage> fx0 = new RecordingEffects<>(n0, view);
+        RecordingEffects<CentralizedMessage> fx2 = new RecordingEffects<>(n2, view);
+        MutexProtocol<CentralizedMessage> p0 = create(n0, view, fx0);
+        MutexProtocol<CentralizedMessage> p2 = create(n2, view, fx2);
+        // node 0 asks the highest node, the coordinator, which grants at once
+        p0.onRequest();
+        p2.onMessage(n0, fx0.drainSent().get(0).message());
+        List<RecordingEffects.Sent<CentralizedMessage>> grant = fx2.drainSent().stream()
+                .filter(x -> x.message() instanceof Grant).toList();
+        assertEquals(1, grant.size());
+        // node 0's election names node 0 itself before the GRANT arrives: it drops the GRANT
+        p0.onLeader(n0, view.epoch());
+        fx0.drainSent();
+        p0.onMessage(n2, grant.get(0).message());
+        assertEquals(0, fx0.drainGrants().size());
+        // then the election settles on node 2: node 0 tells it its state, and node 2 grants it again
+        p0.onLeader(n2, view.epoch());
+        List<RecordingEffects.Sent<CentralizedMessage>> sync = fx0.drainSent();
+        assertEquals(1, sync.size());
+        assertEquals(n2, sync.get(0).to());
+        assertTrue(sync.get(0).message() instanceof Sync s && s.state() == ClientState.WAITING, sync.toString());
+        p2.onMessage(n0, sync.get(0).message());
+        List<RecordingEffects.Sent<CentralizedMessage>> again = fx2.drainSent().stream()
+                .filter(x -> x.message() instanceof Grant).toList();
+        assertEquals(1, again.size());
+        p0.onMessage(n2, again.get(0).message());
+        assertEquals(1, fx0.drainGrants().size());
+    }
+
+    /**
      * The election's result reaches members at different times: a member that gets the new coordinator's
      * SYNC_QUERY before it knows that coordinator answers it once it does, so the coordinator grants.
      */

@@ -107,6 +107,10 @@ final class RealNetCluster implements AutoCloseable {
         // the children log at warn (their lines go into a failure's report); -Ddlock.test.realnet-log-level=debug for more
         cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=" + System.getProperty("dlock.test.realnet-log-level", "warn"));
         cmd.addAll(setup.jvmOptions());
+        String extra = System.getProperty("dlock.test.realnet-jvm-options", "").trim();
+        if (!extra.isEmpty()) {
+            cmd.addAll(List.of(extra.split("\\s+"))); // e.g. -Dorg.slf4j.simpleLogger.log.io.dlock.runtime.LockEngine=trace
+        }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(RealNetNode.class.getName());
