@@ -399,36 +399,46 @@ class CentralizedTest {
         assertEquals(List.of(), c.violations());
     }
 
+    /** One member of a view, with its protocol over recording effects (default options). */
+    private record Member(NodeId id, RecordingEffects<CentralizedMessage> fx, MutexProtocol<CentralizedMessage> p) {
+
+        static Member of(View view, int index) {
+            NodeId id = view.member(index);
+            RecordingEffects<CentralizedMessage> fx = new RecordingEffects<>(id, view);
+            return new Member(id, fx, create(id, view, fx));
+        }
+
+        /** The GRANTs among the messages sent since the last drain (the others are drained too). */
+        List<RecordingEffects.Sent<CentralizedMessage>> drainGrantsSent() {
+            return fx.drainSent().stream().filter(x -> x.message() instanceof Grant).toList();
+        }
+    }
+
     /** The elected leader is the coordinator: after onLeader names node 1, a request goes to 1, which grants it. */
     @Test
     void onLeader_electedNodeBecomesCoordinator() {
         View view = View.ofRange(3, 3);
-        NodeId n0 = view.member(0);
-        NodeId n1 = view.member(1);
-        RecordingEffects<CentralizedMessage> fx0 = new RecordingEffects<>(n0, view);
-        RecordingEffects<CentralizedMessage> fx1 = new RecordingEffects<>(n1, view);
-        MutexProtocol<CentralizedMessage> p0 = create(n0, view, fx0);
-        MutexProtocol<CentralizedMessage> p1 = create(n1, view, fx1);
-        p0.onLeader(n1, view.epoch());
-        p1.onLeader(n1, view.epoch());
+        Member m0 = Member.of(view, 0);
+        Member m1 = Member.of(view, 1);
+        m0.p().onLeader(m1.id(), view.epoch());
+        m1.p().onLeader(m1.id(), view.epoch());
         // node 1 takes over as after a view change: it asks the others for their state
-        assertEquals(1, fx1.broadcasts());
-        p1.onMessage(n0, new Sync(0, ClientState.IDLE, 0));
-        p1.onMessage(view.member(2), new Sync(0, ClientState.IDLE, 0));
-        p0.onRequest();
-        List<RecordingEffects.Sent<CentralizedMessage>> sent = fx0.drainSent();
+        assertEquals(1, m1.fx().broadcasts());
+        m1.p().onMessage(m0.id(), new Sync(0, ClientState.IDLE, 0));
+        m1.p().onMessage(view.member(2), new Sync(0, ClientState.IDLE, 0));
+        m0.p().onRequest();
+        List<RecordingEffects.Sent<CentralizedMessage>> sent = m0.fx().drainSent();
         assertEquals(1, sent.size());
-        assertEquals(n1, sent.get(0).to());
-        p1.onMessage(n0, sent.get(0).message());
-        List<RecordingEffects.Sent<CentralizedMessage>> grants = fx1.drainSent().stream()
-                .filter(x -> x.message() instanceof Grant).toList();
+        assertEquals(m1.id(), sent.get(0).to());
+        m1.p().onMessage(m0.id(), sent.get(0).message());
+        List<RecordingEffects.Sent<CentralizedMessage>> grants = m1.drainGrantsSent();
         assertEquals(1, grants.size());
-        p0.onMessage(n1, grants.get(0).message());
-        assertEquals(1, fx0.drainGrants().size());
+        m0.p().onMessage(m1.id(), grants.get(0).message());
+        assertEquals(1, m0.fx().drainGrants().size());
         // an older epoch's leader changes nothing
-        p0.onLeader(view.member(2), view.epoch() - 1);
-        p0.onRelease();
-        assertEquals(n1, fx0.drainSent().get(0).to());
+        m0.p().onLeader(view.member(2), view.epoch() - 1);
+        m0.p().onRelease();
+        assertEquals(m1.id(), m0.fx().drainSent().get(0).to());
     }
 
     /**
@@ -442,36 +452,29 @@ class CentralizedTest {
     @Test
     void onLeader_aClientThatTookItselfForTheCoordinatorAndBack_isGrantedAgain() {
         View view = View.ofRange(3, 3);
-        NodeId n0 = view.member(0);
-        NodeId n1 = view.member(1);
-        NodeId n2 = view.member(2);
-        RecordingEffects<CentralizedMessage> fx0 = new RecordingEffects<>(n0, view);
-        RecordingEffects<CentralizedMessage> fx2 = new RecordingEffects<>(n2, view);
-        MutexProtocol<CentralizedMessage> p0 = create(n0, view, fx0);
-        MutexProtocol<CentralizedMessage> p2 = create(n2, view, fx2);
+        Member m0 = Member.of(view, 0);
+        Member m2 = Member.of(view, 2);
         // node 0 asks the highest node, the coordinator, which grants at once
-        p0.onRequest();
-        p2.onMessage(n0, fx0.drainSent().get(0).message());
-        List<RecordingEffects.Sent<CentralizedMessage>> grant = fx2.drainSent().stream()
-                .filter(x -> x.message() instanceof Grant).toList();
+        m0.p().onRequest();
+        m2.p().onMessage(m0.id(), m0.fx().drainSent().get(0).message());
+        List<RecordingEffects.Sent<CentralizedMessage>> grant = m2.drainGrantsSent();
         assertEquals(1, grant.size());
         // node 0's election names node 0 itself before the GRANT arrives: it drops the GRANT
-        p0.onLeader(n0, view.epoch());
-        fx0.drainSent();
-        p0.onMessage(n2, grant.get(0).message());
-        assertEquals(0, fx0.drainGrants().size());
+        m0.p().onLeader(m0.id(), view.epoch());
+        m0.fx().drainSent();
+        m0.p().onMessage(m2.id(), grant.get(0).message());
+        assertEquals(0, m0.fx().drainGrants().size());
         // then the election settles on node 2: node 0 tells it its state, and node 2 grants it again
-        p0.onLeader(n2, view.epoch());
-        List<RecordingEffects.Sent<CentralizedMessage>> sync = fx0.drainSent();
+        m0.p().onLeader(m2.id(), view.epoch());
+        List<RecordingEffects.Sent<CentralizedMessage>> sync = m0.fx().drainSent();
         assertEquals(1, sync.size());
-        assertEquals(n2, sync.get(0).to());
+        assertEquals(m2.id(), sync.get(0).to());
         assertTrue(sync.get(0).message() instanceof Sync s && s.state() == ClientState.WAITING, sync.toString());
-        p2.onMessage(n0, sync.get(0).message());
-        List<RecordingEffects.Sent<CentralizedMessage>> again = fx2.drainSent().stream()
-                .filter(x -> x.message() instanceof Grant).toList();
+        m2.p().onMessage(m0.id(), sync.get(0).message());
+        List<RecordingEffects.Sent<CentralizedMessage>> again = m2.drainGrantsSent();
         assertEquals(1, again.size());
-        p0.onMessage(n2, again.get(0).message());
-        assertEquals(1, fx0.drainGrants().size());
+        m0.p().onMessage(m2.id(), again.get(0).message());
+        assertEquals(1, m0.fx().drainGrants().size());
     }
 
     /**
@@ -481,36 +484,29 @@ class CentralizedTest {
     @Test
     void onLeader_aQueryFromTheCoordinatorToBe_isAnsweredOnceItIsKnown() {
         View view = View.ofRange(3, 3);
-        NodeId n0 = view.member(0);
-        NodeId n1 = view.member(1);
-        NodeId n2 = view.member(2);
-        RecordingEffects<CentralizedMessage> fx0 = new RecordingEffects<>(n0, view);
-        RecordingEffects<CentralizedMessage> fx1 = new RecordingEffects<>(n1, view);
-        RecordingEffects<CentralizedMessage> fx2 = new RecordingEffects<>(n2, view);
-        MutexProtocol<CentralizedMessage> p0 = create(n0, view, fx0);
-        MutexProtocol<CentralizedMessage> p1 = create(n1, view, fx1);
-        MutexProtocol<CentralizedMessage> p2 = create(n2, view, fx2);
+        Member m0 = Member.of(view, 0);
+        Member m1 = Member.of(view, 1);
+        Member m2 = Member.of(view, 2);
         // node 1 learns first that it was elected and asks everyone for their state
-        p1.onLeader(n1, view.epoch());
-        assertEquals(1, fx1.broadcasts());
-        p2.onLeader(n1, view.epoch());
-        p2.onMessage(n1, new SyncQuery());
-        p1.onMessage(n2, fx2.drainSent().get(0).message());
+        m1.p().onLeader(m1.id(), view.epoch());
+        assertEquals(1, m1.fx().broadcasts());
+        m2.p().onLeader(m1.id(), view.epoch());
+        m2.p().onMessage(m1.id(), new SyncQuery());
+        m1.p().onMessage(m2.id(), m2.fx().drainSent().get(0).message());
         // node 0 still takes the highest id for the coordinator: it cannot answer yet
-        p0.onRequest();
-        fx0.drainSent();
-        p0.onMessage(n1, new SyncQuery());
-        assertEquals(List.of(), fx0.drainSent());
+        m0.p().onRequest();
+        m0.fx().drainSent();
+        m0.p().onMessage(m1.id(), new SyncQuery());
+        assertEquals(List.of(), m0.fx().drainSent());
         // once it knows, it answers with its waiting request, and node 1 grants it
-        p0.onLeader(n1, view.epoch());
-        List<RecordingEffects.Sent<CentralizedMessage>> sync = fx0.drainSent();
+        m0.p().onLeader(m1.id(), view.epoch());
+        List<RecordingEffects.Sent<CentralizedMessage>> sync = m0.fx().drainSent();
         assertEquals(1, sync.size());
-        assertEquals(n1, sync.get(0).to());
-        p1.onMessage(n0, sync.get(0).message());
-        List<RecordingEffects.Sent<CentralizedMessage>> grants = fx1.drainSent().stream()
-                .filter(x -> x.message() instanceof Grant).toList();
+        assertEquals(m1.id(), sync.get(0).to());
+        m1.p().onMessage(m0.id(), sync.get(0).message());
+        List<RecordingEffects.Sent<CentralizedMessage>> grants = m1.drainGrantsSent();
         assertEquals(1, grants.size());
-        p0.onMessage(n1, grants.get(0).message());
-        assertEquals(1, fx0.drainGrants().size());
+        m0.p().onMessage(m1.id(), grants.get(0).message());
+        assertEquals(1, m0.fx().drainGrants().size());
     }
 }
