@@ -104,12 +104,12 @@ final class RealNetCluster implements AutoCloseable {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx256m");
         cmd.add("-XX:TieredStopAtLevel=1");
-        // the children log at warn (their lines go into a failure's report); -Ddlock.test.realnet-log-level=debug for more
-        cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=" + System.getProperty("dlock.test.realnet-log-level", "warn"));
+        cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"); // their lines go into a failure's report
         cmd.addAll(setup.jvmOptions());
         String extra = System.getProperty("dlock.test.realnet-jvm-options", "").trim();
         if (!extra.isEmpty()) {
-            cmd.addAll(List.of(extra.split("\\s+"))); // e.g. -Dorg.slf4j.simpleLogger.log.io.dlock.runtime.LockEngine=trace
+            // after the defaults, so that a -D given here wins (e.g. a log level, or a TRACE logger)
+            cmd.addAll(List.of(extra.split("\\s+")));
         }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));

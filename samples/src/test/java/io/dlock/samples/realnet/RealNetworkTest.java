@@ -47,8 +47,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Properties: {@code dlock.test.realnet-algorithms} (comma-separated, or {@code all}), {@code
  * dlock.test.realnet-cuts}, {@code dlock.test.realnet-cut-s}, {@code dlock.test.start-trials}, {@code
  * dlock.test.start-sizes}, {@code dlock.test.realnet-stack} (a stack file to try instead of {@code tcp}), {@code
- * dlock.test.realnet-log-level} (the child JVMs' log level, {@code warn} by default), {@code
- * dlock.test.realnet-jvm-options} (more options for the child JVMs, separated by spaces).
+ * dlock.test.realnet-jvm-options} (more options for the child JVMs, separated by spaces, after the defaults: a
+ * {@code -D} there wins, e.g. {@code -Dorg.slf4j.simpleLogger.defaultLogLevel=debug}; they log at warn).
  *
  * <p>Skipped, with the reason, where the machine has no root or no {@code ip} (the loopback start test
  * runs everywhere). Every JVM is ended and every namespace removed after each test, failed or not.
