@@ -41,10 +41,11 @@ public final class LockMetrics {
     private final TimeDistribution hold;
     private final long waitingThreads;
     private final long epochGrants;
+    private final long framesSent;
 
     private LockMetrics(String algorithm, long entries, long messagesSent, long bytesSent, long messagesReceived,
                         long malformedDropped, long staleDropped, long localHandoffs, TimeDistribution acquireWait,
-                        TimeDistribution hold, long waitingThreads, long epochGrants) {
+                        TimeDistribution hold, long waitingThreads, long epochGrants, long framesSent) {
         this.algorithm = algorithm;
         this.entries = entries;
         this.messagesSent = messagesSent;
@@ -57,6 +58,7 @@ public final class LockMetrics {
         this.hold = Objects.requireNonNull(hold, "hold");
         this.waitingThreads = waitingThreads;
         this.epochGrants = epochGrants;
+        this.framesSent = framesSent;
     }
 
     /**
@@ -99,8 +101,34 @@ public final class LockMetrics {
                                  long messagesReceived, long malformedDropped, long staleDropped, long localHandoffs,
                                  TimeDistribution acquireWait, TimeDistribution hold, long waitingThreads,
                                  long epochGrants) {
+        return of(algorithm, entries, messagesSent, bytesSent, messagesReceived, malformedDropped, staleDropped,
+                localHandoffs, acquireWait, hold, waitingThreads, epochGrants, messagesSent);
+    }
+
+    /**
+     * Metrics with the given values; made by the runtime.
+     *
+     * @param algorithm        the mutual-exclusion algorithm's configuration name
+     * @param entries          critical-section entries granted on this node
+     * @param messagesSent     protocol messages this node sent
+     * @param bytesSent        bytes of those messages, envelope included
+     * @param messagesReceived protocol messages this node received and accepted
+     * @param malformedDropped messages that could not be decoded or belonged to another algorithm
+     * @param staleDropped     messages of an older epoch, dropped unread
+     * @param localHandoffs    entries by a local hand-off ({@code dlock.lock.local-handoff})
+     * @param acquireWait      the acquire-wait times
+     * @param hold             the hold times
+     * @param waitingThreads   local threads waiting for the lock now
+     * @param epochGrants      grants on this node in the current view's epoch
+     * @param framesSent       transport messages that carried those protocol messages ({@link #framesSent()})
+     * @return the metrics
+     */
+    public static LockMetrics of(String algorithm, long entries, long messagesSent, long bytesSent,
+                                 long messagesReceived, long malformedDropped, long staleDropped, long localHandoffs,
+                                 TimeDistribution acquireWait, TimeDistribution hold, long waitingThreads,
+                                 long epochGrants, long framesSent) {
         return new LockMetrics(algorithm, entries, messagesSent, bytesSent, messagesReceived, malformedDropped,
-                staleDropped, localHandoffs, acquireWait, hold, waitingThreads, epochGrants);
+                staleDropped, localHandoffs, acquireWait, hold, waitingThreads, epochGrants, framesSent);
     }
 
     /** The mutual-exclusion algorithm's configuration name. */
@@ -116,6 +144,17 @@ public final class LockMetrics {
     /** Protocol messages this node sent. */
     public long messagesSent() {
         return messagesSent;
+    }
+
+    /**
+     * Transport messages that carried this node's protocol messages. The messages one event of the lock sends to
+     * the same node leave together, in one transport message (a holder that releases while local threads wait
+     * sends its release and its next request at once), so this is at most {@link #messagesSent()}: the difference
+     * is the sends (system calls, wake-ups of the receiver) that saved. Counted like the messages: none to the
+     * node itself.
+     */
+    public long framesSent() {
+        return framesSent;
     }
 
     /** Bytes of those messages, envelope included. */
@@ -186,7 +225,7 @@ public final class LockMetrics {
                 bytesSent + other.bytesSent, messagesReceived + other.messagesReceived,
                 malformedDropped + other.malformedDropped, staleDropped + other.staleDropped,
                 localHandoffs + other.localHandoffs, acquireWait.plus(other.acquireWait), hold.plus(other.hold),
-                waitingThreads + other.waitingThreads, epochGrants + other.epochGrants);
+                waitingThreads + other.waitingThreads, epochGrants + other.epochGrants, framesSent + other.framesSent);
     }
 
     @Override
@@ -195,13 +234,13 @@ public final class LockMetrics {
                 && messagesSent == m.messagesSent && bytesSent == m.bytesSent && messagesReceived == m.messagesReceived
                 && malformedDropped == m.malformedDropped && staleDropped == m.staleDropped
                 && localHandoffs == m.localHandoffs && acquireWait.equals(m.acquireWait) && hold.equals(m.hold)
-                && waitingThreads == m.waitingThreads && epochGrants == m.epochGrants;
+                && waitingThreads == m.waitingThreads && epochGrants == m.epochGrants && framesSent == m.framesSent;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(algorithm, entries, messagesSent, bytesSent, messagesReceived, malformedDropped,
-                staleDropped, localHandoffs, acquireWait, hold, waitingThreads, epochGrants);
+                staleDropped, localHandoffs, acquireWait, hold, waitingThreads, epochGrants, framesSent);
     }
 
     /** The record's format: {@code LockMetrics[algorithm=..., entries=..., ...]}. */
@@ -211,6 +250,6 @@ public final class LockMetrics {
                 + ", bytesSent=" + bytesSent + ", messagesReceived=" + messagesReceived + ", malformedDropped="
                 + malformedDropped + ", staleDropped=" + staleDropped + ", localHandoffs=" + localHandoffs
                 + ", acquireWait=" + acquireWait + ", hold=" + hold + ", waitingThreads=" + waitingThreads
-                + ", epochGrants=" + epochGrants + "]";
+                + ", epochGrants=" + epochGrants + ", framesSent=" + framesSent + "]";
     }
 }

@@ -34,7 +34,7 @@ class LockMetricsTest {
         assertEquals("LockMetrics[algorithm=centralized, entries=1, messagesSent=2, bytesSent=3, messagesReceived=4,"
                 + " malformedDropped=5, staleDropped=6, localHandoffs=7,"
                 + " acquireWait=TimeDistribution[count=0, totalNanos=0, maxNanos=0],"
-                + " hold=TimeDistribution[count=0, totalNanos=0, maxNanos=0], waitingThreads=0, epochGrants=0]",
+                + " hold=TimeDistribution[count=0, totalNanos=0, maxNanos=0], waitingThreads=0, epochGrants=0, framesSent=2]",
                 LockMetrics.of("centralized", 1, 2, 3, 4, 5, 6, 7).toString());
     }
 }

@@ -35,7 +35,8 @@ import java.util.function.ToLongFunction;
  *       each with a {@code .max} time gauge and a {@code .percentile} time gauge per {@code phi} tag
  *       (0.5, 0.99), from the runtime's fixed buckets;</li>
  *   <li>{@code dlock.lock.waiting.threads}, {@code dlock.lock.epoch.grants}: gauges;</li>
- *   <li>{@code dlock.lock.entries}, {@code dlock.lock.messages.sent}, {@code dlock.lock.bytes.sent},
+ *   <li>{@code dlock.lock.entries}, {@code dlock.lock.messages.sent}, {@code dlock.lock.frames.sent},
+ *       {@code dlock.lock.bytes.sent},
  *       {@code dlock.lock.messages.received}, {@code dlock.lock.messages.malformed},
  *       {@code dlock.lock.messages.stale}, {@code dlock.lock.local.handoffs}: function counters;</li>
  *   <li>{@code dlock.node.view.changes}: a function counter; {@code dlock.node.nonprimary.time}: a
@@ -82,6 +83,7 @@ public final class DlockMeterBinder implements MeterBinder {
         gauge(registry, "dlock.lock.epoch.grants", tags, lock, LockMetrics::epochGrants);
         lockCounter(registry, "dlock.lock.entries", tags, lock, LockMetrics::entries, "entries");
         lockCounter(registry, "dlock.lock.messages.sent", tags, lock, LockMetrics::messagesSent, "messages");
+        lockCounter(registry, "dlock.lock.frames.sent", tags, lock, LockMetrics::framesSent, "frames");
         lockCounter(registry, "dlock.lock.bytes.sent", tags, lock, LockMetrics::bytesSent, "bytes");
         lockCounter(registry, "dlock.lock.messages.received", tags, lock, LockMetrics::messagesReceived, "messages");
         lockCounter(registry, "dlock.lock.messages.malformed", tags, lock, LockMetrics::malformedDropped, "messages");

@@ -18,6 +18,9 @@ public interface LockMXBean {
     /** Protocol messages this node sent for this lock. */
     long getMessagesSent();
 
+    /** Transport messages that carried them (messages to one node from one event leave together). */
+    long getFramesSent();
+
     /** Bytes of those messages. */
     long getBytesSent();
 

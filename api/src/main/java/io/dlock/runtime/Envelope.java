@@ -10,8 +10,8 @@ import io.dlock.spi.WireWriter;
  * algorithm's configuration name (a node of another algorithm recognises a foreign message and
  * drops it), the lock or group name, and the sender's epoch. The algorithm's own bytes follow.
  *
- * @param kind      {@link #KIND_MUTEX}, {@link #KIND_ELECTION}, {@link #KIND_MEMBERSHIP}, {@link #KIND_CONDITION} or
- *                  {@link #KIND_RECLAIM}
+ * @param kind      {@link #KIND_MUTEX}, {@link #KIND_ELECTION}, {@link #KIND_MEMBERSHIP}, {@link #KIND_CONDITION},
+ *                  {@link #KIND_RECLAIM} or {@link #KIND_BUNDLE}
  * @param algorithm the sender's algorithm configuration name
  * @param name      the lock name or election group
  * @param epoch     the epoch of the sender's view when it sent the message
@@ -38,6 +38,13 @@ public record Envelope(int kind, String algorithm, String name, long epoch) {
      * the mutex algorithm's, the name is empty (a round carries many lock names).
      */
     public static final int KIND_RECLAIM = 5;
+    /**
+     * Kind of a bundle: several messages of one lock (its mutex's or its conditions') to one node, written by one
+     * pass of the lock's event loop ({@link Outbox}). The algorithm and name are the lock's, the epoch is 0; the
+     * payload is the number of messages, then each whole message (its own envelope and body) with its length in
+     * front.
+     */
+    public static final int KIND_BUNDLE = 6;
 
     /** Writes this header; the payload is appended to {@code out} afterwards. */
     public void writeTo(WireWriter out) {
@@ -62,9 +69,9 @@ public record Envelope(int kind, String algorithm, String name, long epoch) {
                     + VERSION);
         }
         int kind = in.readByte();
-        if (kind < KIND_MUTEX || kind > KIND_RECLAIM) {
+        if (kind < KIND_MUTEX || kind > KIND_BUNDLE) {
             throw new MalformedMessageException("unknown message kind " + kind + "; allowed: " + KIND_MUTEX + " to "
-                    + KIND_RECLAIM);
+                    + KIND_BUNDLE);
         }
         return new Envelope(kind, in.readString(), in.readString(), in.readVarLong());
     }

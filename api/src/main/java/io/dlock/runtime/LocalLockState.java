@@ -79,6 +79,8 @@ final class LocalLockState {
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final Runnable issueRequest;
     private final Runnable issueRelease;
+    /** Queues a release and then a request as one event, so that their messages leave together. */
+    private final Runnable issueReleaseAndRequest;
     /** Queues a local entry attempt on the event loop (null: not supported, tryLock(0) asks the cluster). */
     private final Runnable issueLocalTry;
     private final String lockName;
@@ -158,11 +160,30 @@ final class LocalLockState {
      */
     LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, Runnable issueLocalTry,
                    int maxHandoffs) {
+        this(lockName, issueRequest, issueRelease, () -> {
+            issueRelease.run();
+            issueRequest.run();
+        }, issueLocalTry, maxHandoffs);
+    }
+
+    /**
+     * @param lockName               the lock's name, for error messages
+     * @param issueRequest           queues a distributed request on the event loop; never blocks
+     * @param issueRelease           queues a distributed release on the event loop; never blocks
+     * @param issueReleaseAndRequest queues a release and then a request as one event (a holder released while
+     *                               local threads wait: the node asks again at once); never blocks
+     * @param issueLocalTry          queues a local entry attempt on the event loop, answered by {@link #onGranted}
+     *                               or {@link #onLocalTryRefused}; never blocks
+     * @param maxHandoffs            H, local hand-offs allowed per distributed grant (0 = none)
+     */
+    LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, Runnable issueReleaseAndRequest,
+                   Runnable issueLocalTry, int maxHandoffs) {
         if (maxHandoffs < 0) {
             throw new IllegalArgumentException("maxHandoffs must be >= 0, got " + maxHandoffs);
         }
         this.issueRequest = issueRequest;
         this.issueRelease = issueRelease;
+        this.issueReleaseAndRequest = issueReleaseAndRequest;
         this.issueLocalTry = issueLocalTry;
         this.lockName = lockName;
         this.maxHandoffs = maxHandoffs;
@@ -359,7 +380,8 @@ final class LocalLockState {
     /**
      * The last hold ended: hands the grant to the next local waiter, or releases it; in that case, if local
      * threads wait, the node asks again at once on their behalf (the request is the node's, not a thread's), so
-     * the head waiter is woken once, by the grant, and not first to ask. Called with the mutex held.
+     * the head waiter is woken once, by the grant, and not first to ask; the release and the request are one
+     * event, so messages of both to the same node leave in one frame. Called with the mutex held.
      */
     private void endHold() {
         holdTimes.record(System.nanoTime() - heldSince);
@@ -375,10 +397,11 @@ final class LocalLockState {
         }
         phase = Phase.IDLE;
         if (closedReason == null) {
-            issueRelease.run();
-            if (!waiters.isEmpty()) {
+            if (waiters.isEmpty()) {
+                issueRelease.run();
+            } else {
                 phase = Phase.REQUESTED;
-                issueRequest.run(); // may be granted here at once; onGranted then wakes the head
+                issueReleaseAndRequest.run(); // may be granted here at once; onGranted then wakes the head
             }
         }
         if (phase == Phase.IDLE) {

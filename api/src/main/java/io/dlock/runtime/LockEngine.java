@@ -76,6 +76,8 @@ final class LockEngine<M extends ProtocolMessage> {
     private final Transport transport;
     private final NodeId self;
     private final SerialExecutor loop;
+    /** What the loop's current pass sends; written at the end of the pass, one frame per destination. */
+    private final Outbox outbox;
     private final LocalLockState local;
     /** The facade handed out for this lock while this engine lives (facades find engines by name, so an
      * older facade keeps working too). */
@@ -102,6 +104,7 @@ final class LockEngine<M extends ProtocolMessage> {
 
     private final LongAdder entries = new LongAdder();
     private final LongAdder messagesSent = new LongAdder();
+    private final LongAdder framesSent = new LongAdder();
     private final LongAdder bytesSent = new LongAdder();
     private final LongAdder messagesReceived = new LongAdder();
     private final LongAdder malformed = new LongAdder();
@@ -146,18 +149,20 @@ final class LockEngine<M extends ProtocolMessage> {
         this.codec = definition.codec();
         this.transport = transport;
         this.self = transport.self();
-        this.loop = new SerialExecutor(pool);
+        this.outbox = new Outbox(definition.name(), name);
+        this.loop = new SerialExecutor(pool, this::flush);
         this.fencingFloor = fencingFloor;
         this.ownershipLost = ownershipLost;
         this.protocolTimers = new LoopTimers(timers, task -> loop.execute(() -> runOrHold(task)), () -> !stopped,
                 timer -> protocol.onTimer(timer));
         this.local = new LocalLockState(name, () -> submit(this::request), () -> submit(this::release),
-                () -> submit(this::tryEnterLocally), localHandoff);
+                () -> submit(this::releaseAndRequest), () -> submit(this::tryEnterLocally), localHandoff);
         this.view = initialView;
         this.viewQueued = initialView.epoch();
         this.primary = primary;
         inbox.install(initialView.epoch(), initialView::contains);
         this.protocol = newProtocol();
+        flush(); // what the algorithm sent when it was created (nothing runs the loop yet)
     }
 
     /** A fresh instance of the algorithm in the current view, fenced above the node's floor. */
@@ -264,6 +269,15 @@ final class LockEngine<M extends ProtocolMessage> {
     /** Queues a message of one of this lock's conditions; {@code offset} is at the condition's name. */
     void deliverCondition(NodeId from, long epoch, byte[] bytes, int offset) {
         submit(() -> receive(from, epoch, new Incoming(new WireReader(bytes, offset, bytes.length - offset), true)));
+    }
+
+    /**
+     * Queues a bundle ({@link Envelope#KIND_BUNDLE}, {@code offset} at the count of its messages): its messages
+     * are handled in order in one event, so what they make this node send leaves together too. A bundle with a
+     * malformed part is dropped whole, and counted once as malformed.
+     */
+    void deliverBundle(NodeId from, byte[] bytes, int offset) {
+        submit(() -> receiveBundle(from, new WireReader(bytes, offset, bytes.length - offset)));
     }
 
     // ---- reclamation (called by ReclaimDriver) ----
@@ -433,7 +447,7 @@ final class LockEngine<M extends ProtocolMessage> {
     LockMetrics metrics() {
         return LockMetrics.of(definition.name(), entries.sum(), messagesSent.sum(), bytesSent.sum(),
                 messagesReceived.sum(), malformed.sum(), stale.sum(), local.localHandoffs(), local.acquireWaitTimes(),
-                local.holdTimes(), local.queueLength(), epochGrants);
+                local.holdTimes(), local.queueLength(), epochGrants, framesSent.sum());
     }
 
     long abandonedGrants() {
@@ -459,6 +473,12 @@ final class LockEngine<M extends ProtocolMessage> {
         if (!stopped) {
             protocol.onRelease();
         }
+    }
+
+    /** A holder released while local threads wait: the node asks again at once, in the same event. */
+    private void releaseAndRequest() {
+        release();
+        request();
     }
 
     private void installView(View newView, boolean primary) {
@@ -488,6 +508,36 @@ final class LockEngine<M extends ProtocolMessage> {
             condition.onView(newView); // wakes every waiter: none is lost with a keeper or a member that left
         }
         inbox.install(newView.epoch(), newView::contains); // replays the messages that waited for it
+    }
+
+    /** A message of a bundle: the epoch its envelope names, and its payload. */
+    private record BundledMessage(long epoch, Incoming incoming) {
+    }
+
+    private void receiveBundle(NodeId from, WireReader in) {
+        List<BundledMessage> parts = new ArrayList<>();
+        try {
+            int count = in.readVarInt(Outbox.MAX_BUNDLE);
+            for (int i = 0; i < count; i++) {
+                WireReader part = in.slice(in.readVarInt(in.remaining()));
+                Envelope header = Envelope.readFrom(part);
+                boolean condition = header.kind() == Envelope.KIND_CONDITION;
+                if (!condition && header.kind() != Envelope.KIND_MUTEX || !header.name().equals(name)
+                        || !header.algorithm().equals(definition.name())) {
+                    throw new MalformedMessageException("a bundle of lock '" + name + "' carries a message of kind "
+                            + header.kind() + " of lock '" + header.name() + "' (" + header.algorithm()
+                            + "); a bundle carries only its own lock's mutex and condition messages");
+                }
+                parts.add(new BundledMessage(header.epoch(), new Incoming(part, condition)));
+            }
+            in.expectEnd();
+        } catch (MalformedMessageException e) {
+            malformed(from, e);
+            return;
+        }
+        for (BundledMessage part : parts) {
+            receive(from, part.epoch(), part.incoming());
+        }
     }
 
     private void receive(NodeId from, long epoch, Incoming incoming) {
@@ -550,6 +600,21 @@ final class LockEngine<M extends ProtocolMessage> {
         }
     }
 
+    /** Writes what the loop's pass sent: one frame per destination ({@link Outbox}); on the loop, after each pass. */
+    private void flush() {
+        if (outbox.isEmpty()) {
+            return;
+        }
+        outbox.flush(this::sendFrame);
+    }
+
+    private void sendFrame(NodeId to, byte[] frame) {
+        if (!to.equals(self)) {
+            framesSent.increment();
+        }
+        transport.send(to, frame);
+    }
+
     private byte[] encode(M message) {
         WireWriter out = new WireWriter(48);
         new Envelope(Envelope.KIND_MUTEX, definition.name(), name, view.epoch()).writeTo(out);
@@ -578,7 +643,7 @@ final class LockEngine<M extends ProtocolMessage> {
                 bytesSent.add(bytes.length);
                 peers.sent(to);
             }
-            transport.send(to, bytes);
+            outbox.add(to, bytes);
         }
 
         @Override
@@ -609,7 +674,7 @@ final class LockEngine<M extends ProtocolMessage> {
                 bytesSent.add(bytes.length);
                 peers.sent(to);
             }
-            transport.send(to, bytes);
+            outbox.add(to, bytes);
         }
 
         @Override
@@ -623,7 +688,7 @@ final class LockEngine<M extends ProtocolMessage> {
                     messagesSent.increment();
                     bytesSent.add(bytes.length);
                     peers.sent(member);
-                    transport.send(member, bytes);
+                    outbox.add(member, bytes);
                 }
             }
         }

@@ -33,6 +33,11 @@ final class LockMBean implements LockMXBean {
     }
 
     @Override
+    public long getFramesSent() {
+        return m().framesSent();
+    }
+
+    @Override
     public long getBytesSent() {
         return m().bytesSent();
     }

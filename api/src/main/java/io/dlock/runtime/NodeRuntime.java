@@ -448,6 +448,8 @@ public final class NodeRuntime implements LockService {
         try {
             if (envelope.kind() == Envelope.KIND_CONDITION) {
                 engine.deliverCondition(from, envelope.epoch(), payload, in.position());
+            } else if (envelope.kind() == Envelope.KIND_BUNDLE) {
+                engine.deliverBundle(from, payload, in.position());
             } else {
                 engine.deliver(from, envelope.epoch(), payload, in.position());
             }

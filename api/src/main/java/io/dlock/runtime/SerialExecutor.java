@@ -18,6 +18,10 @@ import org.slf4j.LoggerFactory;
  * close to the network's: a caller's request, a transport thread's delivery and the grant's wake-up run where
  * they arrive, with no hand-off to a pool thread and back (two thread switches per message saved).
  *
+ * <p>After each pass over the queue, before the running thread lets go of the loop, it runs an optional
+ * {@code afterPass} action on the loop: a lock writes there the messages its tasks sent, one transport message
+ * per destination ({@link Outbox}).
+ *
  * <p>The queue is lock-free and the loop is owned through a counter of submissions not yet seen by the
  * running thread (the work-in-progress pattern): a thread that submits never waits for the one that runs
  * the loop, so a caller that locks and unlocks in a tight loop cannot keep a transport thread's delivery
@@ -33,12 +37,24 @@ final class SerialExecutor implements Executor {
     private static final int BORROWED_BUDGET = 16;
 
     private final Executor pool;
+    /** Runs on the loop after each pass over the queue (see {@link #SerialExecutor(Executor, Runnable)}). */
+    private final Runnable afterPass;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     /** Submissions the thread that runs the loop has not accounted for; 0 = nobody runs the loop. */
     private final AtomicInteger pending = new AtomicInteger();
 
     SerialExecutor(Executor pool) {
+        this(pool, () -> { });
+    }
+
+    /**
+     * @param afterPass runs on the loop, as a task would, whenever the thread that runs it has emptied the queue
+     *                  or used up its budget, before it lets go of the loop or hands it to the pool: where a lock
+     *                  writes the messages of the tasks that just ran ({@link Outbox})
+     */
+    SerialExecutor(Executor pool, Runnable afterPass) {
         this.pool = pool;
+        this.afterPass = afterPass;
     }
 
     @Override
@@ -78,14 +94,21 @@ final class SerialExecutor implements Executor {
     private void drain(int budget) {
         int seen = pending.get();
         int left = budget;
+        boolean ran = false;
         while (true) {
             Runnable next;
             while ((next = tasks.poll()) != null) {
                 runSafely(next);
+                ran = true;
                 if (--left == 0) {
+                    runSafely(afterPass);
                     handToPool();
                     return;
                 }
+            }
+            if (ran) {
+                runSafely(afterPass);
+                ran = false;
             }
             seen = pending.addAndGet(-seen);
             if (seen == 0) {

@@ -101,6 +101,22 @@ public final class WireReader {
         return s;
     }
 
+    /**
+     * A reader of the next {@code length} bytes, which this reader skips: for a value that is itself a whole
+     * message (a bundle's parts).
+     *
+     * @throws MalformedMessageException if fewer than {@code length} bytes are left
+     */
+    public WireReader slice(int length) {
+        if (length < 0 || length > end - position) {
+            throw new MalformedMessageException("a part of " + length + " bytes does not fit the " + (end - position)
+                    + " bytes left at offset " + position);
+        }
+        WireReader part = new WireReader(bytes, position, length);
+        position += length;
+        return part;
+    }
+
     /** Bytes not yet read. */
     public int remaining() {
         return end - position;

@@ -104,6 +104,48 @@ class SerialExecutorTest {
     }
 
     @Test
+    void afterEachPassTheActionRunsOnTheLoopBeforeItIsLetGo() {
+        List<String> order = new ArrayList<>();
+        SerialExecutor[] loop = new SerialExecutor[1];
+        loop[0] = new SerialExecutor(task -> {
+            throw new AssertionError("the pool must not be used");
+        }, () -> order.add("flush"));
+        loop[0].runOrQueue(() -> {
+            order.add("release");
+            loop[0].runOrQueue(() -> order.add("request")); // queued by a task: same pass
+        });
+        loop[0].runOrQueue(() -> order.add("grant"));
+        assertEquals(List.of("release", "request", "flush", "grant", "flush"), order,
+                "a task queued by a task runs in the same pass; the next submission makes a pass of its own");
+    }
+
+    @Test
+    void aThreadThatUsesUpItsBudgetRunsTheActionBeforeHandingTheLoopToThePool() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            List<String> order = Collections.synchronizedList(new ArrayList<>());
+            Thread caller = Thread.currentThread();
+            SerialExecutor[] loop = new SerialExecutor[1];
+            loop[0] = new SerialExecutor(pool, () -> order.add("flush on " + (Thread.currentThread() == caller ? "caller" : "pool")));
+            CountDownLatch done = new CountDownLatch(1);
+            loop[0].runOrQueue(() -> {
+                for (int i = 0; i < 40; i++) {
+                    loop[0].runOrQueue(() -> order.add("task"));
+                }
+                loop[0].runOrQueue(done::countDown);
+            });
+            assertTrue(done.await(10, TimeUnit.SECONDS));
+            pool.submit(() -> { }).get(10, TimeUnit.SECONDS); // the pool's pass has ended, flush included
+            List<String> flushes = order.stream().filter(s -> s.startsWith("flush")).toList();
+            assertEquals("flush on caller", flushes.get(0), "the caller wrote its pass's messages before handing over");
+            assertEquals("flush on pool", flushes.get(flushes.size() - 1));
+            assertEquals("flush on pool", order.get(order.size() - 1), "every task is followed by a flush");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void manyThreadsSubmittingRunOneAtATimeAndNothingIsLost() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {

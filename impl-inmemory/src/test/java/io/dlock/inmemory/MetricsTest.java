@@ -150,6 +150,9 @@ class MetricsTest {
                 assertEquals(m.hold().count(), (long) hold.count(), "Micrometer hold count, node " + i);
                 assertEquals(m.hold().totalNanos(), hold.totalTime(TimeUnit.NANOSECONDS), 1.0);
                 assertEquals(m.entries(), (long) meters.counter("dlock.lock.entries"));
+                assertEquals(m.framesSent(), (long) meters.counter("dlock.lock.frames.sent"));
+                assertTrue(m.framesSent() > 0 && m.framesSent() <= m.messagesSent(),
+                        "frames " + m.framesSent() + " carry the " + m.messagesSent() + " messages, node " + i);
                 assertEquals(m.epochGrants(), (long) meters.gauge("dlock.lock.epoch.grants"));
                 // A TimeGauge converts through its base unit in double: 16 380 ns came back as 16 379.99..., so not cast to long.
                 assertEquals(m.hold().maxNanos(), registry.get("dlock.lock.hold.max").tag("node",
@@ -163,6 +166,7 @@ class MetricsTest {
                 assertEquals(m.hold().totalNanos(), jmxLong(bean, "HoldTotalNanos"));
                 assertEquals(m.hold().percentileNanos(0.5), jmxLong(bean, "HoldP50Nanos"));
                 assertEquals(m.entries(), jmxLong(bean, "Entries"));
+                assertEquals(m.framesSent(), jmxLong(bean, "FramesSent"));
                 assertEquals(m.epochGrants(), jmxLong(bean, "EpochGrants"));
                 assertEquals(0, jmxLong(bean, "WaitingThreads"));
                 assertEquals(algorithm.configName(), JMX.getAttribute(bean, "Algorithm"));

@@ -40,6 +40,17 @@ class BadInputTest {
         return all;
     }
 
+    /** A bundle of lock {@code lock} that says it carries {@code count} messages and carries {@code parts}. */
+    private static byte[] bundle(String lock, int count, byte[]... parts) {
+        WireWriter out = new WireWriter(64);
+        new Envelope(Envelope.KIND_BUNDLE, "centralized", lock, 0).writeTo(out);
+        out.writeVarLong(count);
+        for (byte[] part : parts) {
+            out.writeVarLong(part.length).writeBytes(part);
+        }
+        return out.toByteArray();
+    }
+
     /** Every kind of bad input is dropped and counted on the receiver, which goes on granting the lock. */
     @Test
     void badPayloads_areDroppedCountedAndHarmless() throws Exception {
@@ -74,10 +85,17 @@ class BadInputTest {
             attacker.send(to, envelope("centralized", "never-used", epoch, new byte[] {(byte) 0xEE, 1}));
             attacker.send(to, envelope("centralized", "counter", epoch, new byte[] {(byte) 0x7F, 0x7F, 0x7F}));
             attacker.send(to, envelope("centralized", "counter", 0, new byte[] {1}));
-            long expectedMalformed = randomCount + truncated + 3; // + unknown algorithm, unknown lock, bad payload
+            // bundles: one that carries fewer messages than it says, one with a message of another lock (each
+            // dropped whole, counted once), and a well-formed one whose two messages are of an old epoch (each
+            // of them is handled, and dropped as stale)
+            byte[] old = envelope("centralized", "counter", 0, new byte[] {1});
+            attacker.send(to, bundle("counter", 3, old, old));
+            attacker.send(to, bundle("counter", 2, old, envelope("centralized", "never-used", epoch, new byte[] {1})));
+            attacker.send(to, bundle("counter", 2, old, old));
+            long expectedMalformed = randomCount + truncated + 5; // + unknown algorithm, unknown lock, bad payload, 2 bundles
             await().atMost(Duration.ofSeconds(10)).until(
                     () -> victim.metrics().malformedDropped() - before.malformedDropped() == expectedMalformed
-                            && victim.metrics().staleDropped() - before.staleDropped() == 1);
+                            && victim.metrics().staleDropped() - before.staleDropped() == 3);
 
             // a JGroups channel that is not a dlock node joins the cluster and sends to the victim
             String xml = JGroupsTransportFactory.substitute(JGroupsTransportFactory.readStack("loopback"), Map.of());

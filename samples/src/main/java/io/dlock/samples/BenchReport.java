@@ -39,28 +39,31 @@ final class BenchReport {
         List<BenchRow> unc = rows.stream().filter(r -> r.system().equals("dlock") && r.kind().equals("uncontended")).toList();
         if (!unc.isEmpty()) {
             sb.append("Uncontended lock+unlock, one thread on node 1, nobody else asks\n");
-            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %10s %9s %10s %9s %9s%n", "transport",
-                    "algorithm", "nodes", "handoff", "median us", "p99 us", "rtt us", "x rtt", "msgs/op", "cpu us"));
+            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %10s %9s %10s %9s %9s %9s%n", "transport",
+                    "algorithm", "nodes", "handoff", "median us", "p99 us", "rtt us", "x rtt", "msgs/op", "frames/op",
+                    "cpu us"));
             for (BenchRow r : unc) {
                 Optional<BenchRow> rtt = r.transport().equals("jgroups")
                         ? BenchFloor.of(rows, BenchFloor.UNICAST_RTT, r.algorithm()) : Optional.empty();
                 double rttUs = rtt.map(BenchRow::medianUs).orElse(Double.NaN);
-                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %7d %10s %10s %9s %10s %9s %9s%n", r.transport(),
+                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %7d %10s %10s %9s %10s %9s %9s %9s%n", r.transport(),
                         r.algorithm(), r.nodes(), r.handoff(), f(r.medianUs(), "%.1f"), f(r.p99Us(), "%.1f"),
                         f(rttUs, "%.1f"), f(r.medianUs() / rttUs, "%.2f"), f(r.msgsPerEntry(), "%.2f"),
-                        f(r.cpuUs(), "%.1f")));
+                        f(r.framesPerEntry(), "%.2f"), f(r.cpuUs(), "%.1f")));
             }
             sb.append('\n');
         }
         List<BenchRow> con = rows.stream().filter(r -> r.system().equals("dlock") && r.kind().equals("contended")).toList();
         if (!con.isEmpty()) {
             sb.append("Contended: every node runs T threads taking the lock in a loop (throughput of the whole cluster)\n");
-            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %3s %7s %10s %10s %6s %7s %8s %9s%n", "transport",
-                    "algorithm", "nodes", "T", "handoff", "ops/s", "msgs/entry", "jain", "maxRun", "failures", "cpu us"));
+            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %3s %7s %10s %10s %12s %6s %7s %8s %9s%n", "transport",
+                    "algorithm", "nodes", "T", "handoff", "ops/s", "msgs/entry", "frames/entry", "jain", "maxRun",
+                    "failures", "cpu us"));
             for (BenchRow r : con) {
-                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %3d %7d %10s %10s %6s %7d %8d %9s%n", r.transport(),
-                        r.algorithm(), r.nodes(), r.threads(), r.handoff(), f(r.opsPerSec(), "%.0f"), f(r.msgsPerEntry(), "%.2f"),
-                        f(r.jain(), "%.3f"), r.maxRun(), r.failures(), f(r.cpuUs(), "%.1f")));
+                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %3d %7d %10s %10s %12s %6s %7d %8d %9s%n",
+                        r.transport(), r.algorithm(), r.nodes(), r.threads(), r.handoff(), f(r.opsPerSec(), "%.0f"),
+                        f(r.msgsPerEntry(), "%.2f"), f(r.framesPerEntry(), "%.2f"), f(r.jain(), "%.3f"), r.maxRun(),
+                        r.failures(), f(r.cpuUs(), "%.1f")));
             }
             sb.append('\n');
         }

@@ -1,28 +1,31 @@
 package io.dlock.samples;
 
+import io.dlock.LockMetrics;
 import io.dlock.LockService;
 import io.dlock.bench.BenchHarness;
 import java.util.List;
-import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
- * Counts the messages dlock nodes sent while a {@link BenchHarness} run's measured window was open: the difference
- * of a running total ({@link io.dlock.LockMetrics#messagesSent()}, summed over the nodes) between the window's
- * opening and its closing.
+ * Counts the messages dlock nodes sent while a {@link BenchHarness} run's measured window was open, and the
+ * transport messages (frames) that carried them: the differences of running totals ({@link LockMetrics#messagesSent()}
+ * and {@link LockMetrics#framesSent()}, summed over the nodes) between the window's opening and its closing.
  */
 final class MessageWindow implements BenchHarness.Window {
 
-    private final LongSupplier total;
-    private long before;
+    private final Supplier<LockMetrics> total;
+    private LockMetrics before;
     private long sent;
+    private long frames;
 
-    private MessageWindow(LongSupplier total) {
+    private MessageWindow(Supplier<LockMetrics> total) {
         this.total = total;
     }
 
     /** The messages the nodes sent for the lock {@code name}. */
     static MessageWindow ofLock(List<LockService> services, String name) {
-        return new MessageWindow(() -> services.stream().mapToLong(s -> s.lock(name).metrics().messagesSent()).sum());
+        return new MessageWindow(() -> services.stream().map(s -> s.lock(name).metrics()).reduce(LockMetrics::plus)
+                .orElseThrow());
     }
 
     /**
@@ -30,21 +33,29 @@ final class MessageWindow implements BenchHarness.Window {
      * meanwhile; not the reclamation rounds' own messages, which no lock's metrics count).
      */
     static MessageWindow ofNodes(List<LockService> services) {
-        return new MessageWindow(() -> services.stream().mapToLong(s -> s.metrics().messagesSent()).sum());
+        return new MessageWindow(() -> services.stream().map(LockService::metrics).reduce(LockMetrics::plus)
+                .orElseThrow());
     }
 
     @Override
     public void opened() {
-        before = total.getAsLong();
+        before = total.get();
     }
 
     @Override
     public void closed() {
-        sent = total.getAsLong() - before;
+        LockMetrics after = total.get();
+        sent = after.messagesSent() - before.messagesSent();
+        frames = after.framesSent() - before.framesSent();
     }
 
     /** Messages per entry inside the window; NaN without entries. */
     double perEntry(long entries) {
         return entries == 0 ? Double.NaN : (double) sent / entries;
+    }
+
+    /** Transport messages per entry inside the window; NaN without entries. */
+    double framesPerEntry(long entries) {
+        return entries == 0 ? Double.NaN : (double) frames / entries;
     }
 }

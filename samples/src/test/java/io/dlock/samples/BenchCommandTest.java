@@ -120,6 +120,10 @@ class BenchCommandTest {
         assertEquals(paired, BenchRow.parse(paired.json()).orElseThrow());
         assertEquals(12.25, paired.cpuUs(), 1e-9);
         assertTrue(Double.isNaN(back.get().cpuUs()), "a row without CPU time reads back as NaN");
+        assertTrue(Double.isNaN(back.get().framesPerEntry()), "a row without frames reads back as NaN");
+        BenchRow framed = new BenchRow("dlock", "jgroups", "lamport", "contended", 3, 4, 0, 100, Double.NaN,
+                Double.NaN, 2500, 6.0, 1.0, 1, 0).withFrames(4.5);
+        assertEquals(4.5, BenchRow.parse(framed.json()).orElseThrow().framesPerEntry(), 1e-9);
         BenchRow handoff = new BenchRow("dlock", "jgroups", "centralized", "contended", 3, 4, 16, 100, Double.NaN,
                 Double.NaN, 2500, 0.12, 1.0, 5, 0);
         assertEquals(16, BenchRow.parse(handoff.json()).orElseThrow().handoff());
