@@ -522,7 +522,7 @@ final class LockEngine<M extends ProtocolMessage> {
                 WireReader part = in.slice(in.readVarInt(in.remaining()));
                 Envelope header = Envelope.readFrom(part);
                 boolean condition = header.kind() == Envelope.KIND_CONDITION;
-                if (!condition && header.kind() != Envelope.KIND_MUTEX || !header.name().equals(name)
+                if ((!condition && header.kind() != Envelope.KIND_MUTEX) || !header.name().equals(name)
                         || !header.algorithm().equals(definition.name())) {
                     throw new MalformedMessageException("a bundle of lock '" + name + "' carries a message of kind "
                             + header.kind() + " of lock '" + header.name() + "' (" + header.algorithm()
@@ -602,9 +602,6 @@ final class LockEngine<M extends ProtocolMessage> {
 
     /** Writes what the loop's pass sent: one frame per destination ({@link Outbox}); on the loop, after each pass. */
     private void flush() {
-        if (outbox.isEmpty()) {
-            return;
-        }
         outbox.flush(this::sendFrame);
     }
 

@@ -34,7 +34,6 @@ final class Outbox {
     private final String algorithm;
     private final String lockName;
     private final Map<NodeId, List<byte[]>> pending = new LinkedHashMap<>();
-    private int queued;
 
     /**
      * @param algorithm the lock's algorithm configuration name (the bundle's header, like every message's)
@@ -48,17 +47,11 @@ final class Outbox {
     /** Keeps {@code payload} (a whole message: envelope and body) for {@code to} until {@link #flush}. */
     void add(NodeId to, byte[] payload) {
         pending.computeIfAbsent(to, k -> new ArrayList<>(2)).add(payload);
-        queued++;
-    }
-
-    /** Whether nothing waits to be written. */
-    boolean isEmpty() {
-        return queued == 0;
     }
 
     /** Writes what waits, one frame per destination (in the order the destinations were first sent to), and forgets it. */
     void flush(BiConsumer<NodeId, byte[]> send) {
-        if (queued == 0) {
+        if (pending.isEmpty()) {
             return;
         }
         for (Map.Entry<NodeId, List<byte[]>> e : pending.entrySet()) {
@@ -72,15 +65,10 @@ final class Outbox {
             }
         }
         pending.clear();
-        queued = 0;
     }
 
     private byte[] bundle(List<byte[]> messages) {
-        int size = 16 + algorithm.length() + lockName.length();
-        for (byte[] m : messages) {
-            size += m.length + 3;
-        }
-        WireWriter out = new WireWriter(size);
+        WireWriter out = new WireWriter(64 + messages.stream().mapToInt(m -> m.length + 2).sum());
         new Envelope(Envelope.KIND_BUNDLE, algorithm, lockName, 0).writeTo(out);
         out.writeVarLong(messages.size());
         for (byte[] m : messages) {

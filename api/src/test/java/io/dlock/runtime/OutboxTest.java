@@ -3,7 +3,6 @@ package io.dlock.runtime;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.spi.MalformedMessageException;
 import io.dlock.spi.NodeId;
@@ -31,7 +30,6 @@ class OutboxTest {
         assertEquals(1, frames.size());
         assertEquals(A, frames.get(0).to());
         assertArrayEquals(release, frames.get(0).bytes());
-        assertTrue(outbox.isEmpty());
     }
 
     @Test
