@@ -50,6 +50,12 @@ import java.util.function.Consumer;
  *       {@code LockService.start} waits until this node is in such a view. Set it in production: without
  *       it a node's first view is primary, so nodes that start together and do not find each other at once
  *       may each grant until their clusters merge</td></tr>
+ *   <tr><td>{@code dlock.cluster.lease-ms}</td><td>{@code 1000}</td><td>the epoch lease, 100 to 60000: a node
+ *       grants a lock, hands it to another of its threads or enters again with a token it holds only while a
+ *       quorum of its view has confirmed, within this time on the node's own clock, that they are still in
+ *       the same view; a view that excludes a member that was still confirming waits this long (plus 1/16)
+ *       before it grants. A node stopped or cut off longer than this grants nothing when it resumes, and its
+ *       holder learns that it lost the lock. Needs the same value on every node; see {@link #lease()}</td></tr>
  *   <tr><td>{@code dlock.node.id}</td><td>assigned</td><td>this node's id, 0 to 2<sup>63</sup>-1, unique in the cluster</td></tr>
  *   <tr><td>{@code dlock.lock.try-timeout-ms}</td><td>{@code 1000}</td><td>how long the untimed
  *       {@code tryLock()} waits for an answer, 0 to 86400000</td></tr>
@@ -92,6 +98,10 @@ public final class DlockConfig {
     public static final String NODE_ID = "dlock.node.id";
     /** Key of the untimed {@code tryLock()} bound. */
     public static final String TRY_TIMEOUT_MS = "dlock.lock.try-timeout-ms";
+    /** Key of the epoch lease: how long a member's agreement on its view lets a node act (see {@link #lease()}). */
+    public static final String LEASE_MS = "dlock.cluster.lease-ms";
+    /** Smallest allowed {@link #LEASE_MS}. */
+    public static final long MIN_LEASE_MS = 100;
     /** Key of the bound on local hand-offs of a lock between this node's threads (0 = off). */
     public static final String LOCAL_HANDOFF = "dlock.lock.local-handoff";
     /** Largest allowed {@link #LOCAL_HANDOFF}. */
@@ -107,7 +117,7 @@ public final class DlockConfig {
     /** Key of whether the node registers its metrics as JMX MBeans ({@code true} or {@code false}). */
     public static final String METRICS_JMX = "dlock.metrics.jmx";
     private static final Set<String> KEYS = Set.of(MUTEX, ELECTION, TRANSPORT, CLUSTER, CLUSTER_SIZE, NODE_ID, TRY_TIMEOUT_MS,
-            LOCAL_HANDOFF, IDLE_EXPIRY_MS, MAX_LIVE, METRICS_JMX);
+            LOCAL_HANDOFF, IDLE_EXPIRY_MS, MAX_LIVE, METRICS_JMX, LEASE_MS);
     private static final String MUTEX_OPTION_PREFIX = MUTEX + ".";
     private static final String ELECTION_OPTION_PREFIX = ELECTION + ".";
 
@@ -125,6 +135,7 @@ public final class DlockConfig {
     private final boolean metricsJmx;
     private final Duration idleExpiry;
     private final int maxLive;
+    private final Duration lease;
 
     private DlockConfig(Map<String, String> raw) {
         List<TransportFactory> transports = new ArrayList<>();
@@ -172,6 +183,7 @@ public final class DlockConfig {
                     + " to 100000000 locks");
         }
         this.maxLive = (int) live;
+        this.lease = Duration.ofMillis(parseLong(LEASE_MS, raw.getOrDefault(LEASE_MS, "1000"), MIN_LEASE_MS, 60_000));
         for (TransportFactory t : transports) {
             options(raw, settingPrefix(t), "transport " + t.name(), t.settingKeys(), t::validateSettings);
         }
@@ -344,6 +356,22 @@ public final class DlockConfig {
     }
 
     /**
+     * The epoch lease L ({@code dlock.cluster.lease-ms}, default 1 s). Every node asks the other members of
+     * its view every L/4 whether they are still in the same view; it grants a lock, hands it between its own
+     * threads or enters again with a token it holds only while a quorum answered yes to a question it asked
+     * less than L ago, on its own monotonic clock. A member that answered a node X promises not to help a
+     * view without X grant until L + L/16 after its last answer to X. So a process resumed after a pause, or
+     * a host cut off, acts no more once L has passed, and a view that excludes it grants only after that:
+     * one holder at a time and fencing tokens in real-time order, as long as clock rates differ by less than
+     * about 3 % (no clock needs to be synchronised). Shorter: a node that was stopped or cut off gives up
+     * sooner, and a view that removes a member still talking waits less; longer: short pauses and delays
+     * cost no lost holds. The same value on every node.
+     */
+    public Duration lease() {
+        return lease;
+    }
+
+    /**
      * How many times in a row a lock this node holds may pass from one local thread to another waiting
      * local thread before it is released to the cluster; 0 (the default) releases it after every
      * holder, for strict fairness between nodes.
@@ -485,6 +513,11 @@ public final class DlockConfig {
         /** {@code dlock.node.id}. */
         public Builder nodeId(long id) {
             return set(NODE_ID, Long.toString(id));
+        }
+
+        /** {@code dlock.cluster.lease-ms}: the epoch lease, whole milliseconds. */
+        public Builder lease(Duration lease) {
+            return set(LEASE_MS, Long.toString(lease.toMillis()));
         }
 
         /** {@code dlock.lock.local-handoff}. */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The majority rule of one node: which of the views it installs are <em>primary</em>, the only
@@ -79,6 +80,10 @@ public final class PrimaryComponent {
     private boolean currentPrimary;
     /** Members that announced a clean leave and have not yet been seen gone by a view. */
     private final Set<NodeId> departing = new TreeSet<>();
+    /** The last primary view before {@link #current} was accepted (null for the first), for {@link #quorumRule}. */
+    private View reference;
+    /** The departed members discounted from {@link #reference} when {@link #current} was accepted. */
+    private Set<NodeId> referenceDeparted = Set.of();
 
     /** A node that has installed no view yet, without a configured cluster size (the history rule). */
     public PrimaryComponent() {
@@ -126,11 +131,15 @@ public final class PrimaryComponent {
      */
     private static boolean isMajorityOf(View view, View reference, Set<NodeId> departed) {
         Objects.requireNonNull(view, "view");
-        List<NodeId> members = reference.members();
+        return holdsMajority(view::contains, reference, departed);
+    }
+
+    /** Whether the members {@code in} accepts are a strict majority of {@code reference}, {@code departed} discounted. */
+    private static boolean holdsMajority(Predicate<NodeId> in, View reference, Set<NodeId> departed) {
         int common = 0;
         int counted = 0;
-        for (NodeId member : members) {
-            if (view.contains(member)) {
+        for (NodeId member : reference.members()) {
+            if (in.test(member)) {
                 common++;
                 counted++;
             } else if (!departed.contains(member)) {
@@ -170,10 +179,43 @@ public final class PrimaryComponent {
         currentPrimary = clusterSize > 0 ? view.size() * 2 > clusterSize
                 : lastPrimary == null || isMajorityOf(view, lastPrimary, departing);
         if (currentPrimary) {
+            reference = lastPrimary;
+            referenceDeparted = Set.copyOf(departing);
             lastPrimary = view;
             departing.removeIf(member -> !view.contains(member)); // gone: a later join is a new member
         }
         return currentPrimary;
+    }
+
+    /**
+     * The quorum rule of the current view: whether a set of its members is a quorum, a set whose agreement
+     * proves that no other view can be primary without one of them. With a configured size n: more than n/2
+     * of them are members of the view. Without: a strict majority of the view and of the last primary view
+     * before it (clean leaves discounted), so that the quorums of two consecutive primary views always share a
+     * member. Nothing is a quorum of a view that is not primary. The rule is fixed when it is returned: later
+     * views do not change it, so it may be used on any thread.
+     */
+    public Predicate<Set<NodeId>> quorumRule() {
+        if (!isPrimary()) {
+            return members -> false;
+        }
+        View view = current;
+        int size = clusterSize;
+        View before = reference;
+        Set<NodeId> departedBefore = referenceDeparted;
+        return members -> {
+            int inView = 0;
+            for (NodeId member : members) {
+                if (view.contains(member)) {
+                    inView++;
+                }
+            }
+            if (size > 0) {
+                return inView * 2 > size;
+            }
+            return inView * 2 > view.size()
+                    && (before == null || holdsMajority(m -> members.contains(m) && view.contains(m), before, departedBefore));
+        };
     }
 
     /** Whether the last view installed is primary (false before the first view). */

@@ -89,9 +89,14 @@ final class CleanLeave {
         }
     }
 
-    /** Handles a membership message whose envelope was read from {@code in}. */
-    void onMessage(NodeId from, Envelope envelope, WireReader in) {
-        int type = in.readByte();
+    /** Whether {@code type} is a clean-leave message type. */
+    static boolean handles(int type) {
+        return type == LEAVING || type == LEAVING_ACK;
+    }
+
+    /** Handles a membership message of type {@code type}; {@code in} is after the type byte. */
+    void onMessage(NodeId from, Envelope envelope, int type, WireReader in) {
+        in.expectEnd();
         if (type == LEAVING) {
             onDeparting.accept(from);
             transport.send(from, message(envelope.epoch(), LEAVING_ACK));

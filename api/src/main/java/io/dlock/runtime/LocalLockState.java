@@ -1,10 +1,12 @@
 package io.dlock.runtime;
 
+import io.dlock.DlockConfig;
 import io.dlock.LockOwnershipLostException;
 import io.dlock.TimeDistribution;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The node-local half of a distributed lock: which thread owns it, how many times, which local
@@ -86,6 +88,17 @@ final class LocalLockState {
     private final String lockName;
     /** H: hand-offs allowed per distributed grant. */
     private final int maxHandoffs;
+    /** The node's epoch lease: whether a grant may be taken, whether a hold is still exclusive. */
+    private final LeaseCheck lease;
+    /** Told of a hold that the lease can no longer vouch for (on the thread that found out). */
+    private final Consumer<LostHold> holdLapsed;
+    /** The head waiter asked the lease to wake it once a grant may be taken again. */
+    private boolean leaseWaitAsked;
+    /** Why the last hold was lost, for its exception: {@link #FELL_OUT} or {@link #LEASE_RAN_OUT}. */
+    private String lostCause;
+    private static final String FELL_OUT = "when its node fell out of the primary component";
+    private static final String LEASE_RAN_OUT = "when its node's epoch lease ran out (the node was stopped or cut off"
+            + " for longer than " + DlockConfig.LEASE_MS + ")";
 
     private Phase phase = Phase.IDLE;
     private Thread owner;
@@ -178,6 +191,24 @@ final class LocalLockState {
      */
     LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, Runnable issueReleaseAndRequest,
                    Runnable issueLocalTry, int maxHandoffs) {
+        this(lockName, issueRequest, issueRelease, issueReleaseAndRequest, issueLocalTry, maxHandoffs, LeaseCheck.ALWAYS,
+                lost -> { });
+    }
+
+    /**
+     * @param lockName               the lock's name, for error messages
+     * @param issueRequest           queues a distributed request on the event loop; never blocks
+     * @param issueRelease           queues a distributed release on the event loop; never blocks
+     * @param issueReleaseAndRequest queues a release and then a request as one event; never blocks
+     * @param issueLocalTry          queues a local entry attempt on the event loop; never blocks
+     * @param maxHandoffs            H, local hand-offs allowed per distributed grant (0 = none)
+     * @param lease                  the node's epoch lease: a grant is taken only while it lets the node act, and
+     *                               a hold it cannot vouch for any more is lost
+     * @param holdLapsed             told of each hold lost that way (called with this state's mutex held; must
+     *                               not block)
+     */
+    LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, Runnable issueReleaseAndRequest,
+                   Runnable issueLocalTry, int maxHandoffs, LeaseCheck lease, Consumer<LostHold> holdLapsed) {
         if (maxHandoffs < 0) {
             throw new IllegalArgumentException("maxHandoffs must be >= 0, got " + maxHandoffs);
         }
@@ -187,6 +218,8 @@ final class LocalLockState {
         this.issueLocalTry = issueLocalTry;
         this.lockName = lockName;
         this.maxHandoffs = maxHandoffs;
+        this.lease = lease;
+        this.holdLapsed = holdLapsed;
     }
 
     /**
@@ -227,7 +260,14 @@ final class LocalLockState {
                 while (true) {
                     requireOpen();
                     if (waiters.peekFirst() == waiter && owner == null) {
-                        if (phase == Phase.GRANTED) {
+                        if (phase == Phase.GRANTED && !lease.mayGrant()) {
+                            // the epoch lease ran out (a pause, a cut): the grant waits until the view is known current
+                            if (!leaseWaitAsked) {
+                                leaseWaitAsked = true;
+                                lease.whenGrantable(this::leaseRenewed);
+                                continue; // it may have been renewed meanwhile
+                            }
+                        } else if (phase == Phase.GRANTED) {
                             takeGrant(me, start);
                             yieldAfter = asked && ++grantsWithoutWaiting % YIELD_EVERY == 0;
                             if (!asked) {
@@ -286,8 +326,17 @@ final class LocalLockState {
             me.wakeUp.awaitUninterruptibly();
         }
         if (phase == Phase.GRANTED && waiters.peekFirst() == me) {
-            takeGrant(me.thread, start);
-            return true;
+            if (lease.mayGrant()) {
+                takeGrant(me.thread, start);
+                return true;
+            }
+            waiters.remove(me);
+            if (waiters.isEmpty()) {
+                abandon(); // entered locally, but the epoch lease ran out meanwhile: give it back
+            }
+            wakeHead();
+            requireOpen();
+            return false;
         }
         waiters.remove(me);
         wakeHead(); // threads that queued meanwhile: the head now asks the cluster
@@ -370,6 +419,15 @@ final class LocalLockState {
                         + (owner == null ? "" : "; it is held by thread " + owner.getName()));
             }
             if (--holds == 0) {
+                if (closedReason == null && !lease.holdValid()) {
+                    long token = heldFence;
+                    handoffs = maxHandoffs; // a grant the node cannot vouch for goes back to the cluster
+                    endHold();
+                    lostFence = token;
+                    lostCause = LEASE_RAN_OUT;
+                    holdLapsed.accept(new LostHold(me, token));
+                    throw lost("its unlock ended the hold, but another node may have held the lock meanwhile");
+                }
                 endHold();
             }
         } finally {
@@ -386,7 +444,7 @@ final class LocalLockState {
     private void endHold() {
         holdTimes.record(System.nanoTime() - heldSince);
         owner = null;
-        if (closedReason == null && handoffs < maxHandoffs && !waiters.isEmpty()) {
+        if (closedReason == null && handoffs < maxHandoffs && !waiters.isEmpty() && lease.mayGrant()) {
             // local hand-off: the head waiter becomes the next holder of the same grant
             handoffs++;
             totalHandoffs++;
@@ -505,14 +563,7 @@ final class LocalLockState {
                 return null;
             }
             if (phase == Phase.HELD && owner != null) {
-                LostHold lost = new LostHold(owner, heldFence);
-                holdTimes.record(System.nanoTime() - heldSince); // the hold ends here for the metrics
-                lostOwner = owner;
-                lostHolds = holds;
-                lostFence = heldFence;
-                owner = null;
-                holds = 0;
-                return lost;
+                return loseHold(FELL_OUT);
             }
             if (phase == Phase.GRANTED) {
                 phase = Phase.IDLE;
@@ -520,6 +571,49 @@ final class LocalLockState {
                 wakeHead();
             }
             return null;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * The owner's hold becomes a lost hold: the thread no longer owns the lock, and its unlocks count the
+     * lost hold down (the last one releases the grant). Called with the mutex held, with an owner.
+     */
+    private LostHold loseHold(String cause) {
+        LostHold lost = new LostHold(owner, heldFence);
+        lostCause = cause;
+        holdTimes.record(System.nanoTime() - heldSince); // the hold ends here for the metrics
+        lostOwner = owner;
+        lostHolds = holds;
+        lostFence = heldFence;
+        owner = null;
+        holds = 0;
+        return lost;
+    }
+
+    /**
+     * The node's hold lease ran out (told by the lease's timer): a hold it can no longer vouch for becomes a
+     * lost hold, and {@code holdLapsed} is told. Nothing happens if no thread holds the lock or the lease runs
+     * again meanwhile.
+     */
+    void holdLeaseLapsed() {
+        mutex.lock();
+        try {
+            if (closedReason == null && phase == Phase.HELD && owner != null && !lease.holdValid()) {
+                holdLapsed.accept(loseHold(LEASE_RAN_OUT));
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The lease lets the node act again: the head waiter may take the grant that waited for it. */
+    private void leaseRenewed() {
+        mutex.lock();
+        try {
+            leaseWaitAsked = false;
+            wakeHead();
         } finally {
             mutex.unlock();
         }
@@ -594,6 +688,10 @@ final class LocalLockState {
             if (owner != Thread.currentThread()) {
                 throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
                         + " does not hold this lock, so it has no fencing token");
+            }
+            if (closedReason == null && !lease.holdValid()) {
+                holdLapsed.accept(loseHold(LEASE_RAN_OUT));
+                throw lost("its fencing token " + lostFence + " may be superseded");
             }
             return heldFence;
         } finally {
@@ -679,7 +777,7 @@ final class LocalLockState {
     private LockOwnershipLostException lost(String consequence) {
         return new LockOwnershipLostException(lockName, lostFence, "thread " + Thread.currentThread().getName()
                 + " lost its hold of lock '" + lockName + "' (fencing token " + lostFence
-                + ") when its node fell out of the primary component; " + consequence);
+                + ") " + lostCause + "; " + consequence);
     }
 
     private void requireOpen() {

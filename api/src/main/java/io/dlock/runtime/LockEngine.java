@@ -83,6 +83,8 @@ final class LockEngine<M extends ProtocolMessage> {
      * older facade keeps working too). */
     private final RuntimeLock facade;
     private final ProtocolOptions options;
+    /** The node's epoch lease: a grant reaches a local thread only while it runs. */
+    private final LeaseCheck lease;
     /** The node's fencing floor, read when the protocol is (re)created. */
     private final LongSupplier fencingFloor;
     /** Tells the lock's ownership listeners (kept by the node, by lock name, so they outlive this engine). */
@@ -140,7 +142,7 @@ final class LockEngine<M extends ProtocolMessage> {
      */
     LockEngine(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
                View initialView, boolean primary, Executor pool, ScheduledExecutorService timers,
-               int localHandoff, LongSupplier fencingFloor, Consumer<OwnershipLoss> ownershipLost,
+               int localHandoff, LeaseCheck lease, LongSupplier fencingFloor, Consumer<OwnershipLoss> ownershipLost,
                RuntimeLock facade) {
         this.name = name;
         this.facade = facade;
@@ -155,8 +157,10 @@ final class LockEngine<M extends ProtocolMessage> {
         this.ownershipLost = ownershipLost;
         this.protocolTimers = new LoopTimers(timers, task -> loop.execute(() -> runOrHold(task)), () -> !stopped,
                 timer -> protocol.onTimer(timer));
+        this.lease = lease;
         this.local = new LocalLockState(name, () -> submit(this::request), () -> submit(this::release),
-                () -> submit(this::releaseAndRequest), () -> submit(this::tryEnterLocally), localHandoff);
+                () -> submit(this::releaseAndRequest), () -> submit(this::tryEnterLocally), localHandoff, lease,
+                lost -> ownershipLost.accept(new OwnershipLoss(name, lost.fencingToken(), lost.holder(), viewQueued)));
         this.view = initialView;
         this.viewQueued = initialView.epoch();
         this.primary = primary;
@@ -433,6 +437,14 @@ final class LockEngine<M extends ProtocolMessage> {
         });
     }
 
+    /**
+     * The node's hold lease ran out (a pause, a cut): a hold here can no longer be vouched for, so its holder
+     * loses it and the lock's ownership listeners are told (see {@link LocalLockState#holdLeaseLapsed()}).
+     */
+    void holdLeaseLapsed() {
+        local.holdLeaseLapsed();
+    }
+
     /** Fails every waiting thread; the protocol is stopped. */
     void close(String reason) {
         local.close(reason);
@@ -464,7 +476,7 @@ final class LockEngine<M extends ProtocolMessage> {
 
     /** tryLock(0): enter without a message if the protocol can, else tell the waiting thread at once. */
     private void tryEnterLocally() {
-        if (stopped || !protocol.tryEnterLocally()) {
+        if (stopped || !lease.mayGrant() || !protocol.tryEnterLocally()) {
             local.onLocalTryRefused();
         }
     }

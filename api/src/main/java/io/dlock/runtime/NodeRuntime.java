@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -129,6 +131,8 @@ public final class NodeRuntime implements LockService {
     private volatile boolean foreignLogged;
     /** The clean-leave handshake: announces this node's leave on close, records the others'. */
     private final CleanLeave cleanLeave;
+    /** The epoch lease: whether this node may still act in its view (docs/architecture.md, "Epoch leases"). */
+    private final LeaseKeeper leases;
 
     private NodeRuntime(DlockConfig config, Transport transport) {
         this.config = config;
@@ -142,6 +146,7 @@ public final class NodeRuntime implements LockService {
                 threads("dlock-" + cluster + "-loop"));
         this.timers = new ScheduledThreadPoolExecutor(1, threads("dlock-" + cluster + "-timer"));
         this.timers.setRemoveOnCancelPolicy(true);
+        this.leases = new LeaseKeeper(transport, config.lease(), timers, this::holdLeaseLapsed);
         this.notifier = Executors.newSingleThreadExecutor(threads("dlock-" + cluster + "-events"));
         this.jmx = config.metricsJmx() ? new JmxRegistrations(cluster, transport::self) : null;
         this.buriedMetrics = LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, 0, 0, 0);
@@ -194,6 +199,7 @@ public final class NodeRuntime implements LockService {
             runtime.close();
             throw new IllegalStateException("transport " + transport + " started without delivering a view");
         }
+        runtime.leases.start();
         runtime.awaitPrimaryView(transport.primaryViewTimeout());
         if (runtime.jmx != null) {
             runtime.jmx.registerNode(runtime);
@@ -337,6 +343,7 @@ public final class NodeRuntime implements LockService {
         if (closed) {
             return;
         }
+        leases.stop(); // acts no more before it says it leaves: the others need not wait for its lease
         announceLeave();
         closed = true;
         if (reclaim != null) {
@@ -381,6 +388,14 @@ public final class NodeRuntime implements LockService {
         synchronized (primaryComponent) {
             primaryComponent.departing(member);
         }
+        leases.departing(member);
+    }
+
+    /** The hold lease ran out: every lock held here may have been granted elsewhere meanwhile. */
+    private void holdLeaseLapsed() {
+        for (LockEngine<?> e : engines.all()) {
+            e.holdLeaseLapsed();
+        }
     }
 
     // ---- Transport.Receiver ----
@@ -419,7 +434,16 @@ public final class NodeRuntime implements LockService {
         }
         if (envelope.kind() == Envelope.KIND_MEMBERSHIP) {
             try {
-                cleanLeave.onMessage(from, envelope, in);
+                int type = in.readByte();
+                if (LeaseKeeper.handles(type)) {
+                    leases.onMessage(from, envelope, type, in);
+                } else if (CleanLeave.handles(type)) {
+                    cleanLeave.onMessage(from, envelope, type, in);
+                } else {
+                    throw new MalformedMessageException("unknown membership message type " + type + "; allowed: "
+                            + CleanLeave.LEAVING + ", " + CleanLeave.LEAVING_ACK + " (clean leave), " + LeaseKeeper.PROBE
+                            + ", " + LeaseKeeper.PROBE_ACK + " (epoch lease)");
+                }
             } catch (MalformedMessageException e) {
                 foreign(from, e.getMessage());
             }
@@ -461,6 +485,7 @@ public final class NodeRuntime implements LockService {
     private void onView(View newView) {
         boolean isPrimary;
         String why;
+        Predicate<Set<NodeId>> quorum;
         synchronized (primaryComponent) {
             View old = view;
             if (old != null && newView.epoch() <= old.epoch()) {
@@ -478,8 +503,10 @@ public final class NodeRuntime implements LockService {
             primary = isPrimary;
             view = newView;
             why = primaryComponent.whyNotPrimary();
+            quorum = primaryComponent.quorumRule();
             primaryComponent.notifyAll(); // a start waiting for a primary view
         }
+        leases.onView(newView, isPrimary, quorum); // before the engines: they ask it in the new view
         cleanLeave.onView(newView);
         if (!isPrimary) {
             LOG.info("node {}: view {} {} is not primary ({}): no lock is granted and no leader elected until a"
@@ -551,7 +578,7 @@ public final class NodeRuntime implements LockService {
         MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) config.mutex().definition();
         ViewState state = viewState();
         LockEngine<M> engine = new LockEngine<>(name, definition, mutexOptions, transport, state.view(),
-                state.primary(), pool, timers, config.localHandoff(), fencingFloor::get,
+                state.primary(), pool, timers, config.localHandoff(), leases, fencingFloor::get,
                 loss -> tellOwnershipLoss(name, loss),
                 new RuntimeLock(name, engineSource, config.mutex().configName(), config.tryTimeout().toNanos()));
         if (jmx != null) {

@@ -168,6 +168,35 @@ public final class InMemoryNetwork {
         }
     }
 
+    /**
+     * Pauses {@code node} of {@code cluster} as {@code SIGSTOP} pauses a process (see
+     * {@link InMemoryTransport#pause}); combine with {@link #split} to have the others exclude it meanwhile.
+     *
+     * @throws IllegalArgumentException if the node is not a member
+     */
+    public void pause(String cluster, NodeId node) {
+        member(cluster, node).pause();
+    }
+
+    /**
+     * Resumes {@code node} (see {@link InMemoryTransport#resume}): what reached it while paused is delivered
+     * after {@code lateBy}.
+     *
+     * @throws IllegalArgumentException if the node is not a member
+     */
+    public void resume(String cluster, NodeId node, Duration lateBy) {
+        member(cluster, node).resume(lateBy);
+    }
+
+    private InMemoryTransport member(String cluster, NodeId node) {
+        InMemoryTransport endpoint = endpointOf(cluster, node);
+        if (endpoint == null) {
+            throw new IllegalArgumentException("node " + node + " is not a member of in-memory cluster '" + cluster
+                    + "': " + members(cluster));
+        }
+        return endpoint;
+    }
+
     InMemoryTransport endpointOf(String cluster, NodeId node) {
         return endpointOf(cluster, null, node);
     }

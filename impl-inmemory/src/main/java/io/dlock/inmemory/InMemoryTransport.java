@@ -5,6 +5,8 @@ import io.dlock.spi.Transport;
 import io.dlock.spi.TransportException;
 import io.dlock.spi.View;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -34,6 +36,8 @@ public final class InMemoryTransport implements Transport {
     private volatile NodeId self;
     private volatile View view;
     private volatile boolean closed;
+    /** While paused: what arrives waits here in order (views and messages), nothing is sent; guarded by this. */
+    private volatile List<Runnable> pausedInbox;
 
     InMemoryTransport(InMemoryNetwork network, String cluster, Long requestedId, Duration delay) {
         this.network = network;
@@ -70,15 +74,59 @@ public final class InMemoryTransport implements Transport {
     }
 
     void queueView(View v) {
+        Runnable task = () -> {
+            if (closed) {
+                return;
+            }
+            view = v;
+            receiver.onView(v);
+            firstView.countDown();
+        };
+        if (holdWhilePaused(task)) {
+            return;
+        }
         try {
-            delivery.execute(() -> {
-                if (closed) {
-                    return;
-                }
-                view = v;
-                receiver.onView(v);
-                firstView.countDown();
-            });
+            delivery.execute(task);
+        } catch (RejectedExecutionException e) {
+            // closed meanwhile
+        }
+    }
+
+    /** Keeps {@code delivery} for {@link #resume} if this endpoint is paused; false if it is not. */
+    private synchronized boolean holdWhilePaused(Runnable delivery) {
+        if (pausedInbox == null) {
+            return false;
+        }
+        pausedInbox.add(delivery);
+        return true;
+    }
+
+    /**
+     * Stops this endpoint as {@code SIGSTOP} stops a process (for fault tests): nothing it sends leaves, and
+     * what reaches it (messages and views) waits, in order, until {@link #resume}. Its node's own threads keep
+     * running: what a paused process would do when it resumes, they do now, with no news from the network.
+     */
+    public synchronized void pause() {
+        if (pausedInbox == null) {
+            pausedInbox = new ArrayList<>();
+        }
+    }
+
+    /**
+     * Ends a {@link #pause}: sends work again and what waited is delivered, in arrival order, after {@code
+     * lateBy} (a resumed JGroups member also learns of its new view only some time after it runs again).
+     */
+    public void resume(Duration lateBy) {
+        List<Runnable> waited;
+        synchronized (this) {
+            waited = pausedInbox;
+            pausedInbox = null;
+        }
+        if (waited == null) {
+            return;
+        }
+        try {
+            delivery.schedule(() -> waited.forEach(Runnable::run), lateBy.toNanos(), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // closed meanwhile
         }
@@ -90,6 +138,9 @@ public final class InMemoryTransport implements Transport {
                 receiver.onMessage(from, payload);
             }
         };
+        if (holdWhilePaused(task)) {
+            return;
+        }
         try {
             if (delay > 0) {
                 delivery.schedule(task, delay, TimeUnit.NANOSECONDS);
@@ -113,7 +164,7 @@ public final class InMemoryTransport implements Transport {
 
     @Override
     public void send(NodeId to, byte[] payload) {
-        if (closed) {
+        if (closed || pausedInbox != null) {
             return;
         }
         InMemoryTransport target = network.endpointOf(cluster, self, to);
