@@ -46,6 +46,13 @@ import java.util.function.Consumer;
  * (phase back to IDLE, the release goes to the protocol, which swallows it as fenced out). While a
  * lost hold lasts, no other local thread takes the lock: the distributed grant is not back yet.
  *
+ * <h2>Epoch lease</h2>
+ * A grant is taken by a local thread (from the protocol, by a local hand-off, or a token entered again) only while
+ * the node's epoch lease ({@link LeaseCheck#mayGrant()}) lets it act; otherwise the head waiter waits, its timeout
+ * running, until the lease runs again. A holder whose hold lease ran out ({@link LeaseCheck#holdValid()}: its node
+ * was stopped or cut off for longer than the lease) loses its hold as above, found by its {@link #fencingToken()}
+ * or {@link #release()} or by the lease's timer ({@link #holdLeaseLapsed()}); its release is not swallowed.
+ *
  * <h2>Times</h2>
  * Acquire-wait and hold times (see {@link io.dlock.LockMetrics}) are recorded under the mutex into
  * {@link TimeRecorder}s: the clock is read when an acquisition starts waiting, when it succeeds (also
