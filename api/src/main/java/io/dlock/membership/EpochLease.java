@@ -21,9 +21,11 @@ import java.util.function.Predicate;
  * <ul>
  *   <li><b>Probe.</b> Every node sends a {@code PROBE(view, seq)} to the other members of its view every
  *       quarter lease, and remembers when it sent it, on its own monotonic clock.</li>
- *   <li><b>Acknowledge.</b> A member acknowledges a probe only if it has installed the same view (the same
- *       epoch and the same members), the view is primary and the prober is a member. The acknowledgement
- *       says whether the member is <em>ready</em> (see the promise below).</li>
+ *   <li><b>Acknowledge.</b> A member acknowledges a probe if its own view is primary and has the prober as a
+ *       member. The acknowledgement is <em>ready</em> only if the member has installed the same view (the same
+ *       epoch and the same members) and has no promise pending (see below); otherwise it counts for holds
+ *       only (a member that installs a join view a second after the prober still vouches that no view
+ *       without the prober can grant, but not that the prober's view is current).</li>
  *   <li><b>Lease.</b> When the members that acknowledged a probe sent at {@code t} (this node included)
  *       form a quorum of the view ({@link PrimaryComponent#quorumRule}), the node's lease runs to
  *       {@code t + L}. Two ends are kept: the <em>hold</em> lease counts every acknowledgement, the
@@ -77,9 +79,12 @@ public final class EpochLease {
 
     /** A probe's answer: null if the probe is not answered. */
     public enum Answer {
-        /** Acknowledged, and this node has no promise pending for the view. */
+        /** Acknowledged in the same view, and this node has no promise pending: extends grants and holds. */
         READY,
-        /** Acknowledged, but a promise to a removed member still runs: the ack extends holds, not grants. */
+        /**
+         * Acknowledged, but in another view that has the prober as a member, or while a promise to a removed member
+         * still runs: extends holds, not grants.
+         */
         NOT_READY
     }
 
@@ -206,15 +211,16 @@ public final class EpochLease {
     }
 
     /**
-     * Answers a probe of {@code from}: null (no answer) unless this node has installed the same view
-     * ({@code epoch}, {@code fingerprint}), it is primary and {@code from} is a member.
+     * Answers a probe of {@code from} sent in view ({@code epoch}, {@code fingerprint}): null (no answer) unless
+     * this node's view is primary and has {@code from} as a member; {@link Answer#READY} if it is the same view and
+     * no promise is pending, else {@link Answer#NOT_READY}. Every answer is a promise to {@code from}.
      */
     public Answer onProbe(NodeId from, long epoch, long fingerprint, long now) {
-        if (!sameView(epoch, fingerprint) || !primary || stopped || !view.contains(from) || from.equals(self)) {
+        if (view == null || !primary || stopped || !view.contains(from) || from.equals(self)) {
             return null;
         }
         lastAck.put(from, now);
-        return now >= readyAt ? Answer.READY : Answer.NOT_READY;
+        return sameView(epoch, fingerprint) && now >= readyAt ? Answer.READY : Answer.NOT_READY;
     }
 
     /**

@@ -68,18 +68,43 @@ class EpochLeaseTest {
         assertTrue(a.mayGrant(5));
     }
 
-    /** Answers come only for the same view (epoch and members), from a primary view, to a member. */
+    /**
+     * Ready answers come only for the same view (epoch and members); a primary view that has the prober as a member
+     * answers other views too, for holds only; no answer to a non-member or from a view that is not primary.
+     */
     @Test
-    void answersOnlyTheSameViewToAMember() {
+    void answersReadyOnlyTheSameViewAndNothingToANonMember() {
         EpochLease b = lease(N1, FIVE, 0);
         long fp = EpochLease.fingerprint(FIVE);
         assertEquals(EpochLease.Answer.READY, b.onProbe(N0, 1, fp, 10));
-        assertNull(b.onProbe(N0, 2, fp, 10), "other epoch");
-        assertNull(b.onProbe(N0, 1, EpochLease.fingerprint(new View(1, List.of(N0, N1))), 10),
-                "same epoch number, other members (the other side of a split)");
+        assertEquals(EpochLease.Answer.NOT_READY, b.onProbe(N0, 2, fp, 10), "other epoch: holds only");
+        assertEquals(EpochLease.Answer.NOT_READY, b.onProbe(N0, 1, EpochLease.fingerprint(new View(1, List.of(N0, N1))), 10),
+                "same epoch number, other members (the other side of a split): holds only");
         assertNull(b.onProbe(NodeId.of(9), 1, fp, 10), "not a member");
         b.onView(new View(2, List.of(N0, N1)), false, members -> false, 20);
         assertNull(b.onProbe(N0, 2, EpochLease.fingerprint(new View(2, List.of(N0, N1))), 30), "not primary");
+    }
+
+    /** A holder whose join view reaches the others late keeps its hold: their answers from the old view count. */
+    @Test
+    void answersFromAnotherViewKeepAHoldButAllowNoGrant() {
+        EpochLease a = lease(N0, FIVE, 0);
+        a.probe(0);
+        long fp = EpochLease.fingerprint(FIVE);
+        a.onAnswer(N1, 1, fp, 1, EpochLease.Answer.READY, 5);
+        a.onAnswer(N2, 1, fp, 1, EpochLease.Answer.READY, 5);
+        View six = View.ofRange(2, 6);
+        a.onView(six, true, members -> members.size() * 2 > 6, 900);
+        long seq = a.probe(900);
+        long fp6 = EpochLease.fingerprint(six);
+        EpochLease b = lease(N1, FIVE, 0);
+        EpochLease c = lease(N2, FIVE, 0);
+        EpochLease d = lease(NodeId.of(3), FIVE, 0);
+        a.onAnswer(N1, 2, fp6, seq, b.onProbe(N0, 2, fp6, 910), 920);
+        a.onAnswer(N2, 2, fp6, seq, c.onProbe(N0, 2, fp6, 910), 920);
+        a.onAnswer(NodeId.of(3), 2, fp6, seq, d.onProbe(N0, 2, fp6, 910), 920);
+        assertTrue(a.holdValid(1_500), "the hold lease runs from the new probe");
+        assertFalse(a.mayGrant(1_500), "but nobody has confirmed the new view");
     }
 
     /** An answer to a probe of an earlier view does not extend the lease of the new one. */
