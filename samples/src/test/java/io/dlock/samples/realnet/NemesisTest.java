@@ -1,0 +1,155 @@
+package io.dlock.samples.realnet;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dlock.MutexAlgorithm;
+import io.dlock.samples.realnet.NemesisSchedule.Kind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Fault injection with a history checker, Jepsen's way: five {@link NemesisNode} clients, one per host of
+ * {@link VirtualHosts} ({@code tcp} stack, {@code dlock.cluster.size=5}), two worker threads each looping on
+ * {@code tryLock(1 s)}, a fenced increment of a shared counter, {@code unlock()}, while a {@link Nemesis} runs a
+ * seeded {@link NemesisSchedule} of pauses (SIGSTOP), cut hosts, 3|2 splits, kills with restart, rolling
+ * restarts and coordinator leaves. Every client records each invocation and completion with
+ * {@code System.nanoTime()}, the nemesis records each fault's begin and end; the lines of one run are merged
+ * into one history, ordered by time, and judged with the store's accepted writes.
+ *
+ * <p>Every run keeps its files in {@code samples/target/nemesis/<algorithm>-<seed>/}: {@code schedule.txt},
+ * {@code history.txt}, {@code store.txt} (the fenced store, {@code <token> <value>} per accepted write),
+ * {@code logs.txt} (the nodes' view events and log lines) and {@code notes.txt} (what the nemesis could not do in
+ * time). A failure names that folder.
+ *
+ * <p>The default build runs {@code centralized}, {@code ricart-agrawala} and {@code suzuki-kasami}, each with a
+ * 45-s schedule of seed {@value #DEFAULT_SEED}. The profile {@code -Pnemesis} runs every algorithm for 600 s with
+ * two seeds (about four hours on 2 cores):
+ * {@code mvn -B -pl samples -am verify -Pnemesis -Dtest=NemesisTest -Dsurefire.failIfNoSpecifiedTests=false}.
+ * Properties: {@code dlock.test.nemesis-algorithms} (comma-separated configuration names, or {@code all}),
+ * {@code dlock.test.nemesis-seconds} (the schedule's length), {@code dlock.test.nemesis-seeds}
+ * (comma-separated), {@code dlock.test.nemesis-faults} (comma-separated kinds: pause, cut, split, kill,
+ * rolling-restart, coordinator-leave; or {@code all}), {@code dlock.test.nemesis-dir} (where the runs' folders
+ * go), and {@code dlock.test.realnet-jvm-options} (see {@link RealNetworkTest}). One run again:
+ * {@code -Ddlock.test.nemesis-algorithms=centralized -Ddlock.test.nemesis-seeds=<seed>
+ * -Ddlock.test.nemesis-seconds=<s>} (the schedule depends on the seed, the length and the kinds only).
+ *
+ * <p>Skipped, with the reason, where the machine has no root or no {@code ip}. Every JVM is ended and every
+ * namespace removed after each run, failed or not.
+ */
+class NemesisTest {
+
+    static final long DEFAULT_SEED = 12;
+    private static final int NODES = 5;
+
+    static Stream<Arguments> runs() {
+        String names = System.getProperty("dlock.test.nemesis-algorithms", "centralized,ricart-agrawala,suzuki-kasami");
+        List<MutexAlgorithm> algorithms = names.trim().equals("all") ? List.of(MutexAlgorithm.values())
+                : Arrays.stream(names.split(",")).map(String::trim).map(MutexAlgorithm::fromConfigName).toList();
+        List<Long> seeds = Arrays.stream(System.getProperty("dlock.test.nemesis-seeds", Long.toString(DEFAULT_SEED))
+                .split(",")).map(String::trim).map(Long::valueOf).toList();
+        List<Arguments> runs = new ArrayList<>();
+        for (MutexAlgorithm a : algorithms) {
+            for (long seed : seeds) {
+                runs.add(Arguments.of(a, seed));
+            }
+        }
+        return runs.stream();
+    }
+
+    /**
+     * Under a seeded schedule of faults, the recorded history shows one holder at a time (unless the earlier
+     * one was paused or cut off inside its hold and told), tokens in real-time order, every update in the store
+     * once, no failed start and no error.
+     */
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("runs")
+    @Timeout(1800)
+    void when_aSeededScheduleOfFaultsRuns_then_theHistoryHasOneHolderAtATime_andNoUpdateIsLost(
+            MutexAlgorithm algorithm, long seed) throws Exception {
+        Optional<String> why = VirtualHosts.unavailable();
+        Assumptions.assumeTrue(why.isEmpty(), () -> "nemesis test skipped: " + why.orElse(""));
+        int seconds = Integer.getInteger("dlock.test.nemesis-seconds", 45);
+        Set<Kind> kinds = Kind.parse(System.getProperty("dlock.test.nemesis-faults", "all"));
+        NemesisSchedule schedule = NemesisSchedule.of(seed, Duration.ofSeconds(seconds), NODES, kinds);
+        String name = algorithm.configName() + "-" + seed;
+        System.out.print("NEMESIS " + name + " schedule (" + seconds + " s, planned "
+                + schedule.plannedMs(NODES) / 1000 + " s):\n" + schedule.toString().replaceAll("(?m)^", "NEMESIS "
+                + name + "   "));
+        Path runDir = emptyRunDir(name);
+        Files.writeString(runDir.resolve("schedule.txt"), "seed " + seed + ", " + seconds + " s, kinds " + kinds
+                + "\n" + schedule);
+
+        RealNetCluster.Setup setup = new RealNetCluster.Setup(NemesisNode.class.getName(), algorithm.configName(),
+                NODES, List.of(Long.toString(seed)), List.of());
+        // a bound on the faults, apart from the test's timeout: a slow machine skips the last ones instead
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds * 3L / 2 + 180);
+        long t0 = System.nanoTime();
+        boolean started;
+        String logs;
+        Nemesis nemesis;
+        try (VirtualHosts hosts = VirtualHosts.create(NODES);
+             RealNetCluster cluster = new RealNetCluster(hosts, NODES, setup, runDir)) {
+            nemesis = new Nemesis(hosts, cluster, NODES, name);
+            try {
+                started = nemesis.startAll();
+                if (started) {
+                    nemesis.run(schedule, deadline);
+                }
+            } finally {
+                try {
+                    nemesis.healAll();
+                    nemesis.stopAll();
+                } finally {
+                    cluster.close(); // every JVM ended, their last lines read
+                    logs = cluster.logs();
+                    keep(runDir, cluster, nemesis, logs);
+                }
+            }
+        }
+        System.out.println("NEMESIS " + name + ": run of " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0)
+                + " s, files in " + runDir.toAbsolutePath());
+        String context = "\nfiles: " + runDir.toAbsolutePath() + "\nnemesis notes: " + nemesis.notes() + "\n" + logs;
+        assertTrue(started, "not every node started within " + Nemesis.START_TIMEOUT.toSeconds() + " s" + context);
+    }
+
+    /** {@code <dir>/<name>}, created, with the files of an earlier run of that name removed. */
+    private static Path emptyRunDir(String name) throws IOException {
+        Path dir = Path.of(System.getProperty("dlock.test.nemesis-dir", "target/nemesis"), name);
+        Files.createDirectories(dir);
+        try (Stream<Path> old = Files.list(dir)) {
+            for (Path p : old.toList()) {
+                Files.delete(p);
+            }
+        }
+        return dir;
+    }
+
+    /** Writes the merged history (ordered by time; ties keep their arrival order), the logs and the notes. */
+    private static void keep(Path runDir, RealNetCluster cluster, Nemesis nemesis, String logs) throws IOException {
+        List<String> history = new ArrayList<>(cluster.historyLines());
+        history.addAll(nemesis.lines());
+        history.sort(Comparator.comparingLong(NemesisTest::time));
+        Files.write(runDir.resolve("history.txt"), history);
+        Files.writeString(runDir.resolve("logs.txt"), logs + "\n");
+        Files.write(runDir.resolve("notes.txt"), nemesis.notes());
+    }
+
+    private static long time(String historyLine) {
+        return Long.parseLong(historyLine.substring(0, historyLine.indexOf(' ')));
+    }
+}
