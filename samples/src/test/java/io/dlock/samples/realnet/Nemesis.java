@@ -38,6 +38,8 @@ final class Nemesis {
     /** The process name of the nemesis's own history lines. */
     static final String PROCESS = "nemesis";
     static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    /** How long the cluster works undisturbed after its first grant, before the first fault. */
+    static final Duration WARM_UP = Duration.ofSeconds(2);
 
     private final VirtualHosts hosts;
     private final RealNetCluster cluster;
@@ -57,7 +59,11 @@ final class Nemesis {
         this.launchIndex = new int[nodes + 1];
     }
 
-    /** Launches every node at once and waits (bounded) until each has started; false if one did not. */
+    /**
+     * Launches every node at once and waits (bounded) until each has started, then until the lock has been
+     * granted (bounded, noted if not) and {@link #WARM_UP} more, so that the first fault hits a cluster at
+     * work; false if a node did not start.
+     */
     boolean startAll() throws IOException, InterruptedException {
         for (int n = 1; n <= nodes; n++) {
             launch(n);
@@ -65,6 +71,12 @@ final class Nemesis {
         boolean all = true;
         for (int n = 1; n <= nodes; n++) {
             all &= awaitStarted(n);
+        }
+        if (all) {
+            if (cluster.awaitHistory(0, l -> l.contains(" granted "), START_TIMEOUT) == null) {
+                note("no grant within " + START_TIMEOUT.toSeconds() + " s of the start");
+            }
+            Thread.sleep(WARM_UP.toMillis());
         }
         return all;
     }

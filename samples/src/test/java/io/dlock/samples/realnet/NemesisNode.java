@@ -36,14 +36,17 @@ import java.util.concurrent.TimeUnit;
  * refused             it returned false
  * release             unlock() invoked
  * released            it returned
- * lost token          unlock() or fencingToken() threw LockOwnershipLostException for the hold of that token
+ * lost token          unlock() threw LockOwnershipLostException: the hold of that token was lost
  * told token          the ownership listener reported the hold of that token lost
  * write token value   the store accepted the write; value is the counter's new value
  * stale token         the store refused it (StaleFencingTokenException)
  * error text          anything else that was thrown
  * </pre>
- * When {@code fencingToken()} throws right after a grant, the worker writes {@code granted} and {@code lost}
- * with the token the exception names, skips the store, and unlocks.
+ * When {@code fencingToken()} throws right after a grant (the hold was lost at once), the worker writes
+ * {@code granted} with the token the exception names, skips the store and unlocks: {@code release}, then
+ * {@code lost} when {@code unlock()} throws too, as it does for a lost hold. So {@code lost} always completes a
+ * {@code release}, and a client's lines follow acquire, (granted (write|stale)? release (released|lost) |
+ * refused), as the history checker reads them.
  *
  * <p>Input: {@code exit} (or the end of standard input) lets each worker finish its round, closes the service
  * (a clean leave) and ends the JVM. Other lines, such as {@code VIEW} events (see {@link ChildOutput}) and logs,
@@ -162,8 +165,7 @@ public final class NemesisNode {
         try {
             token = lock.fencingToken();
         } catch (LockOwnershipLostException e) {
-            record(process, "granted " + e.fencingToken());
-            record(process, "lost " + e.fencingToken());
+            record(process, "granted " + e.fencingToken()); // unlock() reports the loss
             return;
         }
         record(process, "granted " + token);

@@ -3,6 +3,11 @@ package io.dlock.samples.realnet;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.samples.history.CheckReport;
+import io.dlock.samples.history.FaultWindowFigures;
+import io.dlock.samples.history.History;
+import io.dlock.samples.history.HistoryChecker;
+import io.dlock.samples.history.StoreFile;
 import io.dlock.samples.realnet.NemesisSchedule.Kind;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,16 +34,24 @@ import org.junit.jupiter.params.provider.MethodSource;
  * seeded {@link NemesisSchedule} of pauses (SIGSTOP), cut hosts, 3|2 splits, kills with restart, rolling
  * restarts and coordinator leaves. Every client records each invocation and completion with
  * {@code System.nanoTime()}, the nemesis records each fault's begin and end; the lines of one run are merged
- * into one history, ordered by time, and judged with the store's accepted writes.
+ * into one history, ordered by time, and judged with the store's accepted writes by
+ * {@link HistoryChecker}: every run must be valid (one holder at a time unless the earlier one ended lost or by
+ * a crash, tokens in real-time order, no lost or duplicated update, no failed start, no error). The availability
+ * figures (per fault window: the majority's first grant, its longest gap, each target's rejoin; the run's longest
+ * stall) are printed as {@code NEMESIS ...} lines, and asserted only with
+ * {@code dlock.test.nemesis-availability=true}: the majority's longest gap in a window at most failure detection
+ * (7.5 s on the {@code tcp} stack) plus 2 s, each target's rejoin after the heal at most 10 s, and the nemesis
+ * did everything in time.
  *
  * <p>Every run keeps its files in {@code samples/target/nemesis/<algorithm>-<seed>/}: {@code schedule.txt},
  * {@code history.txt}, {@code store.txt} (the fenced store, {@code <token> <value>} per accepted write),
- * {@code logs.txt} (the nodes' view events and log lines) and {@code notes.txt} (what the nemesis could not do in
- * time). A failure names that folder.
+ * {@code summary.txt} (the checker's report), {@code logs.txt} (the nodes' view events and last log lines) and
+ * {@code notes.txt} (what the nemesis could not do in time). A failure names that folder and shows the checker's
+ * violations and the logs.
  *
  * <p>The default build runs {@code centralized}, {@code ricart-agrawala} and {@code suzuki-kasami}, each with a
  * 45-s schedule of seed {@value #DEFAULT_SEED}. The profile {@code -Pnemesis} runs every algorithm for 600 s with
- * two seeds (about four hours on 2 cores):
+ * two seeds, and asserts availability (about four hours on 2 cores):
  * {@code mvn -B -pl samples -am verify -Pnemesis -Dtest=NemesisTest -Dsurefire.failIfNoSpecifiedTests=false}.
  * Properties: {@code dlock.test.nemesis-algorithms} (comma-separated configuration names, or {@code all}),
  * {@code dlock.test.nemesis-seconds} (the schedule's length), {@code dlock.test.nemesis-seeds}
@@ -55,6 +68,9 @@ class NemesisTest {
 
     static final long DEFAULT_SEED = 12;
     private static final int NODES = 5;
+    /** Failure detection on the tcp stack (FD_ALL3 6 s + VERIFY_SUSPECT2 1.5 s) plus 2 s. */
+    private static final Duration MAX_MAJORITY_GAP = Duration.ofMillis(6_000 + 1_500 + 2_000);
+    private static final Duration MAX_REJOIN = Duration.ofSeconds(10);
 
     static Stream<Arguments> runs() {
         String names = System.getProperty("dlock.test.nemesis-algorithms", "centralized,ricart-agrawala,suzuki-kasami");
@@ -121,10 +137,60 @@ class NemesisTest {
                 }
             }
         }
+        Path storeFile = runDir.resolve("store.txt");
+        CheckReport report = HistoryChecker.check(History.read(runDir.resolve("history.txt")),
+                Files.exists(storeFile) ? StoreFile.read(storeFile) : List.of());
+        Files.writeString(runDir.resolve("summary.txt"), report.summary());
         System.out.println("NEMESIS " + name + ": run of " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0)
-                + " s, files in " + runDir.toAbsolutePath());
-        String context = "\nfiles: " + runDir.toAbsolutePath() + "\nnemesis notes: " + nemesis.notes() + "\n" + logs;
-        assertTrue(started, "not every node started within " + Nemesis.START_TIMEOUT.toSeconds() + " s" + context);
+                + " s, " + (report.valid() ? "VALID" : "INVALID, " + report.violationCount() + " violation(s)") + ", "
+                + report.grants() + " grants, longest stall " + ms(report.longestStallNanos())
+                + "; files in " + runDir.toAbsolutePath());
+        for (FaultWindowFigures w : report.windows()) {
+            System.out.println("NEMESIS " + name + " window " + w.kind() + " " + w.targets() + ": begin "
+                    + ms(w.beginNanos()) + ", end " + ms(w.endNanos()) + ", majority's first grant after "
+                    + ms(w.firstMajorityGrantNanos()) + ", longest majority gap " + ms(w.longestMajorityGapNanos())
+                    + ", rejoin " + rejoin(w));
+        }
+
+        String context = "\nfiles: " + runDir.toAbsolutePath() + "\nnemesis notes: " + nemesis.notes() + "\nnodes' logs: "
+                + logs;
+        assertTrue(started, name + ": not every node started within " + Nemesis.START_TIMEOUT.toSeconds() + " s"
+                + context);
+        assertTrue(report.valid(), name + ": the history checker found " + report.violationCount()
+                + " violation(s)\n" + firstLines(report.violations(), 40) + context);
+        if (Boolean.getBoolean("dlock.test.nemesis-availability")) {
+            List<String> slow = new ArrayList<>(nemesis.notes());
+            for (FaultWindowFigures w : report.windows()) {
+                String window = w.kind() + " " + w.targets() + " at " + ms(w.beginNanos()) + ": ";
+                if (w.longestMajorityGapNanos() < 0 || w.longestMajorityGapNanos() > MAX_MAJORITY_GAP.toNanos()) {
+                    slow.add(window + "longest majority gap " + ms(w.longestMajorityGapNanos()) + " (at most "
+                            + MAX_MAJORITY_GAP.toMillis() + " ms: detection plus 2 s)");
+                }
+                w.rejoinNanos().forEach((node, nanos) -> {
+                    if (nanos < 0 || nanos > MAX_REJOIN.toNanos()) {
+                        slow.add(window + "n" + node + " rejoined after " + ms(nanos) + " (at most "
+                                + MAX_REJOIN.toMillis() + " ms)");
+                    }
+                });
+            }
+            assertTrue(slow.isEmpty(), name + ": availability\n" + String.join("\n", slow) + context);
+        }
+    }
+
+    private static String ms(long nanos) {
+        return nanos < 0 ? "none" : TimeUnit.NANOSECONDS.toMillis(nanos) + " ms";
+    }
+
+    private static String rejoin(FaultWindowFigures w) {
+        List<String> out = new ArrayList<>();
+        w.rejoinNanos().forEach((node, nanos) -> out.add("n" + node + " " + ms(nanos)));
+        return out.isEmpty() ? "-" : String.join(", ", out);
+    }
+
+    /** The first {@code max} lines, and how many more there are. */
+    private static String firstLines(List<String> lines, int max) {
+        String shown = String.join("\n", lines.subList(0, Math.min(max, lines.size())));
+        return lines.size() > max ? shown + "\n... and " + (lines.size() - max) + " more (summary.txt)" : shown;
     }
 
     /** {@code <dir>/<name>}, created, with the files of an earlier run of that name removed. */
