@@ -180,14 +180,22 @@ final class VirtualHosts implements AutoCloseable {
         }
     }
 
+    /** Deletes every namespace; also from an interrupted thread (a test that timed out), whose flag it keeps. */
     private void removeAll() {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             names.add(namespace(i));
         }
         names.add(switchNamespace());
-        for (String ns : names) {
-            deleteQuietly(ns);
+        boolean interrupted = Thread.interrupted(); // else each 'ip netns del' would be abandoned at once
+        try {
+            for (String ns : names) {
+                deleteQuietly(ns);
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
