@@ -59,7 +59,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * rolling-restart, coordinator-leave; or {@code all}), {@code dlock.test.nemesis-dir} (where the runs' folders
  * go), and {@code dlock.test.realnet-jvm-options} (see {@link RealNetworkTest}). One run again:
  * {@code -Ddlock.test.nemesis-algorithms=centralized -Ddlock.test.nemesis-seeds=<seed>
- * -Ddlock.test.nemesis-seconds=<s>} (the schedule depends on the seed, the length and the kinds only).
+ * -Ddlock.test.nemesis-seconds=<s>}: the same faults at the same moments (the schedule depends on the seed, the
+ * length and the kinds only), though not the same interleaving (a real network's timing does not replay).
  *
  * <p>Skipped, with the reason, where the machine has no root or no {@code ip}. Every JVM is ended and every
  * namespace removed after each run, failed or not.
