@@ -8,9 +8,10 @@ import picocli.CommandLine.Command;
  * prints its usage. {@link Cli} sets it up; its Javadoc says how a command is written.
  */
 @Command(name = "dlock", mixinStandardHelpOptions = true, version = "dlock 0.1.0-SNAPSHOT",
-        description = "Distributed mutual exclusion and leader election: run, compare and measure the algorithms.",
+        description = "Distributed mutual exclusion and leader election: run, compare and measure the algorithms; "
+                + "judge recorded lock histories.",
         subcommands = {CompareCommand.class, SweepCommand.class, ReportCommand.class, TraceCommand.class,
-                ElectCommand.class, NodeCommand.class, BenchCommand.class})
+                ElectCommand.class, NodeCommand.class, BenchCommand.class, CheckHistoryCommand.class})
 public final class DlockCli implements Runnable {
 
     @CommandLine.Spec

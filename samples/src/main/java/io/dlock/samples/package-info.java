@@ -11,7 +11,10 @@
  *   <li>{@code elect}: one leader election on the simulator;</li>
  *   <li>{@code node}: a JGroups node taking a lock in a loop;</li>
  *   <li>{@code bench}: latency, throughput, messages per entry and fairness on JGroups and in memory
- *       ({@code Bench*} classes: options, clusters, floor, baselines, output).</li>
+ *       ({@code Bench*} classes: options, clusters, floor, baselines, output);</li>
+ *   <li>{@code check-history}: judges a history recorded under faults (and the fenced store's file) with the
+ *       checker of {@link io.dlock.samples.history}: one holder at a time, fencing tokens in real-time order, no lost
+ *       update, availability per fault window.</li>
  * </ul>
  * The commands share option names and types ({@code --nodes}, {@code --algorithm(s)}, {@code --seed},
  * {@code --entries}, {@code --format text|json}), through mixins and converters; a bad value is a picocli usage

@@ -59,7 +59,7 @@ class CliOptionsTest {
 
     /** Every command answers {@code --help} with its usage and exit code 0. */
     @ParameterizedTest
-    @ValueSource(strings = {"compare", "sweep", "report", "trace", "elect", "node", "bench"})
+    @ValueSource(strings = {"compare", "sweep", "report", "trace", "elect", "node", "bench", "check-history"})
     void help_everyCommand(String command) {
         Run r = Run.dlock(command, "--help");
         assertEquals(0, r.code(), r::toString);
@@ -71,7 +71,7 @@ class CliOptionsTest {
     void noArguments_printsUsage() {
         Run r = Run.dlock();
         assertEquals(0, r.code(), r::toString);
-        for (String c : List.of("compare", "sweep", "report", "trace", "elect", "node", "bench")) {
+        for (String c : List.of("compare", "sweep", "report", "trace", "elect", "node", "bench", "check-history")) {
             assertTrue(r.out().contains("  " + c + " "), r::toString);
         }
     }

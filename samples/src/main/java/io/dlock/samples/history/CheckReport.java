@@ -11,8 +11,8 @@ import java.util.stream.Collectors;
  * the availability figures. Times in violation lines and in the {@link #summary()} are milliseconds with three
  * decimals since the history's first event. Immutable and thread-safe.
  *
- * <p>Every violation is counted; the first {@value Findings#LISTED_PER_KIND} of each {@link ViolationKind} are kept
- * as text, and {@link #violations()} ends with one "... and N more not listed" line per kind that had more.
+ * <p>Every violation is counted; the first 1000 of each {@link ViolationKind} are kept as text, and
+ * {@link #violations()} ends with one "... and N more not listed" line per kind that had more.
  */
 public final class CheckReport {
 
@@ -143,8 +143,9 @@ public final class CheckReport {
     }
 
     /**
-     * {@return remarks that are no violation: excused overlaps (which holds, and why excused), events ignored after
-     * their node's crash, nemesis ends that closed no window; the first {@value Findings#NOTES_LISTED} are kept}
+     * {@return remarks that are no violation: excused overlaps (which holds, and why excused), holds open or being
+     * released at the end of the history, events ignored after their node's crash, nemesis ends that closed no
+     * window; the first 200 are kept}
      */
     public List<String> notes() {
         return notes;

@@ -318,11 +318,11 @@ final class HistoryReplay {
                     pendingAcquires++;
                     break;
                 case HOLDING:
-                    holds.add(new Hold(c.seq, c.process, c.id.node(), c.acquireAt, c.grantedAt, c.token, Hold.NONE,
+                    unfinished(new Hold(c.seq, c.process, c.id.node(), c.acquireAt, c.grantedAt, c.token, Hold.NONE,
                             Hold.NONE, HoldEnd.OPEN));
                     break;
                 case RELEASING:
-                    holds.add(new Hold(c.seq, c.process, c.id.node(), c.acquireAt, c.grantedAt, c.token, c.releaseAt,
+                    unfinished(new Hold(c.seq, c.process, c.id.node(), c.acquireAt, c.grantedAt, c.token, c.releaseAt,
                             Hold.NONE, HoldEnd.UNLOCK_PENDING));
                     break;
                 default:
@@ -336,6 +336,12 @@ final class HistoryReplay {
         }
         windows.sort((a, b) -> Long.compare(a.beginAt(), b.beginAt()));
         holds.sort((a, b) -> Integer.compare(a.seq(), b.seq()));
+    }
+
+    /** Keeps a hold the history ends in the middle of, and notes it. */
+    private void unfinished(Hold hold) {
+        holds.add(hold);
+        findings.note("at the end of the history: " + hold.describe());
     }
 
     private void malformed(Client c, HistoryEvent e, long at, String why) {

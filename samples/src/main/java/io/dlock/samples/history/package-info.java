@@ -79,7 +79,7 @@
  * without any. Each violation line names the holds involved (process, token, times in milliseconds since the
  * history's first event) and the rule broken.
  *
- * <p>The checks sort and sweep (O(n log n) for n events); a history of hundreds of thousands of events takes well
- * under a second.
+ * <p>The checks sort and sweep (O(n log n) for n events, no comparison of all pairs): a history of 250 000 events
+ * parses and checks in about a second, most of it parsing.
  */
 package io.dlock.samples.history;

@@ -6,7 +6,7 @@ import java.util.List;
 /** Hand-made histories for the tests, written with times in milliseconds for readability. */
 final class Histories {
 
-    /** Where the hand-made histories' clock starts: an arbitrary {@code System.nanoTime()} value, negative on purpose. */
+    /** Where the hand-made histories' clock starts: an arbitrary {@code System.nanoTime()}, negative on purpose. */
     static final long BASE = -5_000_000_000L;
 
     private Histories() {

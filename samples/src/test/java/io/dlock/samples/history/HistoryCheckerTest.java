@@ -174,6 +174,8 @@ class HistoryCheckerTest {
         assertEquals(1, r.holds());
         assertEquals(2, r.grants());
         assertEquals(1, r.pendingAcquires());
+        assertEquals(List.of("at the end of the history: hold of 1.1.1 with token 1 (acquire 0.000 ms, granted "
+                + "1.000 ms, held at the end)"), r.notes());
     }
 
     /** Rule 2: a hold over before another was requested must have the smaller token. */

@@ -73,7 +73,8 @@ class HistoryParseTest {
         assertParseError("line 1: '1 nemesis begin pause 2 minority 1': begin takes <kind> <n1,n2,...|-> "
                 + "[majority <m1,m2,...|->], got 4 argument(s): [pause, 2, minority, 1]",
                 "1 nemesis begin pause 2 minority 1");
-        assertParseError("line 1: '1 nemesis crash 1,2': crash takes one node number, got '1,2'", "1 nemesis crash 1,2");
+        assertParseError("line 1: '1 nemesis crash 1,2': crash takes one node number, got '1,2'",
+                "1 nemesis crash 1,2");
     }
 
     /** {@link History#read} reads a UTF-8 file and names the file in a parse error. */
