@@ -47,7 +47,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code history.txt}, {@code store.txt} (the fenced store, {@code <token> <value>} per accepted write),
  * {@code summary.txt} (the checker's report), {@code logs.txt} (the nodes' view events and last log lines) and
  * {@code notes.txt} (what the nemesis could not do in time). A failure names that folder and shows the checker's
- * violations and the logs.
+ * violations and the logs. To judge a kept run again: {@code java -jar samples/target/dlock.jar check-history
+ * <dir>/history.txt --store <dir>/store.txt}.
  *
  * <p>The default build runs {@code centralized}, {@code ricart-agrawala} and {@code suzuki-kasami}, each with a
  * 45-s schedule of seed {@value #DEFAULT_SEED}. The profile {@code -Pnemesis} runs every algorithm for 600 s with
