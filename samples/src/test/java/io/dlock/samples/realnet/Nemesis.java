@@ -63,8 +63,8 @@ final class Nemesis {
 
     /**
      * Launches every node at once and waits (bounded) until each has started, then until the lock has been
-     * granted ({@link #FIRST_GRANT_TIMEOUT}, noted if not) and {@link #WARM_UP} more, so that the first fault hits a cluster at
-     * work; false if a node did not start.
+     * granted ({@link #FIRST_GRANT_TIMEOUT}, noted if not) and {@link #WARM_UP} more, so that the first fault hits
+     * a cluster at work; false if a node did not start.
      */
     boolean startAll() throws IOException, InterruptedException {
         for (int n = 1; n <= nodes; n++) {
@@ -101,8 +101,8 @@ final class Nemesis {
             Fault f = faults.get(i);
             long t0 = System.nanoTime();
             apply(f);
-            System.out.println("NEMESIS " + name + " fault " + (i + 1) + "/" + faults.size() + " " + f + ": healed after "
-                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms");
+            System.out.println("NEMESIS " + name + " fault " + (i + 1) + "/" + faults.size() + " " + f
+                    + ": healed after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms");
             Thread.sleep(f.gapMs());
         }
     }

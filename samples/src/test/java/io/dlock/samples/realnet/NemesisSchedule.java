@@ -83,7 +83,8 @@ final class NemesisSchedule {
 
         @Override
         public String toString() {
-            String what = kind.configName() + " " + targets.stream().map(String::valueOf).collect(Collectors.joining(","));
+            String what = kind.configName() + " "
+                    + targets.stream().map(String::valueOf).collect(Collectors.joining(","));
             return lengthMs > 0 ? what + " for " + lengthMs + " ms, then quiet " + gapMs + " ms"
                     : what + ", then quiet " + gapMs + " ms";
         }

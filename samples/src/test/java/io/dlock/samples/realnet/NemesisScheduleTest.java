@@ -58,7 +58,8 @@ class NemesisScheduleTest {
         assertEquals(Set.of(Kind.SPLIT, Kind.PAUSE), Set.copyOf(splits.faults().stream().map(Fault::kind).toList()));
         assertFalse(NemesisSchedule.of(1, Duration.ofSeconds(1), 5, EnumSet.allOf(Kind.class)).faults().isEmpty());
         NemesisSchedule six = NemesisSchedule.of(9, Duration.ofSeconds(3_600), 5, Kind.parse("all"));
-        assertEquals(EnumSet.allOf(Kind.class), Set.copyOf(six.faults().subList(0, 6).stream().map(Fault::kind).toList()));
+        assertEquals(EnumSet.allOf(Kind.class),
+                Set.copyOf(six.faults().subList(0, 6).stream().map(Fault::kind).toList()));
         assertThrows(IllegalArgumentException.class, () -> Kind.parse("pause,flood"));
     }
 

@@ -154,8 +154,8 @@ class NemesisTest {
                     + ", rejoin " + rejoin(w));
         }
 
-        String context = "\nfiles: " + runDir.toAbsolutePath() + "\nnemesis notes: " + nemesis.notes() + "\nnodes' logs: "
-                + logs;
+        String context = "\nfiles: " + runDir.toAbsolutePath() + "\nnemesis notes: " + nemesis.notes()
+                + "\nnodes' logs: " + logs;
         assertTrue(started, name + ": not every node started within " + Nemesis.START_TIMEOUT.toSeconds() + " s"
                 + context);
         assertTrue(report.valid(), name + ": the history checker found " + report.violationCount()

@@ -18,15 +18,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
- * {@link RealNetNode} (or {@link NemesisNode}) JVMs on {@link VirtualHosts} (one node per host, the {@code tcp} stack, every host in
- * the initial-hosts list) or on 127.0.0.1 (the {@code default} stack), started together the way an
- * orchestrator starts replicas, sharing one {@link FencedFile}. On 127.0.0.1, successive clusters take turns
+ * {@link RealNetNode} (or {@link NemesisNode}) JVMs on {@link VirtualHosts} (one node per host, the {@code tcp}
+ * stack, every host in the initial-hosts list) or on 127.0.0.1 (the {@code default} stack), started together the
+ * way an orchestrator starts replicas, sharing one {@link FencedFile}. On 127.0.0.1, successive clusters take turns
  * over four first ports (7800, 8000, 8200, 8400, each probed 10 ports up; FD_SOCK2 takes the ports 100 above),
  * so that a cluster never binds ports whose connections the previous one just closed. Collects every line the
- * nodes print as an
- * {@link Event}, and every line of {@link NemesisNode}'s history ({@link #historyLines}), and can stop, kill,
- * pause and restart nodes; it counts each node's starts (its incarnation). {@link #close} ends every JVM it
- * started, and so does a shutdown hook if the test JVM ends with the cluster open.
+ * nodes print as an {@link Event}, and every line of {@link NemesisNode}'s history ({@link #historyLines}), and
+ * can stop, kill, pause and restart nodes; it counts each node's starts (its incarnation). {@link #close} ends
+ * every JVM it started, and so does a shutdown hook if the test JVM ends with the cluster open.
  */
 final class RealNetCluster implements AutoCloseable {
 
