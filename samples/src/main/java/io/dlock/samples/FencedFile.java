@@ -26,7 +26,9 @@ import java.util.function.UnaryOperator;
  * <p>The check and the write are one atomic step across processes: each {@link #write} takes an exclusive
  * {@link FileLock} on the file (and, since a JVM may hold only one lock on a file, a lock per path inside
  * the JVM), reads the highest token, appends and forces the line to disk, and only then lets go. That is
- * what a real store does in one transaction; without it, two writers could both pass the check.
+ * what a real store does in one transaction; without it, two writers could both pass the check. A write
+ * reads only the file's last line (backwards from its end, a block at a time), so its cost does not grow
+ * with the history; {@link #history} reads the whole file.
  *
  * <p>A token equal to the highest accepted is accepted (a holder may write several times under one
  * grant). Values are single lines of text.
@@ -34,6 +36,8 @@ import java.util.function.UnaryOperator;
 public final class FencedFile {
 
     private static final Map<Path, ReentrantLock> IN_JVM = new ConcurrentHashMap<>();
+    /** Bytes read at a time while looking for the last line. */
+    private static final int BLOCK = 256;
 
     /** One accepted write. */
     public record Entry(long token, String value) {
@@ -75,8 +79,7 @@ public final class FencedFile {
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
              FileLock ignored = ch.lock()) {
-            List<Entry> entries = parse(readAll(ch));
-            Entry last = entries.isEmpty() ? null : entries.get(entries.size() - 1);
+            Entry last = lastEntry(ch);
             if (last != null && fencingToken < last.token()) {
                 throw new StaleFencingTokenException(fencingToken, last.token());
             }
@@ -115,8 +118,58 @@ public final class FencedFile {
 
     /** The last accepted write, if any. */
     public Optional<Entry> last() {
-        List<Entry> h = history();
-        return h.isEmpty() ? Optional.empty() : Optional.of(h.get(h.size() - 1));
+        ReentrantLock local = IN_JVM.computeIfAbsent(path, p -> new ReentrantLock());
+        local.lock();
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+             FileLock ignored = ch.lock()) {
+            return Optional.ofNullable(lastEntry(ch));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the fenced file " + path, e);
+        } finally {
+            local.unlock();
+        }
+    }
+
+    /**
+     * The last non-empty line of the file as an entry, or null if there is none: read backwards from the end,
+     * {@value #BLOCK} bytes at a time, until the line break before it (a line break byte never occurs inside a
+     * UTF-8 sequence, so the bytes can be searched before they are decoded).
+     */
+    private Entry lastEntry(FileChannel ch) throws IOException {
+        long lineEnd = -1; // exclusive; -1 while only line breaks were seen
+        long lineStart = 0;
+        ByteBuffer block = ByteBuffer.allocate(BLOCK);
+        search:
+        for (long pos = ch.size(); pos > 0; ) {
+            int n = (int) Math.min(BLOCK, pos);
+            pos -= n;
+            readFully(ch, block.clear().limit(n), pos);
+            for (int i = n - 1; i >= 0; i--) {
+                boolean lineBreak = block.get(i) == '\n';
+                if (lineEnd < 0 && !lineBreak) {
+                    lineEnd = pos + i + 1;
+                } else if (lineEnd >= 0 && lineBreak) {
+                    lineStart = pos + i + 1;
+                    break search;
+                }
+            }
+        }
+        if (lineEnd < 0) {
+            return null;
+        }
+        ByteBuffer line = ByteBuffer.allocate(Math.toIntExact(lineEnd - lineStart));
+        readFully(ch, line, lineStart);
+        return parseLine(new String(line.array(), StandardCharsets.UTF_8));
+    }
+
+    /** Fills {@code buf} from {@code position} on (positional reads: the channel's own position is untouched). */
+    private static void readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
+        while (buf.hasRemaining()) {
+            if (ch.read(buf, position + buf.position()) < 0) {
+                throw new IOException("the file ended at " + (position + buf.position()) + " while reading it");
+            }
+        }
     }
 
     private static String readAll(FileChannel ch) throws IOException {
@@ -134,15 +187,19 @@ public final class FencedFile {
             if (line.isEmpty()) {
                 continue;
             }
-            int space = line.indexOf(' ');
-            try {
-                entries.add(new Entry(Long.parseLong(space < 0 ? line : line.substring(0, space)),
-                        space < 0 ? "" : line.substring(space + 1)));
-            } catch (NumberFormatException e) {
-                throw new IllegalStateException(path + " is not a fenced file: line '" + line + "'", e);
-            }
+            entries.add(parseLine(line));
         }
         return entries;
+    }
+
+    private Entry parseLine(String line) {
+        int space = line.indexOf(' ');
+        try {
+            return new Entry(Long.parseLong(space < 0 ? line : line.substring(0, space)),
+                    space < 0 ? "" : line.substring(space + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException(path + " is not a fenced file: line '" + line + "'", e);
+        }
     }
 
     @Override

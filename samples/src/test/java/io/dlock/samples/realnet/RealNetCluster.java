@@ -18,13 +18,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
- * {@link RealNetNode} JVMs on {@link VirtualHosts} (one node per host, the {@code tcp} stack, every host in
- * the initial-hosts list) or on 127.0.0.1 (the {@code default} stack), started together the way an
- * orchestrator starts replicas, sharing one {@link FencedFile}. On 127.0.0.1, successive clusters take turns
+ * {@link RealNetNode} (or {@link NemesisNode}) JVMs on {@link VirtualHosts} (one node per host, the {@code tcp}
+ * stack, every host in the initial-hosts list) or on 127.0.0.1 (the {@code default} stack), started together the
+ * way an orchestrator starts replicas, sharing one {@link FencedFile}. On 127.0.0.1, successive clusters take turns
  * over four first ports (7800, 8000, 8200, 8400, each probed 10 ports up; FD_SOCK2 takes the ports 100 above),
  * so that a cluster never binds ports whose connections the previous one just closed. Collects every line the
- * nodes print as an
- * {@link Event}, and can stop, kill, pause and restart nodes. {@link #close} ends every JVM it started.
+ * nodes print as an {@link Event}, and every line of {@link NemesisNode}'s history ({@link #historyLines}), and
+ * can stop, kill, pause and restart nodes; it counts each node's starts (its incarnation). {@link #close} ends
+ * every JVM it started, and so does a shutdown hook if the test JVM ends with the cluster open.
  */
 final class RealNetCluster implements AutoCloseable {
 
@@ -41,8 +42,16 @@ final class RealNetCluster implements AutoCloseable {
         }
     }
 
-    /** How a cluster is built. */
-    record Setup(String algorithm, int clusterSize, long holdMs, long thinkMs, List<String> jvmOptions) {
+    /**
+     * How a cluster is built: each node runs {@code main} with a {@link NodeSpec} and then {@code programArgs}.
+     */
+    record Setup(String main, String algorithm, int clusterSize, List<String> programArgs, List<String> jvmOptions) {
+
+        /** {@link RealNetNode}s that hold the lock {@code holdMs} and wait {@code thinkMs} between rounds. */
+        Setup(String algorithm, int clusterSize, long holdMs, long thinkMs, List<String> jvmOptions) {
+            this(RealNetNode.class.getName(), algorithm, clusterSize,
+                    List.of(Long.toString(holdMs), Long.toString(thinkMs)), jvmOptions);
+        }
     }
 
     /** Loopback clusters take turns over these first ports, so that one never binds where the last one just closed. */
@@ -56,8 +65,13 @@ final class RealNetCluster implements AutoCloseable {
     private final String cluster;
     private final Process[] processes;
     private final PrintStream[] inputs;
+    private final int[] incarnations;
+    private final long[] launchedNanos;
+    private final List<Thread> readers = Collections.synchronizedList(new ArrayList<>());
     private final List<Event> events = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> history = Collections.synchronizedList(new ArrayList<>());
     private final List<String> logs = Collections.synchronizedList(new ArrayList<>());
+    private final Thread cleanup = new Thread(this::destroyAll, "realnet-cluster-cleanup");
 
     /**
      * A cluster of {@code size} nodes: on {@code hosts} (which must have at least that many) or, with
@@ -72,6 +86,9 @@ final class RealNetCluster implements AutoCloseable {
         this.port = hosts != null ? 7800 : 7800 + 200 * (NEXT_BASE.getAndIncrement() % 4);
         this.processes = new Process[size];
         this.inputs = new PrintStream[size];
+        this.incarnations = new int[size];
+        this.launchedNanos = new long[size];
+        Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
     /** Starts every node at once (one launch right after the other, no waiting in between). */
@@ -81,7 +98,7 @@ final class RealNetCluster implements AutoCloseable {
         }
     }
 
-    /** Starts node {@code node} (1-based); it must not be running. */
+    /** Starts node {@code node} (1-based), its next incarnation; it must not be running. */
     void start(int node) throws IOException {
         List<String> cmd = new ArrayList<>();
         String bind;
@@ -113,22 +130,46 @@ final class RealNetCluster implements AutoCloseable {
         }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
-        cmd.add(RealNetNode.class.getName());
-        cmd.addAll(List.of(Integer.toString(node), bind, initial, cluster, setup.algorithm(),
-                Integer.toString(setup.clusterSize()), store.toString(), Long.toString(setup.holdMs()),
-                Long.toString(setup.thinkMs()), stack, Integer.toString(port)));
+        cmd.add(setup.main());
+        int incarnation = incarnations[node - 1] + 1;
+        cmd.addAll(new NodeSpec(node, incarnation, bind, initial, cluster, setup.algorithm(), setup.clusterSize(),
+                stack, port, store.toString()).args());
+        cmd.addAll(setup.programArgs());
+        launchedNanos[node - 1] = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        incarnations[node - 1] = incarnation;
         processes[node - 1] = p;
         inputs[node - 1] = new PrintStream(p.getOutputStream(), true, StandardCharsets.UTF_8);
-        Thread reader = new Thread(() -> read(node, p), "realnet-n" + node);
+        Thread reader = new Thread(() -> read(node, p), "realnet-n" + node + "." + incarnation);
         reader.setDaemon(true);
+        readers.add(reader);
         reader.start();
+    }
+
+    /** How many times node {@code node} was started (0 before its first start). */
+    int incarnation(int node) {
+        return incarnations[node - 1];
+    }
+
+    /** When ({@code System.nanoTime()}) node {@code node} was last launched. */
+    long launchedNanos(int node) {
+        return launchedNanos[node - 1];
+    }
+
+    /** Whether node {@code node}'s JVM is running (or paused). */
+    boolean isAlive(int node) {
+        Process p = processes[node - 1];
+        return p != null && p.isAlive();
     }
 
     private void read(int node, Process p) {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
+                if (line.startsWith(NemesisNode.HISTORY)) {
+                    history.add(line.substring(NemesisNode.HISTORY.length()));
+                    continue;
+                }
                 String[] parts = line.split(" ", -1);
                 if (parts.length >= 2 && parts[0].matches("[A-Z]+") && parts[1].matches("\\d{10,}")) {
                     events.add(new Event(node, parts[0], Long.parseLong(parts[1]),
@@ -142,13 +183,23 @@ final class RealNetCluster implements AutoCloseable {
         }
     }
 
-    /** Asks node {@code node} to close its service cleanly and waits until its JVM has ended. */
-    void stop(int node) throws InterruptedException {
+    /**
+     * Asks node {@code node} to close its service cleanly and waits until its JVM has ended; a JVM that has not
+     * ended within 20 s is killed. Returns whether it ended by itself.
+     */
+    boolean stop(int node) throws InterruptedException {
         Process p = processes[node - 1];
         inputs[node - 1].println("exit");
         if (!p.waitFor(20, TimeUnit.SECONDS)) {
             p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            return false;
         }
+        return true;
+    }
+
+    /** Kills node {@code node}'s JVM ({@code SIGKILL}, paused or not) and waits until it has ended. */
+    void kill(int node) throws InterruptedException {
+        processes[node - 1].destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
 
     /** Sends a command line to node {@code node}. */
@@ -194,6 +245,46 @@ final class RealNetCluster implements AutoCloseable {
         return null;
     }
 
+    /**
+     * Every history line the nodes printed so far ({@link NemesisNode#HISTORY} removed), in arrival order: each
+     * JVM's lines in their order, the JVMs' interleaved as they came.
+     */
+    List<String> historyLines() {
+        synchronized (history) {
+            return List.copyOf(history);
+        }
+    }
+
+    /** How many history lines arrived so far. */
+    int historySize() {
+        return history.size();
+    }
+
+    /**
+     * Waits until a history line at index {@code from} or later matches, at most {@code timeout}; returns it or
+     * null.
+     */
+    String awaitHistory(int from, Predicate<String> match, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int next = from;
+        while (true) {
+            List<String> seen;
+            synchronized (history) {
+                seen = List.copyOf(history.subList(Math.min(next, history.size()), history.size()));
+            }
+            for (String line : seen) {
+                if (match.test(line)) {
+                    return line;
+                }
+            }
+            next += seen.size();
+            if (System.nanoTime() >= deadline) {
+                return null;
+            }
+            Thread.sleep(20);
+        }
+    }
+
     /** Every accepted write in the store, oldest first. */
     List<FencedFile.Entry> history() {
         return Files.exists(store) ? new FencedFile(store).history() : List.of();
@@ -222,7 +313,8 @@ final class RealNetCluster implements AutoCloseable {
 
     /**
      * Ends every JVM still running (kill -9). With the system property {@code dlock.test.realnet-events-dir},
-     * first writes every event and the store's history to {@code <dir>/<cluster>.txt}, for a closer look.
+     * first writes every event and the store's history to {@code <dir>/<cluster>.txt}, for a closer look. Then
+     * reads what the ended JVMs had written (at most 5 s per JVM). Idempotent.
      */
     @Override
     public void close() {
@@ -238,6 +330,25 @@ final class RealNetCluster implements AutoCloseable {
                 logs.add("could not keep the events in " + keep + ": " + e);
             }
         }
+        destroyAll();
+        synchronized (readers) {
+            for (Thread reader : readers) {
+                try {
+                    reader.join(5_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down and the hook runs anyway
+        }
+    }
+
+    /** Kills every JVM still running, paused ones included. */
+    private void destroyAll() {
         for (int i = 0; i < size; i++) {
             Process p = processes[i];
             if (p != null && p.isAlive()) {

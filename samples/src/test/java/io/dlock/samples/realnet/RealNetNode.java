@@ -4,13 +4,9 @@ import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.LockService;
 import io.dlock.StaleFencingTokenException;
-import io.dlock.jgroups.JGroupsTransportFactory;
-import io.dlock.runtime.NodeRuntime;
 import io.dlock.samples.FencedFile;
-import io.dlock.spi.View;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -40,12 +36,10 @@ import java.util.concurrent.TimeUnit;
  * paused holding the lock but no file lock (the test resumes it with {@code SIGCONT}); {@code metrics} prints the
  * lock's counters on this node and its view as a log line (for a failure's report).
  *
- * <p>Arguments: {@code id bindAddr initialHosts cluster algorithm clusterSize store holdMs thinkMs stack port}
- * ({@code clusterSize} 0 leaves {@code dlock.cluster.size} unset).
+ * <p>Arguments: a {@link NodeSpec}, then {@code holdMs thinkMs}.
  */
 public final class RealNetNode {
 
-    private static final PrintStream OUT = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     /** Set by "exit": the work loop ends after its current round (not interrupted: an interrupt closes the store's channel). */
     private static volatile boolean stopping;
     /** Set by "pause-holding": after its next grant, the node stops itself (SIGSTOP) while it holds the lock. */
@@ -55,27 +49,13 @@ public final class RealNetNode {
     }
 
     public static void main(String[] args) throws Exception {
-        long id = Long.parseLong(args[0]);
-        String bind = args[1];
-        String initialHosts = args[2];
-        String cluster = args[3];
-        String algorithm = args[4];
-        int clusterSize = Integer.parseInt(args[5]);
-        FencedFile store = new FencedFile(Path.of(args[6]));
-        long holdMs = Long.parseLong(args[7]);
-        long thinkMs = Long.parseLong(args[8]);
-        String stack = args[9];
-        String port = args[10];
-        DlockConfig.Builder b = DlockConfig.builder().transport("jgroups").cluster(cluster).nodeId(id)
-                .set(DlockConfig.MUTEX, algorithm)
-                .set(JGroupsTransportFactory.STACK, stack)
-                .set(JGroupsTransportFactory.BIND_ADDR, bind)
-                .set(JGroupsTransportFactory.PORT, port)
-                .set(JGroupsTransportFactory.INITIAL_HOSTS, initialHosts);
-        if (clusterSize > 0) {
-            b.clusterSize(clusterSize);
-        }
-        DlockConfig config = b.build();
+        NodeSpec spec = NodeSpec.parse(args);
+        String[] own = NodeSpec.rest(args);
+        long id = spec.id();
+        FencedFile store = new FencedFile(Path.of(spec.store()));
+        long holdMs = Long.parseLong(own[0]);
+        long thinkMs = Long.parseLong(own[1]);
+        DlockConfig config = spec.config().build();
         print("PID " + ProcessHandle.current().pid());
         long t0 = System.nanoTime();
         LockService service;
@@ -88,7 +68,7 @@ public final class RealNetNode {
         }
         print("STARTED " + System.currentTimeMillis() + " " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)
                 + " " + service.view().size());
-        Thread watcher = new Thread(() -> watchViews(service), "view-watcher");
+        Thread watcher = new Thread(() -> ChildOutput.watchViews(service), "view-watcher");
         watcher.setDaemon(true);
         watcher.start();
         Thread work = new Thread(() -> work(service.lock("counter"), store, holdMs, thinkMs, id), "work");
@@ -100,7 +80,7 @@ public final class RealNetNode {
             if (line.equals("pause-holding")) {
                 pauseHolding = true;
             } else if (line.equals("metrics")) {
-                OUT.println("metrics: view " + service.view() + ", lock 'counter' " + service.lock("counter").metrics());
+                print("metrics: view " + service.view() + ", lock 'counter' " + service.lock("counter").metrics());
             }
         }
         stopping = true;
@@ -163,28 +143,7 @@ public final class RealNetNode {
         return Long.parseLong(storeValue.split(" ")[0]);
     }
 
-    private static void watchViews(LockService service) {
-        long epoch = -1;
-        boolean primary = false;
-        try {
-            while (true) {
-                View v = service.view();
-                boolean p = ((NodeRuntime) service).isPrimary();
-                if (v.epoch() != epoch || p != primary) {
-                    epoch = v.epoch();
-                    primary = p;
-                    print("VIEW " + System.currentTimeMillis() + " " + v.epoch() + " " + v.size() + " " + p);
-                }
-                Thread.sleep(20);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private static void print(String line) {
-        synchronized (OUT) {
-            OUT.println(line);
-        }
+        ChildOutput.line(line);
     }
 }

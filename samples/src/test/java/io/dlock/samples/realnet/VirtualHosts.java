@@ -3,8 +3,11 @@ package io.dlock.samples.realnet;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,6 +23,11 @@ import java.util.regex.Pattern;
  * sockets see no error), and every packet it sends or should receive is lost below the sockets, as when
  * a cable is pulled at the switch. {@link #heal} sets the port up again.
  *
+ * <p>The switch has a second bridge, {@code br1}, with no port at first. {@link #split} moves some hosts' ports
+ * to it: the hosts on each bridge still reach one another, and nothing crosses between the two groups (the
+ * bridges are not linked). {@link #mergeSplit} moves them back to {@code br0}. A port keeps its up or down
+ * state when it moves, so a split and a cut compose.
+ *
  * <p>Namespaces are named {@code dlk<pid>-<run>sw} and {@code dlk<pid>-<run>h<i>}, after the test JVM's pid, so
  * that {@link #create} can remove what an earlier run left behind (a JVM that was killed) without
  * touching another live run's. {@link #close} removes everything, and a shutdown hook does it when the
@@ -33,6 +41,8 @@ final class VirtualHosts implements AutoCloseable {
     private final String prefix;
     private final int count;
     private final Thread cleanup;
+    /** The hosts whose switch port is on the second bridge. */
+    private final Set<Integer> split = new TreeSet<>();
     private boolean closed;
 
     private VirtualHosts(String prefix, int count) {
@@ -84,6 +94,8 @@ final class VirtualHosts implements AutoCloseable {
         ip("netns", "add", sw);
         ip("-n", sw, "link", "add", "br0", "type", "bridge");
         ip("-n", sw, "link", "set", "br0", "up");
+        ip("-n", sw, "link", "add", "br1", "type", "bridge");
+        ip("-n", sw, "link", "set", "br1", "up");
         for (int i = 0; i < count; i++) {
             String ns = namespace(i);
             ip("netns", "add", ns);
@@ -128,6 +140,31 @@ final class VirtualHosts implements AutoCloseable {
         ip("-n", switchNamespace(), "link", "set", port(i), "up");
     }
 
+    /**
+     * Splits the network in two: the hosts {@code split} (0-based) are moved to the second bridge, the others stay
+     * on the first. Hosts split off by an earlier call stay split off.
+     */
+    synchronized void split(Set<Integer> split) throws IOException {
+        for (int i : new TreeSet<>(split)) {
+            check(i);
+            ip("-n", switchNamespace(), "link", "set", port(i), "master", "br1");
+            this.split.add(i);
+        }
+    }
+
+    /** Moves every host that {@link #split} moved back to the first bridge: one network again. */
+    synchronized void mergeSplit() throws IOException {
+        for (Iterator<Integer> it = split.iterator(); it.hasNext(); ) {
+            ip("-n", switchNamespace(), "link", "set", port(it.next()), "master", "br0");
+            it.remove();
+        }
+    }
+
+    /** The hosts (0-based) that are split off on the second bridge now. */
+    synchronized Set<Integer> splitOff() {
+        return Set.copyOf(split);
+    }
+
     /** Removes every namespace (and so every link) of these hosts; idempotent. */
     @Override
     public synchronized void close() {
@@ -143,14 +180,22 @@ final class VirtualHosts implements AutoCloseable {
         }
     }
 
+    /** Deletes every namespace; also from an interrupted thread (a test that timed out), whose flag it keeps. */
     private void removeAll() {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             names.add(namespace(i));
         }
         names.add(switchNamespace());
-        for (String ns : names) {
-            deleteQuietly(ns);
+        boolean interrupted = Thread.interrupted(); // else each 'ip netns del' would be abandoned at once
+        try {
+            for (String ns : names) {
+                deleteQuietly(ns);
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

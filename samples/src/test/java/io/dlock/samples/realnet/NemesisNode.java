@@ -1,0 +1,189 @@
+package io.dlock.samples.realnet;
+
+import io.dlock.DistributedLock;
+import io.dlock.DlockConfig;
+import io.dlock.LockOwnershipLostException;
+import io.dlock.LockService;
+import io.dlock.StaleFencingTokenException;
+import io.dlock.samples.FencedFile;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The client JVM of {@link NemesisTest}: one dlock node on a JGroups stack whose {@value #WORKERS} worker threads
+ * loop on the lock {@code counter}: {@code tryLock(1 s)}; on success read the fencing token, hold the lock
+ * 0-{@value #MAX_HOLD_MS} ms (seeded), add one to the counter in a shared {@link FencedFile} in one fenced
+ * read-modify-write, {@code unlock()}. An {@link io.dlock.OwnershipListener} on the lock records each hold
+ * the node reports lost. The node runs with {@code dlock.lock.local-handoff=2}.
+ *
+ * <p>Every invocation and completion is written at once to standard output as one history line, {@link #HISTORY}
+ * followed by {@code <timeNanos> <process> <op> [<arg>...]}: the time is {@code System.nanoTime()} (one clock for
+ * every JVM of the machine); the process is {@code <node>.<incarnation>.<thread>}, thread 0 being the JVM itself
+ * and 1, 2 the workers. The ops:
+ * <pre>
+ * started ms          (thread 0) LockService.start returned after ms milliseconds
+ * startfail text      (thread 0) LockService.start threw; the JVM then exits
+ * acquire             tryLock(1 s) invoked
+ * granted token       it returned true; the hold's fencing token
+ * refused             it returned false
+ * release             unlock() invoked
+ * released            it returned
+ * lost token          unlock() threw LockOwnershipLostException: the hold of that token was lost
+ * told token          the ownership listener reported the hold of that token lost
+ * write token value   the store accepted the write; value is the counter's new value
+ * stale token         the store refused it (StaleFencingTokenException)
+ * error text          anything else that was thrown
+ * </pre>
+ * When {@code fencingToken()} throws right after a grant (the hold was lost at once), the worker writes
+ * {@code granted} with the token the exception names, skips the store and unlocks: {@code release}, then
+ * {@code lost} when {@code unlock()} throws too, as it does for a lost hold. So {@code lost} always completes a
+ * {@code release}, and a client's lines follow acquire, (granted (write|stale)? release (released|lost) |
+ * refused), as the history checker reads them.
+ *
+ * <p>Input: {@code exit} (or the end of standard input) lets each worker finish its round, closes the service
+ * (a clean leave) and ends the JVM. Other lines, such as {@code VIEW} events (see {@link ChildOutput}) and logs,
+ * are for a failure's report.
+ *
+ * <p>Arguments: a {@link NodeSpec}, then the seed of the hold times.
+ */
+public final class NemesisNode {
+
+    /** What starts every history line on standard output. */
+    static final String HISTORY = "H ";
+    static final int WORKERS = 2;
+    static final int MAX_HOLD_MS = 20;
+    private static final long TRY_LOCK_MS = 1_000;
+
+    /** Set by "exit": each worker ends after its round (never interrupted: an interrupt closes the store's channel). */
+    private static volatile boolean stopping;
+
+    private NemesisNode() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        NodeSpec spec = NodeSpec.parse(args);
+        long seed = Long.parseLong(NodeSpec.rest(args)[0]);
+        String jvm = spec.id() + "." + spec.incarnation() + ".0";
+        ChildOutput.line("PID " + ProcessHandle.current().pid());
+        long t0 = System.nanoTime();
+        LockService service;
+        try {
+            DlockConfig config = spec.config().set(DlockConfig.LOCAL_HANDOFF, "2").build();
+            service = LockService.start(config);
+        } catch (RuntimeException e) {
+            record(jvm, "startfail " + text(e));
+            System.exit(3);
+            return;
+        }
+        record(jvm, "started " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+        Thread watcher = new Thread(() -> ChildOutput.watchViews(service), "view-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+
+        DistributedLock lock = service.lock("counter");
+        FencedFile store = new FencedFile(Path.of(spec.store()));
+        Map<Thread, String> processes = new ConcurrentHashMap<>();
+        lock.addOwnershipListener(loss -> record(processes.getOrDefault(loss.holder(), jvm),
+                "told " + loss.fencingToken()));
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 1; t <= WORKERS; t++) {
+            String process = spec.id() + "." + spec.incarnation() + "." + t;
+            Random random = new Random(seed ^ (spec.id() << 40) ^ ((long) spec.incarnation() << 20) ^ t);
+            Thread worker = new Thread(() -> work(lock, store, process, random), "worker-" + t);
+            worker.setDaemon(true);
+            processes.put(worker, process);
+            workers.add(worker);
+        }
+        workers.forEach(Thread::start);
+
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null && !line.equals("exit")) {
+            if (line.equals("metrics")) {
+                ChildOutput.line("metrics: view " + service.view() + ", lock 'counter' " + lock.metrics());
+            }
+        }
+        stopping = true;
+        for (Thread worker : workers) {
+            worker.join(10_000);
+        }
+        service.close();
+        System.exit(0);
+    }
+
+    /** One worker's loop, until "exit". */
+    private static void work(DistributedLock lock, FencedFile store, String process, Random random) {
+        while (!stopping) {
+            record(process, "acquire");
+            try {
+                if (!lock.tryLock(TRY_LOCK_MS, TimeUnit.MILLISECONDS)) {
+                    record(process, "refused");
+                    continue;
+                }
+            } catch (InterruptedException e) {
+                record(process, "error " + text(e));
+                return;
+            } catch (RuntimeException e) {
+                record(process, "error " + text(e));
+                continue;
+            }
+            try {
+                hold(lock, store, process, random);
+            } catch (InterruptedException e) {
+                record(process, "error " + text(e));
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                record(process, "error " + text(e));
+            }
+            record(process, "release");
+            try {
+                lock.unlock();
+                record(process, "released");
+            } catch (LockOwnershipLostException e) {
+                record(process, "lost " + e.fencingToken());
+            } catch (RuntimeException e) {
+                record(process, "error " + text(e));
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                return;
+            }
+        }
+    }
+
+    /** Inside the hold: the token, a seeded wait, the fenced increment. */
+    private static void hold(DistributedLock lock, FencedFile store, String process, Random random)
+            throws InterruptedException {
+        long token;
+        try {
+            token = lock.fencingToken();
+        } catch (LockOwnershipLostException e) {
+            record(process, "granted " + e.fencingToken()); // unlock() reports the loss
+            return;
+        }
+        record(process, "granted " + token);
+        Thread.sleep(random.nextInt(MAX_HOLD_MS + 1));
+        try {
+            String value = store.update(token, last -> Long.toString(last == null ? 1 : Long.parseLong(last) + 1));
+            record(process, "write " + token + " " + value);
+        } catch (StaleFencingTokenException e) {
+            record(process, "stale " + token);
+        }
+    }
+
+    private static void record(String process, String op) {
+        ChildOutput.timedLine(HISTORY, process + " " + op);
+    }
+
+    /** A throwable as one line of text. */
+    private static String text(Throwable e) {
+        return e.toString().replace('\n', ' ').replace('\r', ' ');
+    }
+}

@@ -1,0 +1,223 @@
+package io.dlock.samples.realnet;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dlock.MutexAlgorithm;
+import io.dlock.samples.history.CheckReport;
+import io.dlock.samples.history.FaultWindowFigures;
+import io.dlock.samples.history.History;
+import io.dlock.samples.history.HistoryChecker;
+import io.dlock.samples.history.StoreFile;
+import io.dlock.samples.realnet.NemesisSchedule.Kind;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Fault injection with a history checker, Jepsen's way: five {@link NemesisNode} clients, one per host of
+ * {@link VirtualHosts} ({@code tcp} stack, {@code dlock.cluster.size=5}), two worker threads each looping on
+ * {@code tryLock(1 s)}, a fenced increment of a shared counter, {@code unlock()}, while a {@link Nemesis} runs a
+ * seeded {@link NemesisSchedule} of pauses (SIGSTOP), cut hosts, 3|2 splits, kills with restart, rolling
+ * restarts and coordinator leaves. Every client records each invocation and completion with
+ * {@code System.nanoTime()}, the nemesis records each fault's begin and end; the lines of one run are merged
+ * into one history, ordered by time, and judged with the store's accepted writes by
+ * {@link HistoryChecker}: every run must be valid (one holder at a time unless the earlier one ended lost or by
+ * a crash, tokens in real-time order, no lost or duplicated update, no failed start, no error). The availability
+ * figures (per fault window: the majority's first grant, its longest gap, each target's rejoin; the run's longest
+ * stall) are printed as {@code NEMESIS ...} lines, and asserted only with
+ * {@code dlock.test.nemesis-availability=true}: the majority's longest gap in a window at most failure detection
+ * (7.5 s on the {@code tcp} stack) plus 2 s, each target's rejoin after the heal at most 10 s, and the nemesis
+ * did everything in time.
+ *
+ * <p>Every run keeps its files in {@code samples/target/nemesis/<algorithm>-<seed>/}: {@code schedule.txt},
+ * {@code history.txt}, {@code store.txt} (the fenced store, {@code <token> <value>} per accepted write),
+ * {@code summary.txt} (the checker's report), {@code logs.txt} (the nodes' view events and last log lines) and
+ * {@code notes.txt} (what the nemesis could not do in time). A failure names that folder and shows the checker's
+ * violations and the logs. To judge a kept run again: {@code java -jar samples/target/dlock.jar check-history
+ * <dir>/history.txt --store <dir>/store.txt}.
+ *
+ * <p>The default build runs {@code centralized}, {@code ricart-agrawala} and {@code suzuki-kasami}, each with a
+ * 45-s schedule of seed {@value #DEFAULT_SEED}. The profile {@code -Pnemesis} runs every algorithm for 600 s with
+ * two seeds, and asserts availability (about four hours on 2 cores):
+ * {@code mvn -B -pl samples -am verify -Pnemesis -Dtest=NemesisTest -Dsurefire.failIfNoSpecifiedTests=false}.
+ * Properties: {@code dlock.test.nemesis-algorithms} (comma-separated configuration names, or {@code all}),
+ * {@code dlock.test.nemesis-seconds} (the schedule's length), {@code dlock.test.nemesis-seeds}
+ * (comma-separated), {@code dlock.test.nemesis-faults} (comma-separated kinds: pause, cut, split, kill,
+ * rolling-restart, coordinator-leave; or {@code all}), {@code dlock.test.nemesis-dir} (where the runs' folders
+ * go), and {@code dlock.test.realnet-jvm-options} (see {@link RealNetworkTest}). One run again:
+ * {@code -Ddlock.test.nemesis-algorithms=centralized -Ddlock.test.nemesis-seeds=<seed>
+ * -Ddlock.test.nemesis-seconds=<s>}: the same faults at the same moments (the schedule depends on the seed, the
+ * length and the kinds only), though not the same interleaving (a real network's timing does not replay).
+ *
+ * <p>Skipped, with the reason, where the machine has no root or no {@code ip}. Every JVM is ended and every
+ * namespace removed after each run, failed or not.
+ */
+class NemesisTest {
+
+    static final long DEFAULT_SEED = 12;
+    private static final int NODES = 5;
+    /** Failure detection on the tcp stack (FD_ALL3 6 s + VERIFY_SUSPECT2 1.5 s) plus 2 s. */
+    private static final Duration MAX_MAJORITY_GAP = Duration.ofMillis(6_000 + 1_500 + 2_000);
+    private static final Duration MAX_REJOIN = Duration.ofSeconds(10);
+
+    static Stream<Arguments> runs() {
+        String names = System.getProperty("dlock.test.nemesis-algorithms", "centralized,ricart-agrawala,suzuki-kasami");
+        List<MutexAlgorithm> algorithms = names.trim().equals("all") ? List.of(MutexAlgorithm.values())
+                : Arrays.stream(names.split(",")).map(String::trim).map(MutexAlgorithm::fromConfigName).toList();
+        List<Long> seeds = Arrays.stream(System.getProperty("dlock.test.nemesis-seeds", Long.toString(DEFAULT_SEED))
+                .split(",")).map(String::trim).map(Long::valueOf).toList();
+        List<Arguments> runs = new ArrayList<>();
+        for (MutexAlgorithm a : algorithms) {
+            for (long seed : seeds) {
+                runs.add(Arguments.of(a, seed));
+            }
+        }
+        return runs.stream();
+    }
+
+    /**
+     * Under a seeded schedule of faults, the recorded history shows one holder at a time (unless the earlier
+     * one was paused or cut off inside its hold and told), tokens in real-time order, every update in the store
+     * once, no failed start and no error.
+     */
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("runs")
+    @Timeout(1800)
+    void when_aSeededScheduleOfFaultsRuns_then_theHistoryHasOneHolderAtATime_andNoUpdateIsLost(
+            MutexAlgorithm algorithm, long seed) throws Exception {
+        Optional<String> why = VirtualHosts.unavailable();
+        Assumptions.assumeTrue(why.isEmpty(), () -> "nemesis test skipped: " + why.orElse(""));
+        int seconds = Integer.getInteger("dlock.test.nemesis-seconds", 45);
+        Set<Kind> kinds = Kind.parse(System.getProperty("dlock.test.nemesis-faults", "all"));
+        NemesisSchedule schedule = NemesisSchedule.of(seed, Duration.ofSeconds(seconds), NODES, kinds);
+        String name = algorithm.configName() + "-" + seed;
+        System.out.print("NEMESIS " + name + " schedule (" + seconds + " s, planned "
+                + schedule.plannedMs(NODES) / 1000 + " s):\n" + schedule.toString().replaceAll("(?m)^", "NEMESIS "
+                + name + "   "));
+        Path runDir = emptyRunDir(name);
+        Files.writeString(runDir.resolve("schedule.txt"), "seed " + seed + ", " + seconds + " s, kinds " + kinds
+                + "\n" + schedule);
+
+        RealNetCluster.Setup setup = new RealNetCluster.Setup(NemesisNode.class.getName(), algorithm.configName(),
+                NODES, List.of(Long.toString(seed)), List.of());
+        // a bound on the faults, apart from the test's timeout: a slow machine skips the last ones instead
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds * 3L / 2 + 180);
+        long t0 = System.nanoTime();
+        boolean started;
+        String logs;
+        Nemesis nemesis;
+        try (VirtualHosts hosts = VirtualHosts.create(NODES);
+             RealNetCluster cluster = new RealNetCluster(hosts, NODES, setup, runDir)) {
+            nemesis = new Nemesis(hosts, cluster, NODES, name);
+            try {
+                started = nemesis.startAll();
+                if (started) {
+                    nemesis.run(schedule, deadline);
+                }
+            } finally {
+                try {
+                    nemesis.healAll();
+                    nemesis.stopAll();
+                } finally {
+                    cluster.close(); // every JVM ended, their last lines read
+                    logs = cluster.logs();
+                    keep(runDir, cluster, nemesis, logs);
+                }
+            }
+        }
+        Path storeFile = runDir.resolve("store.txt");
+        CheckReport report = HistoryChecker.check(History.read(runDir.resolve("history.txt")),
+                Files.exists(storeFile) ? StoreFile.read(storeFile) : List.of());
+        Files.writeString(runDir.resolve("summary.txt"), report.summary());
+        System.out.println("NEMESIS " + name + ": run of " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0)
+                + " s, " + (report.valid() ? "VALID" : "INVALID, " + report.violationCount() + " violation(s)") + ", "
+                + report.grants() + " grants, longest stall " + ms(report.longestStallNanos())
+                + "; files in " + runDir.toAbsolutePath());
+        for (FaultWindowFigures w : report.windows()) {
+            System.out.println("NEMESIS " + name + " window " + w.kind() + " " + w.targets() + ": begin "
+                    + ms(w.beginNanos()) + ", end " + ms(w.endNanos()) + ", majority's first grant after "
+                    + ms(w.firstMajorityGrantNanos()) + ", longest majority gap " + ms(w.longestMajorityGapNanos())
+                    + ", rejoin " + rejoin(w));
+        }
+
+        String context = "\nfiles: " + runDir.toAbsolutePath() + "\nnemesis notes: " + nemesis.notes()
+                + "\nnodes' logs: " + logs;
+        assertTrue(started, name + ": not every node started within " + Nemesis.START_TIMEOUT.toSeconds() + " s"
+                + context);
+        assertTrue(report.valid(), name + ": the history checker found " + report.violationCount()
+                + " violation(s)\n" + firstLines(report.violations(), 40) + context);
+        if (Boolean.getBoolean("dlock.test.nemesis-availability")) {
+            List<String> slow = new ArrayList<>(nemesis.notes());
+            for (FaultWindowFigures w : report.windows()) {
+                String window = w.kind() + " " + w.targets() + " at " + ms(w.beginNanos()) + ": ";
+                if (w.longestMajorityGapNanos() < 0 || w.longestMajorityGapNanos() > MAX_MAJORITY_GAP.toNanos()) {
+                    slow.add(window + "longest majority gap " + ms(w.longestMajorityGapNanos()) + " (at most "
+                            + MAX_MAJORITY_GAP.toMillis() + " ms: detection plus 2 s)");
+                }
+                w.rejoinNanos().forEach((node, nanos) -> {
+                    if (nanos < 0 || nanos > MAX_REJOIN.toNanos()) {
+                        slow.add(window + "n" + node + " rejoined after " + ms(nanos) + " (at most "
+                                + MAX_REJOIN.toMillis() + " ms)");
+                    }
+                });
+            }
+            assertTrue(slow.isEmpty(), name + ": availability\n" + String.join("\n", slow) + context);
+        }
+    }
+
+    private static String ms(long nanos) {
+        return nanos < 0 ? "none" : TimeUnit.NANOSECONDS.toMillis(nanos) + " ms";
+    }
+
+    private static String rejoin(FaultWindowFigures w) {
+        List<String> out = new ArrayList<>();
+        w.rejoinNanos().forEach((node, nanos) -> out.add("n" + node + " " + ms(nanos)));
+        return out.isEmpty() ? "-" : String.join(", ", out);
+    }
+
+    /** The first {@code max} lines, and how many more there are. */
+    private static String firstLines(List<String> lines, int max) {
+        String shown = String.join("\n", lines.subList(0, Math.min(max, lines.size())));
+        return lines.size() > max ? shown + "\n... and " + (lines.size() - max) + " more (summary.txt)" : shown;
+    }
+
+    /** {@code <dir>/<name>}, created, with the files of an earlier run of that name removed. */
+    private static Path emptyRunDir(String name) throws IOException {
+        Path dir = Path.of(System.getProperty("dlock.test.nemesis-dir", "target/nemesis"), name);
+        Files.createDirectories(dir);
+        try (Stream<Path> old = Files.list(dir)) {
+            for (Path p : old.toList()) {
+                Files.delete(p);
+            }
+        }
+        return dir;
+    }
+
+    /** Writes the merged history (ordered by time; ties keep their arrival order), the logs and the notes. */
+    private static void keep(Path runDir, RealNetCluster cluster, Nemesis nemesis, String logs) throws IOException {
+        List<String> history = new ArrayList<>(cluster.historyLines());
+        history.addAll(nemesis.lines());
+        history.sort(Comparator.comparingLong(NemesisTest::time));
+        Files.write(runDir.resolve("history.txt"), history);
+        Files.writeString(runDir.resolve("logs.txt"), logs + "\n");
+        Files.write(runDir.resolve("notes.txt"), nemesis.notes());
+    }
+
+    private static long time(String historyLine) {
+        return Long.parseLong(historyLine.substring(0, historyLine.indexOf(' ')));
+    }
+}
