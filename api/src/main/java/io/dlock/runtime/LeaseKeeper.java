@@ -16,6 +16,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs the node's {@link EpochLease}: probes the other members every quarter lease on the node's timer
@@ -32,6 +34,8 @@ import java.util.function.Predicate;
  * read two volatile fields and the clock, with no lock.
  */
 final class LeaseKeeper implements LeaseCheck {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
 
     /** A probe: "do you still agree on my view?" */
     static final int PROBE = 3;
@@ -191,7 +195,16 @@ final class LeaseKeeper implements LeaseCheck {
         return type == PROBE || type == PROBE_ACK;
     }
 
+    /** The timer's task: a probe, and the lapse check; an exception is logged, never allowed to end the timer. */
     private void tick() {
+        try {
+            probeAndCheck();
+        } catch (RuntimeException e) {
+            LOG.error("{}: the epoch lease's probe failed (the next one runs as planned)", transport.self(), e);
+        }
+    }
+
+    private void probeAndCheck() {
         boolean lapsed;
         List<Runnable> due;
         Probe probe;

@@ -85,13 +85,18 @@ final class EventSyntax {
                 arity(op, args, 1, " <token>");
                 number(op, "token", args.get(0));
                 break;
+            case "view":
+                arity(op, args, 3, " <epoch> <size> <primary>");
+                number(op, "epoch", args.get(0));
+                number(op, "size", args.get(1));
+                break;
             case "startfail":
             case "error":
                 arity(op, args, 1, " <text>");
                 break;
             default:
                 throw new IllegalArgumentException("unknown operation '" + op
-                        + "' of a node's JVM (thread 0) (allowed: started, startfail, told, error)");
+                        + "' of a node's JVM (thread 0) (allowed: started, startfail, view, told, error)");
         }
     }
 

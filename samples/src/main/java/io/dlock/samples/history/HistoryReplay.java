@@ -225,6 +225,8 @@ final class HistoryReplay {
             case "told":
                 told++;
                 return;
+            case "view":
+                return; // informational: for a reader of the history
             case "error":
                 error(e, at);
                 return;

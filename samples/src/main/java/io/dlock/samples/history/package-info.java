@@ -39,6 +39,8 @@
  *       indeterminate) or a pending unlock</td></tr>
  *   <tr><td>JVM</td><td>{@code started <millisToStart>}</td><td>the node's service started</td></tr>
  *   <tr><td>JVM</td><td>{@code startfail <text...>}</td><td>the node's start threw</td></tr>
+ *   <tr><td>JVM</td><td>{@code view <epoch> <size> <primary>}</td><td>the node installed a view (informational, for
+ *       reading the availability figures)</td></tr>
  *   <tr><td>nemesis</td><td>{@code begin <kind> <n1,n2,...|-> [majority <m1,m2,...>]}</td><td>a fault window
  *       begins; {@code kind} is any word ({@code pause}, {@code isolate}, {@code split}, {@code kill},
  *       {@code restart}, {@code rolling}, {@code leave}, ...); the majority defaults to every node seen minus the

@@ -40,6 +40,11 @@ final class ChildOutput {
      * (polled every 20 ms), until interrupted; for a daemon thread.
      */
     static void watchViews(LockService service) {
+        watchViews(service, change -> { });
+    }
+
+    /** As {@link #watchViews(LockService)}, and tells {@code onChange} each change as {@code "epoch size primary"}. */
+    static void watchViews(LockService service, java.util.function.Consumer<String> onChange) {
         long epoch = -1;
         boolean primary = false;
         try {
@@ -50,6 +55,7 @@ final class ChildOutput {
                     epoch = v.epoch();
                     primary = p;
                     line("VIEW " + System.currentTimeMillis() + " " + v.epoch() + " " + v.size() + " " + p);
+                    onChange.accept(v.epoch() + " " + v.size() + " " + p);
                 }
                 Thread.sleep(20);
             }

@@ -84,7 +84,8 @@ public final class NemesisNode {
             return;
         }
         record(jvm, "started " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
-        Thread watcher = new Thread(() -> ChildOutput.watchViews(service), "view-watcher");
+        Thread watcher = new Thread(() -> ChildOutput.watchViews(service, change -> record(jvm, "view " + change)),
+                "view-watcher");
         watcher.setDaemon(true);
         watcher.start();
 
