@@ -24,7 +24,13 @@ import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
 import org.jgroups.Message;
+import org.jgroups.protocols.Discovery;
+import org.jgroups.protocols.PingData;
+import org.jgroups.protocols.pbcast.ClientGmsImpl;
+import org.jgroups.protocols.pbcast.GMS;
+import org.jgroups.protocols.pbcast.JoinRsp;
 import org.jgroups.util.ExtendedUUID;
+import org.jgroups.util.Responses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +46,15 @@ import org.slf4j.LoggerFactory;
  * member of the JGroups view is left out of the dlock view by everyone; if that member is this node,
  * {@link #start} fails with a message naming the id. A JGroups member without a dlock id (a foreign
  * channel in the same cluster) is left out too, and its messages are dropped and counted.
+ *
+ * <h2>Joining</h2>
+ * {@link #start} joins within {@code dlock.jgroups.join-timeout-ms}. JGroups' joining client remembers every
+ * member that answered its discovery for as long as it joins, including a coordinator that has left or crashed
+ * since (it asks that one to accept it again and again) and a departed joiner that it expects to become the
+ * coordinator; so nodes that started while the coordinator they found went away would never form a cluster.
+ * A join that has not been accepted after two JOIN timeouts (GMS {@code join_timeout}) therefore asks the members
+ * itself; if no live member answers as coordinator, that attempt is given up (it never becomes a cluster of its
+ * own) and the node joins again on a fresh channel, with a new JGroups address and the same dlock id.
  *
  * <h2>Views and order</h2>
  * The dlock view's epoch is the JGroups view id's number (which increases from view to view); its
@@ -86,8 +101,6 @@ public final class JGroupsTransport implements Transport {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** When {@link #start} began, for {@link #primaryViewTimeout()}. */
     private volatile long startNanos;
-    /** Set when start() gave up joining: views JGroups still installs are not passed on. */
-    private volatile boolean joinAbandoned;
 
     private volatile JChannel channel;
     private volatile Receiver receiver;
@@ -122,6 +135,53 @@ public final class JGroupsTransport implements Transport {
         }
         this.receiver = receiver;
         this.startNanos = System.nanoTime();
+        long deadline = startNanos + joinTimeout.toNanos();
+        JChannel ch = join(deadline);
+        org.jgroups.View first = ch.getView();
+        if (first == null) {
+            close();
+            throw new TransportException("joined JGroups cluster '" + cluster + "' without a view");
+        }
+        Address taken = firstHolderOf(first, self.value(), ch.getAddress());
+        if (taken != null) {
+            close();
+            throw new TransportException(configuredId.isPresent()
+                    ? "dlock.node.id=" + self.value() + " is already used by another member of cluster '" + cluster
+                    + "' (" + idOf(taken) + "); every member needs its own id"
+                    : "the id " + self.value() + " derived from this node's address is already used in cluster '"
+                    + cluster + "' (a rare collision): start again, or set dlock.node.id");
+        }
+        install(first);
+        LOG.debug("{} joined JGroups cluster '{}' with stack {} as {}", self, cluster, stackName, ch.getAddress());
+    }
+
+    /** How one attempt to join ended when it did not fail. */
+    private enum Joined {
+        /** The channel is a member of the cluster. */
+        YES,
+        /** The attempt was given up because the coordinator it joined is gone: join again on a fresh channel. */
+        AGAIN
+    }
+
+    /**
+     * Joins the cluster, on a fresh channel for each attempt, until one is accepted or {@code deadline}. An
+     * attempt is given up when the coordinator it found is gone and no live coordinator answers; see
+     * {@link #connect}.
+     */
+    private JChannel join(long deadline) {
+        for (int attempt = 1; ; attempt++) {
+            JChannel ch = newChannel();
+            if (connect(ch, deadline, attempt) == Joined.YES) {
+                return ch;
+            }
+        }
+    }
+
+    /** A channel from the stack with a fresh address that carries this node's id; it becomes {@link #channel}. */
+    private JChannel newChannel() {
+        if (closed.get()) {
+            throw new TransportException("JGroups transport for cluster '" + cluster + "' closed while joining");
+        }
         JChannel ch;
         try {
             ch = new JChannel(new ByteArrayInputStream(stackXml));
@@ -134,28 +194,22 @@ public final class JGroupsTransport implements Transport {
         this.self = NodeId.of(id);
         ch.addAddressGenerator(() -> address);
         ch.name("dlock-" + id);
-        ch.setReceiver(new ChannelReceiver());
+        ch.setReceiver(new ChannelReceiver(ch));
         this.channel = ch;
-        connect(ch);
-        org.jgroups.View first = ch.getView();
-        if (first == null) {
-            close();
-            throw new TransportException("joined JGroups cluster '" + cluster + "' without a view");
-        }
-        NodeId taken = firstHolderOf(first, id, ch.getAddress());
-        if (taken != null) {
-            close();
-            throw new TransportException(configuredId.isPresent()
-                    ? "dlock.node.id=" + id + " is already used by another member of cluster '" + cluster
-                    + "' (" + taken + "); every member needs its own id"
-                    : "the id " + id + " derived from this node's address is already used in cluster '" + cluster
-                    + "' (a rare collision): start again, or set dlock.node.id");
-        }
-        install(first);
-        LOG.debug("{} joined JGroups cluster '{}' with stack {} as {}", self, cluster, stackName, ch.getAddress());
+        return ch;
     }
 
-    private void connect(JChannel ch) {
+    /**
+     * One attempt to join with {@code ch}. JGroups' client keeps, for the whole join, every discovery answer it
+     * ever got (GMS ClientGmsImpl since JGroups 5.0, JGRP-2412): a coordinator that answered once and then left or
+     * crashed is asked to accept this node again and again (with {@code max_join_attempts="0"}, forever), and a
+     * departed client whose address sorts first is waited for as the one that will become coordinator. Such a join
+     * never ends although the live members could form a cluster at once. So, once the join has taken two JOIN
+     * timeouts, this node asks the members itself (a discovery round of one JOIN timeout): if no live member answers
+     * as coordinator, the attempt is given up ({@link Joined#AGAIN}) and the caller joins again on a fresh channel,
+     * whose discovery knows only the live members. A join that a live coordinator will answer is left alone.
+     */
+    private Joined connect(JChannel ch, long deadline, int attempt) {
         CompletableFuture<Void> joined = new CompletableFuture<>();
         Thread joiner = new Thread(() -> {
             try {
@@ -167,14 +221,44 @@ public final class JGroupsTransport implements Transport {
         }, "dlock-jgroups-join-" + cluster);
         joiner.setDaemon(true);
         joiner.start();
+        GMS gms = ch.getProtocolStack().findProtocol(GMS.class);
+        Discovery discovery = ch.getProtocolStack().findProtocol(Discovery.class);
+        long joinTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(gms == null ? 2_000 : Math.max(100, gms.getJoinTimeout()));
+        long nextProbe = System.nanoTime() + 2 * joinTimeoutNanos;
         try {
-            joined.get(joinTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            abandonJoin(ch, joined);
-            throw new TransportException("could not join JGroups cluster '" + cluster + "' within "
-                    + joinTimeout.toMillis() + " ms (dlock.jgroups.join-timeout-ms) with stack " + stackName
-                    + ": members were found but did not accept this node; on the secure stack, check that its keystore"
-                    + " holds the cluster's key");
+            while (true) {
+                long now = System.nanoTime();
+                long until = gms == null || discovery == null ? deadline : Math.min(deadline, Math.max(now, nextProbe));
+                try {
+                    joined.get(Math.max(0, until - now), TimeUnit.NANOSECONDS);
+                    return Joined.YES;
+                } catch (TimeoutException e) {
+                    // look below
+                }
+                if (System.nanoTime() - deadline >= 0) {
+                    if (giveUp(ch, joined, joinTimeoutNanos, "dlock.jgroups.join-timeout-ms has passed")) {
+                        return Joined.YES;
+                    }
+                    throw new TransportException("could not join JGroups cluster '" + cluster + "' within "
+                            + joinTimeout.toMillis() + " ms (dlock.jgroups.join-timeout-ms) with stack " + stackName
+                            + ": members were found but did not accept this node (" + attempt + " attempt"
+                            + (attempt == 1 ? "" : "s") + "); on the secure stack, check that its keystore holds the"
+                            + " cluster's key");
+                }
+                long probeNanos = Math.min(joinTimeoutNanos, Math.max(0, deadline - System.nanoTime()));
+                Address coordinator = liveCoordinator(discovery, joined, probeNanos);
+                if (joined.isDone() || coordinator != null || System.nanoTime() - deadline >= 0) {
+                    nextProbe = System.nanoTime() + joinTimeoutNanos;
+                    continue;
+                }
+                LOG.info("{}: joining JGroups cluster '{}' (attempt {}): no live member answers as coordinator; the"
+                        + " coordinator this node found has left or crashed, so it joins again on a fresh channel", self,
+                        cluster, attempt);
+                if (giveUp(ch, joined, joinTimeoutNanos, "the coordinator is gone")) {
+                    return Joined.YES;
+                }
+                return Joined.AGAIN;
+            }
         } catch (ExecutionException e) {
             close();
             Throwable cause = e.getCause();
@@ -188,31 +272,56 @@ public final class JGroupsTransport implements Transport {
     }
 
     /**
-     * Ends a join that the cluster does not answer. JGroups keeps trying while the channel's connect
-     * holds the channel (close() would wait for it), so the join is told to give up after its current
-     * attempt (GMS then makes this node a singleton, which is never shown to the receiver), and the
-     * channel is closed once connect has returned.
+     * The first member that answers a discovery round as coordinator within {@code timeoutNanos}, or null; ends
+     * early when the join completes.
      */
-    private void abandonJoin(JChannel ch, CompletableFuture<Void> joined) {
-        joinAbandoned = true;
-        org.jgroups.protocols.pbcast.GMS gms = ch.getProtocolStack().findProtocol(org.jgroups.protocols.pbcast.GMS.class);
-        if (gms != null) {
-            gms.setMaxJoinAttempts(1);
-        }
-        long waitMs = gms == null ? 5_000 : Math.max(5_000, 3 * gms.getJoinTimeout());
+    private static Address liveCoordinator(Discovery discovery, CompletableFuture<Void> joined, long timeoutNanos)
+            throws InterruptedException {
+        Responses responses = discovery.findMembers(null, false, true, 0);
         try {
-            joined.get(waitMs, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.debug("abandoned join of '{}' did not end cleanly: {}", cluster, e.toString());
+            long end = System.nanoTime() + timeoutNanos;
+            while (true) {
+                for (PingData answer : responses) {
+                    if (answer.isCoord()) {
+                        return answer.getAddress();
+                    }
+                }
+                if (joined.isDone() || System.nanoTime() - end >= 0) {
+                    return null;
+                }
+                Thread.sleep(50);
+            }
+        } finally {
+            responses.done();
         }
-        if (joined.isDone()) {
-            close();
-        } else {
-            closed.set(true);
-            joined.whenComplete((ok, err) -> ch.close()); // close as soon as connect lets go of the channel
+    }
+
+    /**
+     * Ends a join that is not going to be accepted, without making this node a cluster of its own: JGroups' client
+     * is handed a JOIN response that refuses it, which it sees within one JOIN timeout and which makes
+     * {@code connect} fail and stop the channel's stack. Returns true if the join succeeded meanwhile (the channel
+     * is then a member, and is kept); else the channel is closed (at once, or as soon as connect lets go of it).
+     */
+    private boolean giveUp(JChannel ch, CompletableFuture<Void> joined, long joinTimeoutNanos, String why)
+            throws InterruptedException {
+        GMS gms = ch.getProtocolStack().findProtocol(GMS.class);
+        if (gms != null && gms.getImpl() instanceof ClientGmsImpl client) {
+            client.handleJoinResponse(new JoinRsp("dlock gave up this join: " + why));
         }
+        try {
+            joined.get(2 * joinTimeoutNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            LOG.debug("{}: gave up joining '{}': {}", self, cluster, e.getCause().toString());
+        } catch (TimeoutException e) {
+            LOG.debug("{}: a join of '{}' that was given up has not ended yet; its channel is closed when it does", self,
+                    cluster);
+        }
+        if (channel == ch) {
+            channel = null; // its views are not passed on
+        }
+        joined.whenComplete((ok, err) -> ch.close()); // at once if connect has returned, else as soon as it does
+        return false;
     }
 
     /** What is left of {@code dlock.jgroups.join-timeout-ms} since {@link #start} began (at least 1 s). */
@@ -320,15 +429,15 @@ public final class JGroupsTransport implements Transport {
         return a instanceof org.jgroups.util.UUID ? ((org.jgroups.util.UUID) a).toStringLong() : String.valueOf(a);
     }
 
-    /** The id's holder that joined before {@code me}, if any (views list members in join order). */
-    private static NodeId firstHolderOf(org.jgroups.View v, long id, Address me) {
+    /** The member holding {@code id} that is listed before {@code me} (views list members in join order), if any. */
+    private static Address firstHolderOf(org.jgroups.View v, long id, Address me) {
         for (Address a : v.getMembers()) {
             if (a.equals(me)) {
                 return null;
             }
             NodeId other = idOf(a);
             if (other != null && other.value() == id) {
-                return other;
+                return a;
             }
         }
         return null;
@@ -405,12 +514,21 @@ public final class JGroupsTransport implements Transport {
         return "JGroupsTransport[" + cluster + "/" + self + "]";
     }
 
-    /** Adapts JGroups callbacks to the dlock receiver. */
+    /**
+     * Adapts the JGroups callbacks of one channel to the dlock receiver; those of a channel whose join was given
+     * up (it is no longer {@link #channel}) are dropped.
+     */
     private final class ChannelReceiver implements org.jgroups.Receiver {
+
+        private final JChannel source;
+
+        ChannelReceiver(JChannel source) {
+            this.source = source;
+        }
 
         @Override
         public void receive(Message msg) {
-            if (closed.get()) {
+            if (closed.get() || source != channel) {
                 return;
             }
             NodeId from = idOf(msg.getSrc());
@@ -437,7 +555,7 @@ public final class JGroupsTransport implements Transport {
 
         @Override
         public void viewAccepted(org.jgroups.View v) {
-            if (!closed.get() && !joinAbandoned && self != null) {
+            if (!closed.get() && source == channel) {
                 install(v);
             }
         }

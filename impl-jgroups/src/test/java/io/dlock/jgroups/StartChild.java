@@ -1,0 +1,132 @@
+package io.dlock.jgroups;
+
+import io.dlock.DistributedLock;
+import io.dlock.DlockConfig;
+import io.dlock.LockService;
+import io.dlock.MutexAlgorithm;
+import io.dlock.spi.View;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.jgroups.JChannel;
+import org.jgroups.util.ExtendedUUID;
+
+/**
+ * The child JVM of {@link StartOrderTest}: one node that starts, says how the start went, and then does what
+ * its mode says. Talks to the test on stdin/stdout.
+ *
+ * <p>Arguments: {@code cluster stack port portRange id joinTimeoutMs mode [workMs]}; {@code stack} is
+ * {@code default} (then {@code dlock.jgroups.initial-hosts} is 127.0.0.1[port]) or {@code tcp} with the
+ * initial hosts 127.0.0.1[port]; id 0 means no {@code dlock.node.id} (the id is derived from the address).
+ * Modes:
+ * <ul>
+ *   <li>{@code quick workMs}: what a Quick start does: start, lock and unlock once, work for {@code workMs},
+ *       close, exit. Prints {@code STARTED ms epoch members} or {@code FAILED ms message}, then {@code CLOSED}.</li>
+ *   <li>{@code stay}: start, print {@code STARTED ...} (or {@code FAILED ...}), then {@code VIEW epoch members}
+ *       at every view change until {@code exit} on stdin (then it closes and prints {@code CLOSED}).</li>
+ *   <li>{@code deaf}: a bare JGroups member on the stack (with the dlock id in its address) that never accepts
+ *       a JOIN ({@link DropJoins}): prints {@code COORD} once it is the coordinator of its own cluster and
+ *       {@code JOIN-DROPPED address} for every new joiner, until {@code exit} (it leaves) or it is killed.</li>
+ * </ul>
+ * A start's {@code ms} is the time LockService.start took.
+ */
+public final class StartChild {
+
+    private StartChild() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String cluster = args[0];
+        String stack = args[1];
+        String port = args[2];
+        String portRange = args[3];
+        long id = Long.parseLong(args[4]);
+        String joinTimeout = args[5];
+        String mode = args[6];
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        DlockConfig.Builder b = DlockConfig.builder().transport("jgroups").cluster(cluster)
+                .mutex(MutexAlgorithm.RICART_AGRAWALA)
+                .set(JGroupsTransportFactory.STACK, stack)
+                .set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
+                .set(JGroupsTransportFactory.PORT, port)
+                .set(JGroupsTransportFactory.PORT_RANGE, portRange)
+                .set(JGroupsTransportFactory.INITIAL_HOSTS, "127.0.0.1[" + port + "]")
+                .set(JGroupsTransportFactory.JOIN_TIMEOUT_MS, joinTimeout);
+        if (id != 0) {
+            b.nodeId(id);
+        }
+        DlockConfig config = b.build();
+        if (mode.equals("deaf")) {
+            deaf(config, stack, id, out, in);
+            return;
+        }
+        long start = System.nanoTime();
+        LockService service;
+        try {
+            service = LockService.start(config);
+        } catch (RuntimeException e) {
+            out.println("FAILED " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " "
+                    + e.getMessage().replace('\n', ' '));
+            return;
+        }
+        View first = service.view();
+        out.println("STARTED " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " " + first.epoch() + " "
+                + first.members());
+        try (service) {
+            if (mode.equals("quick")) {
+                DistributedLock lock = service.lock("quick");
+                if (lock.tryLock(30, TimeUnit.SECONDS)) {
+                    lock.unlock();
+                }
+                Thread.sleep(Long.parseLong(args[7]));
+            } else {
+                Thread reader = new Thread(() -> {
+                    try {
+                        String line;
+                        do {
+                            line = in.readLine();
+                        } while (line != null && !line.equals("exit"));
+                    } catch (java.io.IOException e) {
+                        // the test went away
+                    }
+                }, "commands");
+                reader.setDaemon(true);
+                reader.start();
+                View last = first;
+                while (reader.isAlive()) {
+                    View v = service.view();
+                    if (!v.equals(last)) {
+                        out.println("VIEW " + v.epoch() + " " + v.members());
+                        last = v;
+                    }
+                    reader.join(20);
+                }
+            }
+        }
+        out.println("CLOSED");
+    }
+
+    private static void deaf(DlockConfig config, String stack, long id, PrintStream out, BufferedReader in)
+            throws Exception {
+        String xml = JGroupsTransportFactory.substitute(JGroupsTransportFactory.readStack(stack),
+                JGroupsTransportFactory.settings(config, stack));
+        try (JChannel ch = new JChannel(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)))) {
+            DropJoins.install(ch.getProtocolStack(), joiner -> out.println("JOIN-DROPPED " + joiner));
+            ExtendedUUID address = ExtendedUUID.randomUUID();
+            address.put(JGroupsTransport.ID_KEY, Long.toString(id).getBytes(StandardCharsets.US_ASCII));
+            ch.addAddressGenerator(() -> address);
+            ch.name("deaf-" + id);
+            ch.connect(config.cluster());
+            out.println("COORD " + ch.getView());
+            String line;
+            do {
+                line = in.readLine(); // stay the coordinator
+            } while (line != null && !line.equals("exit"));
+        }
+        out.println("CLOSED");
+    }
+}
