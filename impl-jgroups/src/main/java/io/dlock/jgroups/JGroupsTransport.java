@@ -43,9 +43,14 @@ import org.slf4j.LoggerFactory;
  * key {@value #ID_KEY}, the id in decimal), so every member maps every address to the same id without any exchange:
  * the id travels with the address in views and messages. The id is {@code dlock.node.id} when set,
  * else derived from 32 random bits of the address's UUID. A member whose id is already taken by an earlier
- * member of the JGroups view is left out of the dlock view by everyone; if that member is this node,
- * {@link #start} fails with a message naming the id. A JGroups member without a dlock id (a foreign
- * channel in the same cluster) is left out too, and its messages are dropped and counted.
+ * member of the JGroups view is left out of the dlock view by everyone. If that member is this node, {@link #start}
+ * waits, until what is left of {@code dlock.jgroups.join-timeout-ms}, for the earlier member to leave: a node
+ * restarted with its {@code dlock.node.id} joins while failure detection still lists its previous run, which a
+ * {@code kill -9} or a hung host leaves there for up to a few seconds. Meanwhile this node passes on no view and holds
+ * the messages addressed to it for its first view; the others send to the id's earlier holder. If the id is still
+ * taken then (two live nodes with one id), start fails with a message naming the id, and the earlier node goes on.
+ * A derived id that is taken (a rare collision) fails the start at once. A JGroups member without a dlock id (a
+ * foreign channel in the same cluster) is left out too, and its messages are dropped and counted.
  *
  * <h2>Joining</h2>
  * {@link #start} joins within {@code dlock.jgroups.join-timeout-ms}. JGroups' joining client remembers every
@@ -142,17 +147,54 @@ public final class JGroupsTransport implements Transport {
             close();
             throw new TransportException("joined JGroups cluster '" + cluster + "' without a view");
         }
-        Address taken = firstHolderOf(first, self.value(), ch.getAddress());
-        if (taken != null) {
-            close();
-            throw new TransportException(configuredId.isPresent()
-                    ? "dlock.node.id=" + self.value() + " is already used by another member of cluster '" + cluster
-                    + "' (" + idOf(taken) + "); every member needs its own id"
-                    : "the id " + self.value() + " derived from this node's address is already used in cluster '"
-                    + cluster + "' (a rare collision): start again, or set dlock.node.id");
+        install(first, ch.getAddress());
+        if (view == null) {
+            awaitOwnId(ch, deadline);
         }
-        install(first);
         LOG.debug("{} joined JGroups cluster '{}' with stack {} as {}", self, cluster, stackName, ch.getAddress());
+    }
+
+    /**
+     * Waits until this node's id is its own: the JGroups view that accepted it lists an earlier member with the
+     * same id. With {@code dlock.node.id} that is most likely this node's previous run, killed a moment ago and not
+     * yet excluded by failure detection; everyone leaves this node out of the dlock view until then (see
+     * {@link #install}), so nothing reaches the receiver meanwhile (messages sent to the id go to the earlier
+     * member; any addressed to this node are held for the first view). Fails, leaving the cluster, if the id is
+     * still taken at {@code deadline} (two live nodes with one id), or at once for a derived id (a collision).
+     */
+    private void awaitOwnId(JChannel ch, long deadline) {
+        org.jgroups.View v = ch.getView();
+        Address holder = firstHolderOf(v, self.value(), ch.getAddress());
+        if (configuredId.isEmpty()) {
+            close();
+            throw new TransportException("the id " + self.value() + " derived from this node's address is already used"
+                    + " in cluster '" + cluster + "' (a rare collision): start again, or set dlock.node.id");
+        }
+        LOG.info("{}: dlock.node.id={} is held by JGroups member {} ({}), which joined before; waiting up to {} ms for it"
+                + " to leave (a previous run of this node that failure detection has not excluded yet?)", self,
+                self.value(), holder, uuidOf(holder), TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+        synchronized (viewLock) {
+            try {
+                long left;
+                while (view == null && !closed.get() && (left = deadline - System.nanoTime()) > 0) {
+                    viewLock.wait(TimeUnit.NANOSECONDS.toMillis(left) + 1);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (view != null) {
+                LOG.info("{}: dlock.node.id={} is this node's now (view {})", self, self.value(), view.epoch());
+                return;
+            }
+        }
+        close();
+        org.jgroups.View last = ch.getView();
+        Address still = last == null ? holder : firstHolderOf(last, self.value(), ch.getAddress());
+        throw new TransportException("dlock.node.id=" + self.value() + " is already used by another member of cluster '"
+                + cluster + "' (" + (still == null ? holder : still) + ", " + uuidOf(still == null ? holder : still)
+                + "); every member needs its own id. This node waited " + joinTimeout.toMillis()
+                + " ms (dlock.jgroups.join-timeout-ms) from its start for that member to leave, in case it was a"
+                + " previous run of this node" + (Thread.currentThread().isInterrupted() ? " (interrupted)" : ""));
     }
 
     /** How one attempt to join ended when it did not fail. */
@@ -443,7 +485,8 @@ public final class JGroupsTransport implements Transport {
         return null;
     }
 
-    private void install(org.jgroups.View v) {
+    /** Passes {@code v} on as a dlock view, unless an earlier member holds this node's id ({@code me} is ours). */
+    private void install(org.jgroups.View v, Address me) {
         synchronized (viewLock) {
             long epoch = v.getViewId().getId();
             View current = view;
@@ -460,17 +503,18 @@ public final class JGroupsTransport implements Transport {
                 }
                 if (!seen.add(id)) {
                     if (duplicatesLogged.add(a)) {
-                        LOG.error("{}: JGroups member {} ({}) claims dlock id {}, which member {} ({}) has already; it is"
-                                + " left out of the dlock view (give every node its own dlock.node.id)", self, a,
-                                uuidOf(a), id, map.get(id), uuidOf(map.get(id)));
+                        LOG.warn("{}: JGroups member {} ({}) claims dlock id {}, which member {} ({}) has already; it is"
+                                + " left out of the dlock view until that member leaves (a node restarted before its"
+                                + " previous run was excluded waits for that; otherwise give every node its own"
+                                + " dlock.node.id)", self, a, uuidOf(a), id, map.get(id), uuidOf(map.get(id)));
                     }
                     continue;
                 }
                 map.put(id, a);
                 ids.add(id);
             }
-            if (!seen.contains(self)) {
-                return; // this node is the later duplicate: start() fails, nothing to deliver
+            if (me == null || !me.equals(map.get(self))) {
+                return; // this node is the later duplicate: start() waits for the earlier one to leave
             }
             View next = new View(epoch, ids);
             addresses = Map.copyOf(map);
@@ -485,6 +529,7 @@ public final class JGroupsTransport implements Transport {
                 receiver.onView(new View(current.epoch() + 1, List.of(self)));
             }
             view = next;
+            viewLock.notifyAll(); // start() may wait for the first view in which this node's id is its own
             receiver.onView(next);
             for (Object[] early : beforeFirstView) {
                 receiver.onMessage((NodeId) early[0], (byte[]) early[1]);
@@ -556,7 +601,7 @@ public final class JGroupsTransport implements Transport {
         @Override
         public void viewAccepted(org.jgroups.View v) {
             if (!closed.get() && source == channel) {
-                install(v);
+                install(v, source.getAddress());
             }
         }
     }

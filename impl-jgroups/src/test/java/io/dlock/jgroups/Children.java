@@ -102,6 +102,14 @@ final class Children implements AutoCloseable {
         assertTrue(p.waitFor(30, TimeUnit.SECONDS), "child " + child + " did not die");
     }
 
+    /** Sends {@code signal} (STOP, CONT) to the child with the kill command. */
+    void signal(int child, String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(processes.get(child).pid()))
+                .redirectErrorStream(true).start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal + " of child " + child
+                + " failed");
+    }
+
     @Override
     public void close() throws InterruptedException {
         for (Process p : processes) {

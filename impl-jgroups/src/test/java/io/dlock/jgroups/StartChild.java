@@ -26,12 +26,14 @@ import org.jgroups.util.ExtendedUUID;
  *   <li>{@code quick workMs}: what a Quick start does: start, lock and unlock once, work for {@code workMs},
  *       close, exit. Prints {@code STARTED ms epoch members} or {@code FAILED ms message}, then {@code CLOSED}.</li>
  *   <li>{@code stay}: start, print {@code STARTED ...} (or {@code FAILED ...}), then {@code VIEW epoch members}
- *       at every view change until {@code exit} on stdin (then it closes and prints {@code CLOSED}).</li>
+ *       at every view change until {@code exit} on stdin (then it closes and prints {@code CLOSED}); {@code lock name}
+ *       on stdin takes that lock and keeps it (prints {@code LOCKED name token}, or {@code NOT-LOCKED name}).</li>
  *   <li>{@code deaf}: a bare JGroups member on the stack (with the dlock id in its address) that never accepts
  *       a JOIN ({@link DropJoins}): prints {@code COORD} once it is the coordinator of its own cluster and
  *       {@code JOIN-DROPPED address} for every new joiner, until {@code exit} (it leaves) or it is killed.</li>
  * </ul>
- * A start's {@code ms} is the time LockService.start took.
+ * A start's {@code ms} is the time LockService.start took. The mutex algorithm is Ricart-Agrawala, or the one
+ * named by the system property {@code dlock.test.child-mutex}.
  */
 public final class StartChild {
 
@@ -49,7 +51,8 @@ public final class StartChild {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         DlockConfig.Builder b = DlockConfig.builder().transport("jgroups").cluster(cluster)
-                .mutex(MutexAlgorithm.RICART_AGRAWALA)
+                .set(DlockConfig.MUTEX, System.getProperty("dlock.test.child-mutex",
+                        MutexAlgorithm.RICART_AGRAWALA.configName()))
                 .set(JGroupsTransportFactory.STACK, stack)
                 .set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
                 .set(JGroupsTransportFactory.PORT, port)
@@ -84,16 +87,7 @@ public final class StartChild {
                 }
                 Thread.sleep(Long.parseLong(args[7]));
             } else {
-                Thread reader = new Thread(() -> {
-                    try {
-                        String line;
-                        do {
-                            line = in.readLine();
-                        } while (line != null && !line.equals("exit"));
-                    } catch (java.io.IOException e) {
-                        // the test went away
-                    }
-                }, "commands");
+                Thread reader = new Thread(() -> commands(service, in, out), "commands");
                 reader.setDaemon(true);
                 reader.start();
                 View last = first;
@@ -108,6 +102,27 @@ public final class StartChild {
             }
         }
         out.println("CLOSED");
+    }
+
+    /** Reads {@code lock name} (take the lock and keep it: prints {@code LOCKED name token}) until {@code exit}. */
+    private static void commands(LockService service, BufferedReader in, PrintStream out) {
+        try {
+            String line;
+            while ((line = in.readLine()) != null && !line.equals("exit")) {
+                if (line.startsWith("lock ")) {
+                    DistributedLock lock = service.lock(line.substring("lock ".length()));
+                    if (lock.tryLock(30, TimeUnit.SECONDS)) {
+                        out.println("LOCKED " + lock.name() + " " + lock.fencingToken());
+                    } else {
+                        out.println("NOT-LOCKED " + lock.name());
+                    }
+                }
+            }
+        } catch (java.io.IOException e) {
+            // the test went away
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void deaf(DlockConfig config, String stack, long id, PrintStream out, BufferedReader in)

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
@@ -16,11 +17,13 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Starts that race with a coordinator's end: nodes that join while the coordinator they found leaves or
@@ -85,6 +88,57 @@ class StartOrderTest {
             for (CompletableFuture<LockService> start : starts) {
                 start.thenAccept(LockService::close);
             }
+        }
+    }
+
+    /**
+     * The algorithms of the restart test: centralized (the restarted node is the mutex coordinator, the highest
+     * id, and held the lock); with {@code -Ddlock.test.start-order-all=true} also Ricart-Agrawala and Suzuki-Kasami
+     * (the previous run held the token).
+     */
+    static Stream<MutexAlgorithm> restartAlgorithms() {
+        return Boolean.getBoolean("dlock.test.start-order-all")
+                ? Stream.of(MutexAlgorithm.CENTRALIZED, MutexAlgorithm.RICART_AGRAWALA, MutexAlgorithm.SUZUKI_KASAMI)
+                : Stream.of(MutexAlgorithm.CENTRALIZED);
+    }
+
+    /**
+     * A node restarted with its dlock.node.id while its previous run (paused, holding a lock) is still a member
+     * starts once failure detection has excluded that run; the lock its previous run held is free again.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("restartAlgorithms")
+    void restartWhileThePreviousRunIsStillListed_waitsForItsExclusion(MutexAlgorithm algorithm) throws Exception {
+        int port = JGroupsCluster.freshPorts(5);
+        DlockConfig.Builder template = JGroupsCluster.base(algorithm)
+                .set(JGroupsTransportFactory.STACK, "default")
+                .set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
+                .set(JGroupsTransportFactory.PORT, Integer.toString(port))
+                .set(JGroupsTransportFactory.PORT_RANGE, "5")
+                .set(JGroupsTransportFactory.JOIN_TIMEOUT_MS, Long.toString(JOIN_TIMEOUT_MS));
+        try (JGroupsCluster cluster = new JGroupsCluster(2, template); Children children = new Children()) {
+            int previous = children.start(List.of("-Ddlock.test.child-mutex=" + algorithm.configName()), cluster.name,
+                    "default", Integer.toString(port), "5", "3",
+                    Long.toString(JOIN_TIMEOUT_MS), "stay");
+            children.await(previous, "STARTED", 60);
+            cluster.awaitViewSize(3);
+            children.tell(previous, "lock held");
+            children.await(previous, "LOCKED held", 30);
+            children.signal(previous, "STOP"); // hung: only FD_ALL3's missing heartbeats will exclude it
+            long restartedAt = System.nanoTime();
+            LockService restarted = cluster.add(template.cluster(cluster.name).nodeId(3).build());
+            long startMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAt);
+            System.out.println("START-ORDER " + algorithm + ": restart with the same id while the previous run is"
+                    + " listed: started in " + startMs + " ms");
+            assertEquals(List.of(NodeId.of(1), NodeId.of(2), NodeId.of(3)), restarted.view().members());
+            cluster.awaitViewSize(3);
+            DistributedLock lock = cluster.node(0).lock("held");
+            assertTrue(lock.tryLock(30, TimeUnit.SECONDS), "the lock held by the previous run of node 3 stayed taken");
+            lock.unlock();
+            DistributedLock own = restarted.lock("held");
+            assertTrue(own.tryLock(30, TimeUnit.SECONDS));
+            own.unlock();
+            children.kill(previous);
         }
     }
 
