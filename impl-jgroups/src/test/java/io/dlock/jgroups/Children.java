@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class Children implements AutoCloseable {
 
-    /** A line printed by child {@code child} (0-based, in start order). */
-    record Line(int child, String text) {
+    /** A line printed by child {@code child} (0-based, in start order), read at {@code nanos} (System.nanoTime). */
+    record Line(int child, String text, long nanos) {
     }
 
     private final List<Process> processes = new ArrayList<>();
@@ -31,8 +31,14 @@ final class Children implements AutoCloseable {
 
     /** Starts a child with {@link StartChild}'s arguments and extra JVM options; returns its index. */
     int start(List<String> jvmOptions, String... args) throws IOException {
+        return startOn(List.of(), jvmOptions, args);
+    }
+
+    /** {@link #start}, the command run under {@code prefix} (e.g. {@code ip netns exec ns}, which execs the JVM). */
+    int startOn(List<String> prefix, List<String> jvmOptions, String... args) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(List.of(java, "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.showDateTime=true",
                 "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
         cmd.addAll(jvmOptions);
@@ -49,7 +55,7 @@ final class Children implements AutoCloseable {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 String s;
                 while ((s = r.readLine()) != null) {
-                    lines.add(new Line(index, s));
+                    lines.add(new Line(index, s, System.nanoTime()));
                 }
             } catch (IOException e) {
                 // the process died
@@ -67,6 +73,11 @@ final class Children implements AutoCloseable {
             fail("no output from any child process for " + timeoutS + " s");
         }
         return l;
+    }
+
+    /** The next line of any child within {@code timeoutMs}, or null. */
+    Line poll(long timeoutMs) throws InterruptedException {
+        return lines.poll(timeoutMs, TimeUnit.MILLISECONDS);
     }
 
     /** The next line of {@code child} that starts with {@code prefix}; other lines are skipped. */

@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.jgroups.JChannel;
+import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.util.ExtendedUUID;
 
 /**
@@ -27,13 +28,15 @@ import org.jgroups.util.ExtendedUUID;
  *       close, exit. Prints {@code STARTED ms epoch members} or {@code FAILED ms message}, then {@code CLOSED}.</li>
  *   <li>{@code stay}: start, print {@code STARTED ...} (or {@code FAILED ...}), then {@code VIEW epoch members}
  *       at every view change until {@code exit} on stdin (then it closes and prints {@code CLOSED}); {@code lock name}
- *       on stdin takes that lock and keeps it (prints {@code LOCKED name token}, or {@code NOT-LOCKED name}).</li>
+ *       on stdin takes that lock and keeps it (prints {@code LOCKED name token}, or {@code NOT-LOCKED name});
+ *       {@code fd?} prints {@code FD clientState suspicions} of FD_SOCK2.</li>
  *   <li>{@code deaf}: a bare JGroups member on the stack (with the dlock id in its address) that never accepts
  *       a JOIN ({@link DropJoins}): prints {@code COORD} once it is the coordinator of its own cluster and
  *       {@code JOIN-DROPPED address} for every new joiner, until {@code exit} (it leaves) or it is killed.</li>
  * </ul>
  * A start's {@code ms} is the time LockService.start took. The mutex algorithm is Ricart-Agrawala, or the one
- * named by the system property {@code dlock.test.child-mutex}.
+ * named by the system property {@code dlock.test.child-mutex}; the system property {@code dlock.test.initial-hosts}
+ * replaces the initial hosts, {@code dlock.test.bind-addr} the bind address 127.0.0.1.
  */
 public final class StartChild {
 
@@ -54,10 +57,11 @@ public final class StartChild {
                 .set(DlockConfig.MUTEX, System.getProperty("dlock.test.child-mutex",
                         MutexAlgorithm.RICART_AGRAWALA.configName()))
                 .set(JGroupsTransportFactory.STACK, stack)
-                .set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
+                .set(JGroupsTransportFactory.BIND_ADDR, System.getProperty("dlock.test.bind-addr", "127.0.0.1"))
                 .set(JGroupsTransportFactory.PORT, port)
                 .set(JGroupsTransportFactory.PORT_RANGE, portRange)
-                .set(JGroupsTransportFactory.INITIAL_HOSTS, "127.0.0.1[" + port + "]")
+                .set(JGroupsTransportFactory.INITIAL_HOSTS, System.getProperty("dlock.test.initial-hosts",
+                        "127.0.0.1[" + port + "]"))
                 .set(JGroupsTransportFactory.JOIN_TIMEOUT_MS, joinTimeout);
         if (id != 0) {
             b.nodeId(id);
@@ -69,8 +73,9 @@ public final class StartChild {
         }
         long start = System.nanoTime();
         LockService service;
+        JGroupsTransport transport = JGroupsTransportFactory.newTransport(config);
         try {
-            service = LockService.start(config);
+            service = LockService.start(config, transport);
         } catch (RuntimeException e) {
             out.println("FAILED " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " "
                     + e.getMessage().replace('\n', ' '));
@@ -87,7 +92,7 @@ public final class StartChild {
                 }
                 Thread.sleep(Long.parseLong(args[7]));
             } else {
-                Thread reader = new Thread(() -> commands(service, in, out), "commands");
+                Thread reader = new Thread(() -> commands(service, transport, in, out), "commands");
                 reader.setDaemon(true);
                 reader.start();
                 View last = first;
@@ -104,12 +109,19 @@ public final class StartChild {
         out.println("CLOSED");
     }
 
-    /** Reads {@code lock name} (take the lock and keep it: prints {@code LOCKED name token}) until {@code exit}. */
-    private static void commands(LockService service, BufferedReader in, PrintStream out) {
+    /**
+     * Reads {@code lock name} (take the lock and keep it: prints {@code LOCKED name token}) and {@code fd?} (prints
+     * {@code FD state suspicions}: FD_SOCK2's client state and how many suspicions it has raised) until {@code exit}.
+     */
+    private static void commands(LockService service, JGroupsTransport transport, BufferedReader in, PrintStream out) {
         try {
             String line;
             while ((line = in.readLine()) != null && !line.equals("exit")) {
-                if (line.startsWith("lock ")) {
+                if (line.equals("fd?")) {
+                    FD_SOCK2 fd = transport.channel().getProtocolStack().findProtocol(FD_SOCK2.class);
+                    String history = fd.printSuspectHistory();
+                    out.println("FD " + fd.getClientState() + " " + (history.isEmpty() ? 0 : history.split("\n").length));
+                } else if (line.startsWith("lock ")) {
                     DistributedLock lock = service.lock(line.substring("lock ".length()));
                     if (lock.tryLock(30, TimeUnit.SECONDS)) {
                         out.println("LOCKED " + lock.name() + " " + lock.fencingToken());

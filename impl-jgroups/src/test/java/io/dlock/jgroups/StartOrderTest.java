@@ -143,6 +143,84 @@ class StartOrderTest {
     }
 
     /**
+     * Kill-and-restart chaos on the tcp stack: five JVMs on ports of their own (like five hosts, each with its
+     * one port), one at a time killed with SIGKILL and restarted with its dlock.node.id after 3 to 10 s, sometimes
+     * a second one before the first is back; every restart starts. A measurement, not part of the default build:
+     * {@code -Ddlock.test.restart-trials=N} restarts.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "dlock.test.restart-trials", matches = "[0-9]+")
+    @Timeout(7200)
+    void killAndRestart_tcpStack_everyRestartStarts() throws Exception {
+        int restarts = Integer.getInteger("dlock.test.restart-trials");
+        java.util.Random random = new java.util.Random(Long.getLong("dlock.test.restart-seed", System.nanoTime()));
+        int nodes = 5;
+        int port = JGroupsCluster.freshPorts(nodes + 2);
+        String cluster = "chaos-" + UUID.randomUUID();
+        StringBuilder hosts = new StringBuilder();
+        for (int i = 0; i < nodes; i++) {
+            hosts.append(i == 0 ? "" : ",").append("127.0.0.1[").append(port + i).append(']');
+        }
+        List<String> jvm = List.of("-Ddlock.test.initial-hosts=" + hosts);
+        int[] child = new int[nodes + 1]; // node id -> current child index
+        long[] restartAt = new long[nodes + 1]; // 0: running
+        List<String> failures = new ArrayList<>();
+        List<Long> startMs = new ArrayList<>();
+        try (Children children = new Children()) {
+            for (int id = 1; id <= nodes; id++) {
+                child[id] = children.start(jvm, cluster, "tcp", Integer.toString(port + id - 1), "0", Integer.toString(id),
+                        "30000", "stay");
+                children.await(child[id], "STARTED", 60);
+            }
+            int done = 0;
+            long nextKill = System.nanoTime();
+            java.util.Map<Integer, Integer> pending = new java.util.HashMap<>(); // child index -> node id
+            while (done < restarts || !pending.isEmpty()) {
+                long now = System.nanoTime();
+                for (int id = 1; id <= nodes; id++) {
+                    if (restartAt[id] != 0 && now - restartAt[id] >= 0) {
+                        restartAt[id] = 0;
+                        child[id] = children.start(jvm, cluster, "tcp", Integer.toString(port + id - 1), "0",
+                                Integer.toString(id), "30000", "stay");
+                        pending.put(child[id], id);
+                    }
+                }
+                int dead = 0;
+                for (int id = 1; id <= nodes; id++) {
+                    dead += restartAt[id] != 0 || pending.containsValue(id) ? 1 : 0;
+                }
+                if (done + dead < restarts && dead < 2 && now - nextKill >= 0) {
+                    int id = 1 + random.nextInt(nodes);
+                    if (restartAt[id] == 0 && !pending.containsValue(id)) {
+                        children.kill(child[id]);
+                        restartAt[id] = now + TimeUnit.MILLISECONDS.toNanos(3_000 + random.nextInt(7_001));
+                        nextKill = now + TimeUnit.MILLISECONDS.toNanos(1_000 + random.nextInt(8_000));
+                    }
+                }
+                Children.Line l = children.poll(100);
+                if (l != null && pending.containsKey(l.child())
+                        && (l.text().startsWith("STARTED") || l.text().startsWith("FAILED"))) {
+                    int id = pending.remove(l.child());
+                    done++;
+                    if (l.text().startsWith("FAILED")) {
+                        failures.add("node " + id + ": " + l.text());
+                        System.out.println("RESTART " + done + " node " + id + " " + l.text());
+                        restartAt[id] = System.nanoTime(); // start it again
+                    } else {
+                        startMs.add(Long.parseLong(l.text().split(" ")[1]));
+                        System.out.println("RESTART " + done + " node " + id + " " + l.text());
+                    }
+                }
+            }
+        }
+        java.util.Collections.sort(startMs);
+        System.out.println("RESTART " + failures.size() + " of " + restarts + " restarts failed; start times (ms) min "
+                + startMs.get(0) + " median " + startMs.get(startMs.size() / 2) + " max " + startMs.get(startMs.size() - 1)
+                + "; failures: " + failures);
+        assertTrue(failures.isEmpty(), failures.size() + " of " + restarts + " restarts failed: " + failures);
+    }
+
+    /**
      * A Quick start run as three JVMs started together without {@code dlock.cluster.size} on the default stack:
      * each starts, locks once, works a little and closes; every start succeeds. A measurement of the race
      * (how often a start finds a coordinator that then leaves), not part of the default build:
