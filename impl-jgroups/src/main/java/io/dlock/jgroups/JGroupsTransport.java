@@ -58,8 +58,8 @@ import org.slf4j.LoggerFactory;
  * since (it asks that one to accept it again and again) and a departed joiner that it expects to become the
  * coordinator; so nodes that started while the coordinator they found went away would never form a cluster.
  * A join that has not been accepted after two JOIN timeouts (GMS {@code join_timeout}) therefore asks the members
- * itself; if no live member answers as coordinator, that attempt is given up (it never becomes a cluster of its
- * own) and the node joins again on a fresh channel, with a new JGroups address and the same dlock id.
+ * itself; if no member of a cluster answers (only other joiners), that attempt is given up (it never becomes a
+ * cluster of its own) and the node joins again on a fresh channel, with a new JGroups address and the same dlock id.
  *
  * <h2>Views and order</h2>
  * The dlock view's epoch is the JGroups view id's number (which increases from view to view); its
@@ -247,9 +247,11 @@ public final class JGroupsTransport implements Transport {
      * crashed is asked to accept this node again and again (with {@code max_join_attempts="0"}, forever), and a
      * departed client whose address sorts first is waited for as the one that will become coordinator. Such a join
      * never ends although the live members could form a cluster at once. So, once the join has taken two JOIN
-     * timeouts, this node asks the members itself (a discovery round of one JOIN timeout): if no live member answers
-     * as coordinator, the attempt is given up ({@link Joined#AGAIN}) and the caller joins again on a fresh channel,
-     * whose discovery knows only the live members. A join that a live coordinator will answer is left alone.
+     * timeouts, this node asks the members itself (a discovery round of one JOIN timeout): if no member of a cluster
+     * answers, only joiners like this one, the attempt is given up ({@link Joined#AGAIN}) and the caller joins again
+     * on a fresh channel, whose discovery knows only the live nodes. A join is left alone while a coordinator answers
+     * (the client asks it too), and while members answer whose coordinator is gone: one of them takes over once
+     * failure detection has excluded it, and the client then joins that one.
      */
     private Joined connect(JChannel ch, long deadline, int attempt) {
         CompletableFuture<Void> joined = new CompletableFuture<>();
@@ -288,12 +290,12 @@ public final class JGroupsTransport implements Transport {
                             + " cluster's key");
                 }
                 long probeNanos = Math.min(joinTimeoutNanos, Math.max(0, deadline - System.nanoTime()));
-                Address coordinator = liveCoordinator(discovery, joined, probeNanos);
-                if (joined.isDone() || coordinator != null || System.nanoTime() - deadline >= 0) {
+                if (joined.isDone() || anyMemberAnswers(discovery, joined, probeNanos)
+                        || System.nanoTime() - deadline >= 0) {
                     nextProbe = System.nanoTime() + joinTimeoutNanos;
                     continue;
                 }
-                LOG.info("{}: joining JGroups cluster '{}' (attempt {}): no live member answers as coordinator; the"
+                LOG.info("{}: joining JGroups cluster '{}' (attempt {}): no live member of a cluster answers; the"
                         + " coordinator this node found has left or crashed, so it joins again on a fresh channel", self,
                         cluster, attempt);
                 if (giveUp(ch, joined, joinTimeoutNanos, "the coordinator is gone")) {
@@ -314,22 +316,23 @@ public final class JGroupsTransport implements Transport {
     }
 
     /**
-     * The first member that answers a discovery round as coordinator within {@code timeoutNanos}, or null; ends
-     * early when the join completes.
+     * Whether a member of a cluster (a coordinator, or a member whose coordinator may just have crashed and which
+     * will take over) answers a discovery round within {@code timeoutNanos}; a joining client answers too, but does
+     * not count. Ends early when one answers or the join completes.
      */
-    private static Address liveCoordinator(Discovery discovery, CompletableFuture<Void> joined, long timeoutNanos)
+    private static boolean anyMemberAnswers(Discovery discovery, CompletableFuture<Void> joined, long timeoutNanos)
             throws InterruptedException {
         Responses responses = discovery.findMembers(null, false, true, 0);
         try {
             long end = System.nanoTime() + timeoutNanos;
             while (true) {
                 for (PingData answer : responses) {
-                    if (answer.isCoord()) {
-                        return answer.getAddress();
+                    if (answer.isCoord() || answer.isServer()) {
+                        return true;
                     }
                 }
                 if (joined.isDone() || System.nanoTime() - end >= 0) {
-                    return null;
+                    return false;
                 }
                 Thread.sleep(50);
             }

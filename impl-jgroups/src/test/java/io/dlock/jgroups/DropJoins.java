@@ -11,23 +11,27 @@ import org.jgroups.stack.ProtocolStack;
 import org.jgroups.util.MessageBatch;
 
 /**
- * A test protocol put below GMS: drops every JOIN request, so that a member stays the coordinator that
- * joiners find by discovery but never accepts them (the window between a coordinator's discovery answer
- * and its leaving, made as wide as a test needs). Tells {@code onJoin} the first time each joiner asks.
+ * A test protocol put below GMS: drops every JOIN request (after those of the first {@code accept} joiners), so
+ * that a member stays the coordinator that joiners find by discovery but never accepts them (the window between a
+ * coordinator's discovery answer and its leaving, made as wide as a test needs). Tells {@code onJoin} the first
+ * time each dropped joiner asks.
  */
 final class DropJoins extends Protocol {
 
     private final Set<Address> joiners = ConcurrentHashMap.newKeySet();
+    private final Set<Address> accepted = ConcurrentHashMap.newKeySet();
+    private final int accept;
     private final Consumer<Address> onJoin;
     private volatile short gmsId;
 
-    private DropJoins(Consumer<Address> onJoin) {
+    private DropJoins(int accept, Consumer<Address> onJoin) {
+        this.accept = accept;
         this.onJoin = onJoin;
     }
 
-    /** Puts a JOIN dropper below the GMS of {@code stack} (before the channel connects). */
-    static DropJoins install(ProtocolStack stack, Consumer<Address> onJoin) throws Exception {
-        DropJoins drop = new DropJoins(onJoin);
+    /** Puts a JOIN dropper below the GMS of {@code stack} (before the channel connects); it lets the first {@code accept} joiners in. */
+    static DropJoins install(ProtocolStack stack, int accept, Consumer<Address> onJoin) throws Exception {
+        DropJoins drop = new DropJoins(accept, onJoin);
         GMS gms = stack.findProtocol(GMS.class);
         drop.gmsId = gms.getId();
         stack.insertProtocol(drop, ProtocolStack.Position.BELOW, GMS.class);
@@ -52,10 +56,13 @@ final class DropJoins extends Protocol {
         }
     }
 
-    private boolean isJoin(Message msg) {
+    private synchronized boolean isJoin(Message msg) {
         GMS.GmsHeader hdr = msg.getHeader(gmsId);
         if (hdr == null || (hdr.getType() != GMS.GmsHeader.JOIN_REQ
                 && hdr.getType() != GMS.GmsHeader.JOIN_REQ_WITH_STATE_TRANSFER)) {
+            return false;
+        }
+        if (accepted.contains(hdr.getMember()) || accepted.size() < accept && accepted.add(hdr.getMember())) {
             return false;
         }
         if (joiners.add(hdr.getMember())) {

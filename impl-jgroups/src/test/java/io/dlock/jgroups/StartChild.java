@@ -30,9 +30,12 @@ import org.jgroups.util.ExtendedUUID;
  *       at every view change until {@code exit} on stdin (then it closes and prints {@code CLOSED}); {@code lock name}
  *       on stdin takes that lock and keeps it (prints {@code LOCKED name token}, or {@code NOT-LOCKED name});
  *       {@code fd?} prints {@code FD clientState suspicions} of FD_SOCK2.</li>
- *   <li>{@code deaf}: a bare JGroups member on the stack (with the dlock id in its address) that never accepts
- *       a JOIN ({@link DropJoins}): prints {@code COORD} once it is the coordinator of its own cluster and
- *       {@code JOIN-DROPPED address} for every new joiner, until {@code exit} (it leaves) or it is killed.</li>
+ *   <li>{@code deaf [accept]}: a bare JGroups member on the stack (with the dlock id in its address) that never
+ *       accepts a JOIN after those of the first {@code accept} joiners (default 0; {@link DropJoins}): prints
+ *       {@code COORD} once it is the coordinator of its own cluster and {@code JOIN-DROPPED address} for every
+ *       dropped joiner, until {@code exit} (it leaves) or it is killed.</li>
+ *   <li>{@code last}: a bare JGroups member whose address sorts after every random one (so a joining client that
+ *       picks the first of all the nodes it found never picks it); prints {@code MEMBER view} once it has joined.</li>
  * </ul>
  * A start's {@code ms} is the time LockService.start took. The mutex algorithm is Ricart-Agrawala, or the one
  * named by the system property {@code dlock.test.child-mutex}; the system property {@code dlock.test.initial-hosts}
@@ -67,8 +70,8 @@ public final class StartChild {
             b.nodeId(id);
         }
         DlockConfig config = b.build();
-        if (mode.equals("deaf")) {
-            deaf(config, stack, id, out, in);
+        if (mode.equals("deaf") || mode.equals("last")) {
+            bare(config, stack, id, mode.equals("deaf") ? Integer.parseInt(args.length > 7 ? args[7] : "0") : -1, out, in);
             return;
         }
         long start = System.nanoTime();
@@ -137,21 +140,30 @@ public final class StartChild {
         }
     }
 
-    private static void deaf(DlockConfig config, String stack, long id, PrintStream out, BufferedReader in)
+    /**
+     * A bare JGroups member with this node's dlock id: with {@code accept} >= 0 a coordinator that lets only the first
+     * {@code accept} joiners in (mode deaf), else (mode last) a member whose address sorts after every random one.
+     */
+    private static void bare(DlockConfig config, String stack, long id, int accept, PrintStream out, BufferedReader in)
             throws Exception {
         String xml = JGroupsTransportFactory.substitute(JGroupsTransportFactory.readStack(stack),
                 JGroupsTransportFactory.settings(config, stack));
         try (JChannel ch = new JChannel(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)))) {
-            DropJoins.install(ch.getProtocolStack(), joiner -> out.println("JOIN-DROPPED " + joiner));
-            ExtendedUUID address = ExtendedUUID.randomUUID();
+            ExtendedUUID address;
+            if (accept >= 0) {
+                DropJoins.install(ch.getProtocolStack(), accept, joiner -> out.println("JOIN-DROPPED " + joiner));
+                address = ExtendedUUID.randomUUID();
+            } else {
+                address = new ExtendedUUID(Long.MAX_VALUE, Long.MAX_VALUE);
+            }
             address.put(JGroupsTransport.ID_KEY, Long.toString(id).getBytes(StandardCharsets.US_ASCII));
             ch.addAddressGenerator(() -> address);
-            ch.name("deaf-" + id);
+            ch.name((accept >= 0 ? "deaf-" : "last-") + id);
             ch.connect(config.cluster());
-            out.println("COORD " + ch.getView());
+            out.println((accept >= 0 ? "COORD " : "MEMBER ") + ch.getView());
             String line;
             do {
-                line = in.readLine(); // stay the coordinator
+                line = in.readLine(); // stay
             } while (line != null && !line.equals("exit"));
         }
         out.println("CLOSED");

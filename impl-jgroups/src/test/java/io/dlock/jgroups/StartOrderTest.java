@@ -92,6 +92,46 @@ class StartOrderTest {
     }
 
     /**
+     * A node joins a coordinator that hangs (SIGSTOP) before accepting it while another member of its cluster lives:
+     * it joins that member once it has taken over, rather than starting a cluster of its own.
+     */
+    @Test
+    void coordinatorHangsWhileANodeJoins_itJoinsTheMemberThatTakesOver() throws Exception {
+        int port = JGroupsCluster.freshPorts(4);
+        String cluster = "hang-" + UUID.randomUUID();
+        // the survivor notices the hung coordinator late, so the joiner must wait for the take-over
+        List<String> slowFd = List.of("-Djgroups.fd_all3.timeout=10s");
+        DlockConfig config = JGroupsCluster.base(MutexAlgorithm.RICART_AGRAWALA).cluster(cluster).nodeId(2)
+                .set(JGroupsTransportFactory.STACK, "default")
+                .set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
+                .set(JGroupsTransportFactory.PORT, Integer.toString(port))
+                .set(JGroupsTransportFactory.PORT_RANGE, "4")
+                .set(JGroupsTransportFactory.JOIN_TIMEOUT_MS, Long.toString(JOIN_TIMEOUT_MS)).build();
+        CompletableFuture<LockService> start = null;
+        try (Children children = new Children()) {
+            int coord = children.start(slowFd, cluster, "default", Integer.toString(port), "4", "1",
+                    Long.toString(JOIN_TIMEOUT_MS), "deaf", "1");
+            children.await(coord, "COORD", 60);
+            // node 4's address sorts after every random one: JGroups' rule for a cluster without a coordinator (the
+            // first of all the nodes a joiner found becomes it) would always pick a fresh joiner over it
+            int survivor = children.start(slowFd, cluster, "default", Integer.toString(port), "4", "4",
+                    Long.toString(JOIN_TIMEOUT_MS), "last");
+            children.await(survivor, "MEMBER", 60);
+            start = CompletableFuture.supplyAsync(() -> LockService.start(config));
+            children.await(coord, "JOIN-DROPPED", 60);
+            children.signal(coord, "STOP");
+            LockService joiner = start.get(JOIN_TIMEOUT_MS + 30_000, TimeUnit.MILLISECONDS);
+            assertEquals(List.of(NodeId.of(2), NodeId.of(4)), joiner.view().members(),
+                    "the joiner started a cluster of its own instead of joining the survivor");
+            children.kill(coord);
+        } finally {
+            if (start != null) {
+                start.thenAccept(LockService::close);
+            }
+        }
+    }
+
+    /**
      * The algorithms of the restart test: centralized (the restarted node is the mutex coordinator, the highest
      * id, and held the lock); with {@code -Ddlock.test.start-order-all=true} also Ricart-Agrawala and Suzuki-Kasami
      * (the previous run held the token).
