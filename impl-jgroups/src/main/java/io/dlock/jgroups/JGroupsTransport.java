@@ -24,7 +24,13 @@ import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
 import org.jgroups.Message;
+import org.jgroups.protocols.Discovery;
+import org.jgroups.protocols.PingData;
+import org.jgroups.protocols.pbcast.ClientGmsImpl;
+import org.jgroups.protocols.pbcast.GMS;
+import org.jgroups.protocols.pbcast.JoinRsp;
 import org.jgroups.util.ExtendedUUID;
+import org.jgroups.util.Responses;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,9 +43,23 @@ import org.slf4j.LoggerFactory;
  * key {@value #ID_KEY}, the id in decimal), so every member maps every address to the same id without any exchange:
  * the id travels with the address in views and messages. The id is {@code dlock.node.id} when set,
  * else derived from 32 random bits of the address's UUID. A member whose id is already taken by an earlier
- * member of the JGroups view is left out of the dlock view by everyone; if that member is this node,
- * {@link #start} fails with a message naming the id. A JGroups member without a dlock id (a foreign
- * channel in the same cluster) is left out too, and its messages are dropped and counted.
+ * member of the JGroups view is left out of the dlock view by everyone. If that member is this node, {@link #start}
+ * waits, until what is left of {@code dlock.jgroups.join-timeout-ms}, for the earlier member to leave: a node
+ * restarted with its {@code dlock.node.id} joins while failure detection still lists its previous run, which a
+ * {@code kill -9} or a hung host leaves there for up to a few seconds. Meanwhile this node passes on no view and holds
+ * the messages addressed to it for its first view; the others send to the id's earlier holder. If the id is still
+ * taken then (two live nodes with one id), start fails with a message naming the id, and the earlier node goes on.
+ * A derived id that is taken (a rare collision) fails the start at once. A JGroups member without a dlock id (a
+ * foreign channel in the same cluster) is left out too, and its messages are dropped and counted.
+ *
+ * <h2>Joining</h2>
+ * {@link #start} joins within {@code dlock.jgroups.join-timeout-ms}. JGroups' joining client remembers every
+ * member that answered its discovery for as long as it joins, including a coordinator that has left or crashed
+ * since (it asks that one to accept it again and again) and a departed joiner that it expects to become the
+ * coordinator; so nodes that started while the coordinator they found went away would never form a cluster.
+ * A join that has not been accepted after two JOIN timeouts (GMS {@code join_timeout}) therefore asks the members
+ * itself; if no member of a cluster answers (only other joiners), that attempt is given up (it never becomes a
+ * cluster of its own) and the node joins again on a fresh channel, with a new JGroups address and the same dlock id.
  *
  * <h2>Views and order</h2>
  * The dlock view's epoch is the JGroups view id's number (which increases from view to view); its
@@ -86,8 +106,6 @@ public final class JGroupsTransport implements Transport {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** When {@link #start} began, for {@link #primaryViewTimeout()}. */
     private volatile long startNanos;
-    /** Set when start() gave up joining: views JGroups still installs are not passed on. */
-    private volatile boolean joinAbandoned;
 
     private volatile JChannel channel;
     private volatile Receiver receiver;
@@ -122,6 +140,90 @@ public final class JGroupsTransport implements Transport {
         }
         this.receiver = receiver;
         this.startNanos = System.nanoTime();
+        long deadline = startNanos + joinTimeout.toNanos();
+        JChannel ch = join(deadline);
+        org.jgroups.View first = ch.getView();
+        if (first == null) {
+            close();
+            throw new TransportException("joined JGroups cluster '" + cluster + "' without a view");
+        }
+        install(first, ch.getAddress());
+        if (view == null) {
+            awaitOwnId(ch, deadline);
+        }
+        LOG.debug("{} joined JGroups cluster '{}' with stack {} as {}", self, cluster, stackName, ch.getAddress());
+    }
+
+    /**
+     * Waits until this node's id is its own: the JGroups view that accepted it lists an earlier member with the
+     * same id. With {@code dlock.node.id} that is most likely this node's previous run, killed a moment ago and not
+     * yet excluded by failure detection; everyone leaves this node out of the dlock view until then (see
+     * {@link #install}), so nothing reaches the receiver meanwhile (messages sent to the id go to the earlier
+     * member; any addressed to this node are held for the first view). Fails, leaving the cluster, if the id is
+     * still taken at {@code deadline} (two live nodes with one id), or at once for a derived id (a collision).
+     */
+    private void awaitOwnId(JChannel ch, long deadline) {
+        org.jgroups.View v = ch.getView();
+        Address holder = firstHolderOf(v, self.value(), ch.getAddress());
+        if (configuredId.isEmpty()) {
+            close();
+            throw new TransportException("the id " + self.value() + " derived from this node's address is already used"
+                    + " in cluster '" + cluster + "' (a rare collision): start again, or set dlock.node.id");
+        }
+        LOG.info("{}: dlock.node.id={} is held by JGroups member {} ({}), which joined before; waiting up to {} ms for it"
+                + " to leave (a previous run of this node that failure detection has not excluded yet?)", self,
+                self.value(), holder, uuidOf(holder), TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+        synchronized (viewLock) {
+            try {
+                long left;
+                while (view == null && !closed.get() && (left = deadline - System.nanoTime()) > 0) {
+                    viewLock.wait(TimeUnit.NANOSECONDS.toMillis(left) + 1);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (view != null) {
+                LOG.info("{}: dlock.node.id={} is this node's now (view {})", self, self.value(), view.epoch());
+                return;
+            }
+        }
+        close();
+        org.jgroups.View last = ch.getView();
+        Address still = last == null ? holder : firstHolderOf(last, self.value(), ch.getAddress());
+        throw new TransportException("dlock.node.id=" + self.value() + " is already used by another member of cluster '"
+                + cluster + "' (" + (still == null ? holder : still) + ", " + uuidOf(still == null ? holder : still)
+                + "); every member needs its own id. This node waited " + joinTimeout.toMillis()
+                + " ms (dlock.jgroups.join-timeout-ms) from its start for that member to leave, in case it was a"
+                + " previous run of this node" + (Thread.currentThread().isInterrupted() ? " (interrupted)" : ""));
+    }
+
+    /** How one attempt to join ended when it did not fail. */
+    private enum Joined {
+        /** The channel is a member of the cluster. */
+        YES,
+        /** The attempt was given up because the coordinator it joined is gone: join again on a fresh channel. */
+        AGAIN
+    }
+
+    /**
+     * Joins the cluster, on a fresh channel for each attempt, until one is accepted or {@code deadline}. An
+     * attempt is given up when the coordinator it found is gone and no live coordinator answers; see
+     * {@link #connect}.
+     */
+    private JChannel join(long deadline) {
+        for (int attempt = 1; ; attempt++) {
+            JChannel ch = newChannel();
+            if (connect(ch, deadline, attempt) == Joined.YES) {
+                return ch;
+            }
+        }
+    }
+
+    /** A channel from the stack with a fresh address that carries this node's id; it becomes {@link #channel}. */
+    private JChannel newChannel() {
+        if (closed.get()) {
+            throw new TransportException("JGroups transport for cluster '" + cluster + "' closed while joining");
+        }
         JChannel ch;
         try {
             ch = new JChannel(new ByteArrayInputStream(stackXml));
@@ -134,28 +236,24 @@ public final class JGroupsTransport implements Transport {
         this.self = NodeId.of(id);
         ch.addAddressGenerator(() -> address);
         ch.name("dlock-" + id);
-        ch.setReceiver(new ChannelReceiver());
+        ch.setReceiver(new ChannelReceiver(ch));
         this.channel = ch;
-        connect(ch);
-        org.jgroups.View first = ch.getView();
-        if (first == null) {
-            close();
-            throw new TransportException("joined JGroups cluster '" + cluster + "' without a view");
-        }
-        NodeId taken = firstHolderOf(first, id, ch.getAddress());
-        if (taken != null) {
-            close();
-            throw new TransportException(configuredId.isPresent()
-                    ? "dlock.node.id=" + id + " is already used by another member of cluster '" + cluster
-                    + "' (" + taken + "); every member needs its own id"
-                    : "the id " + id + " derived from this node's address is already used in cluster '" + cluster
-                    + "' (a rare collision): start again, or set dlock.node.id");
-        }
-        install(first);
-        LOG.debug("{} joined JGroups cluster '{}' with stack {} as {}", self, cluster, stackName, ch.getAddress());
+        return ch;
     }
 
-    private void connect(JChannel ch) {
+    /**
+     * One attempt to join with {@code ch}. JGroups' client keeps, for the whole join, every discovery answer it
+     * ever got (GMS ClientGmsImpl since JGroups 5.0, JGRP-2412): a coordinator that answered once and then left or
+     * crashed is asked to accept this node again and again (with {@code max_join_attempts="0"}, forever), and a
+     * departed client whose address sorts first is waited for as the one that will become coordinator. Such a join
+     * never ends although the live members could form a cluster at once. So, once the join has taken two JOIN
+     * timeouts, this node asks the members itself (a discovery round of one JOIN timeout): if no member of a cluster
+     * answers, only joiners like this one, the attempt is given up ({@link Joined#AGAIN}) and the caller joins again
+     * on a fresh channel, whose discovery knows only the live nodes. A join is left alone while a coordinator answers
+     * (the client asks it too), and while members answer whose coordinator is gone: one of them takes over once
+     * failure detection has excluded it, and the client then joins that one.
+     */
+    private Joined connect(JChannel ch, long deadline, int attempt) {
         CompletableFuture<Void> joined = new CompletableFuture<>();
         Thread joiner = new Thread(() -> {
             try {
@@ -167,14 +265,44 @@ public final class JGroupsTransport implements Transport {
         }, "dlock-jgroups-join-" + cluster);
         joiner.setDaemon(true);
         joiner.start();
+        GMS gms = ch.getProtocolStack().findProtocol(GMS.class);
+        Discovery discovery = ch.getProtocolStack().findProtocol(Discovery.class);
+        long joinTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(gms == null ? 2_000 : Math.max(100, gms.getJoinTimeout()));
+        long nextProbe = System.nanoTime() + 2 * joinTimeoutNanos;
         try {
-            joined.get(joinTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            abandonJoin(ch, joined);
-            throw new TransportException("could not join JGroups cluster '" + cluster + "' within "
-                    + joinTimeout.toMillis() + " ms (dlock.jgroups.join-timeout-ms) with stack " + stackName
-                    + ": members were found but did not accept this node; on the secure stack, check that its keystore"
-                    + " holds the cluster's key");
+            while (true) {
+                long now = System.nanoTime();
+                long until = gms == null || discovery == null ? deadline : Math.min(deadline, Math.max(now, nextProbe));
+                try {
+                    joined.get(Math.max(0, until - now), TimeUnit.NANOSECONDS);
+                    return Joined.YES;
+                } catch (TimeoutException e) {
+                    // look below
+                }
+                if (System.nanoTime() - deadline >= 0) {
+                    if (giveUp(ch, joined, joinTimeoutNanos, "dlock.jgroups.join-timeout-ms has passed")) {
+                        return Joined.YES;
+                    }
+                    throw new TransportException("could not join JGroups cluster '" + cluster + "' within "
+                            + joinTimeout.toMillis() + " ms (dlock.jgroups.join-timeout-ms) with stack " + stackName
+                            + ": members were found but did not accept this node (" + attempt + " attempt"
+                            + (attempt == 1 ? "" : "s") + "); on the secure stack, check that its keystore holds the"
+                            + " cluster's key");
+                }
+                long probeNanos = Math.min(joinTimeoutNanos, Math.max(0, deadline - System.nanoTime()));
+                if (joined.isDone() || anyMemberAnswers(discovery, joined, probeNanos)
+                        || System.nanoTime() - deadline >= 0) {
+                    nextProbe = System.nanoTime() + joinTimeoutNanos;
+                    continue;
+                }
+                LOG.info("{}: joining JGroups cluster '{}' (attempt {}): no live member of a cluster answers; the"
+                        + " coordinator this node found has left or crashed, so it joins again on a fresh channel", self,
+                        cluster, attempt);
+                if (giveUp(ch, joined, joinTimeoutNanos, "the coordinator is gone")) {
+                    return Joined.YES;
+                }
+                return Joined.AGAIN;
+            }
         } catch (ExecutionException e) {
             close();
             Throwable cause = e.getCause();
@@ -188,31 +316,57 @@ public final class JGroupsTransport implements Transport {
     }
 
     /**
-     * Ends a join that the cluster does not answer. JGroups keeps trying while the channel's connect
-     * holds the channel (close() would wait for it), so the join is told to give up after its current
-     * attempt (GMS then makes this node a singleton, which is never shown to the receiver), and the
-     * channel is closed once connect has returned.
+     * Whether a member of a cluster (a coordinator, or a member whose coordinator may just have crashed and which
+     * will take over) answers a discovery round within {@code timeoutNanos}; a joining client answers too, but does
+     * not count. Ends early when one answers or the join completes.
      */
-    private void abandonJoin(JChannel ch, CompletableFuture<Void> joined) {
-        joinAbandoned = true;
-        org.jgroups.protocols.pbcast.GMS gms = ch.getProtocolStack().findProtocol(org.jgroups.protocols.pbcast.GMS.class);
-        if (gms != null) {
-            gms.setMaxJoinAttempts(1);
-        }
-        long waitMs = gms == null ? 5_000 : Math.max(5_000, 3 * gms.getJoinTimeout());
+    private static boolean anyMemberAnswers(Discovery discovery, CompletableFuture<Void> joined, long timeoutNanos)
+            throws InterruptedException {
+        Responses responses = discovery.findMembers(null, false, true, 0);
         try {
-            joined.get(waitMs, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.debug("abandoned join of '{}' did not end cleanly: {}", cluster, e.toString());
+            long end = System.nanoTime() + timeoutNanos;
+            while (true) {
+                for (PingData answer : responses) {
+                    if (answer.isCoord() || answer.isServer()) {
+                        return true;
+                    }
+                }
+                if (joined.isDone() || System.nanoTime() - end >= 0) {
+                    return false;
+                }
+                Thread.sleep(50);
+            }
+        } finally {
+            responses.done();
         }
-        if (joined.isDone()) {
-            close();
-        } else {
-            closed.set(true);
-            joined.whenComplete((ok, err) -> ch.close()); // close as soon as connect lets go of the channel
+    }
+
+    /**
+     * Ends a join that is not going to be accepted, without making this node a cluster of its own: JGroups' client
+     * is handed a JOIN response that refuses it, which it sees within one JOIN timeout and which makes
+     * {@code connect} fail and stop the channel's stack. Returns true if the join succeeded meanwhile (the channel
+     * is then a member, and is kept); else the channel is closed (at once, or as soon as connect lets go of it).
+     */
+    private boolean giveUp(JChannel ch, CompletableFuture<Void> joined, long joinTimeoutNanos, String why)
+            throws InterruptedException {
+        GMS gms = ch.getProtocolStack().findProtocol(GMS.class);
+        if (gms != null && gms.getImpl() instanceof ClientGmsImpl client) {
+            client.handleJoinResponse(new JoinRsp("dlock gave up this join: " + why));
         }
+        try {
+            joined.get(2 * joinTimeoutNanos + TimeUnit.SECONDS.toNanos(1), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            LOG.debug("{}: gave up joining '{}': {}", self, cluster, e.getCause().toString());
+        } catch (TimeoutException e) {
+            LOG.debug("{}: a join of '{}' that was given up has not ended yet; its channel is closed when it does", self,
+                    cluster);
+        }
+        if (channel == ch) {
+            channel = null; // its views are not passed on
+        }
+        joined.whenComplete((ok, err) -> ch.close()); // at once if connect has returned, else as soon as it does
+        return false;
     }
 
     /** What is left of {@code dlock.jgroups.join-timeout-ms} since {@link #start} began (at least 1 s). */
@@ -320,21 +474,22 @@ public final class JGroupsTransport implements Transport {
         return a instanceof org.jgroups.util.UUID ? ((org.jgroups.util.UUID) a).toStringLong() : String.valueOf(a);
     }
 
-    /** The id's holder that joined before {@code me}, if any (views list members in join order). */
-    private static NodeId firstHolderOf(org.jgroups.View v, long id, Address me) {
+    /** The member holding {@code id} that is listed before {@code me} (views list members in join order), if any. */
+    private static Address firstHolderOf(org.jgroups.View v, long id, Address me) {
         for (Address a : v.getMembers()) {
             if (a.equals(me)) {
                 return null;
             }
             NodeId other = idOf(a);
             if (other != null && other.value() == id) {
-                return other;
+                return a;
             }
         }
         return null;
     }
 
-    private void install(org.jgroups.View v) {
+    /** Passes {@code v} on as a dlock view, unless an earlier member holds this node's id ({@code me} is ours). */
+    private void install(org.jgroups.View v, Address me) {
         synchronized (viewLock) {
             long epoch = v.getViewId().getId();
             View current = view;
@@ -351,17 +506,18 @@ public final class JGroupsTransport implements Transport {
                 }
                 if (!seen.add(id)) {
                     if (duplicatesLogged.add(a)) {
-                        LOG.error("{}: JGroups member {} ({}) claims dlock id {}, which member {} ({}) has already; it is"
-                                + " left out of the dlock view (give every node its own dlock.node.id)", self, a,
-                                uuidOf(a), id, map.get(id), uuidOf(map.get(id)));
+                        LOG.warn("{}: JGroups member {} ({}) claims dlock id {}, which member {} ({}) has already; it is"
+                                + " left out of the dlock view until that member leaves (a node restarted before its"
+                                + " previous run was excluded waits for that; otherwise give every node its own"
+                                + " dlock.node.id)", self, a, uuidOf(a), id, map.get(id), uuidOf(map.get(id)));
                     }
                     continue;
                 }
                 map.put(id, a);
                 ids.add(id);
             }
-            if (!seen.contains(self)) {
-                return; // this node is the later duplicate: start() fails, nothing to deliver
+            if (me == null || !me.equals(map.get(self))) {
+                return; // this node is the later duplicate: start() waits for the earlier one to leave
             }
             View next = new View(epoch, ids);
             addresses = Map.copyOf(map);
@@ -376,6 +532,7 @@ public final class JGroupsTransport implements Transport {
                 receiver.onView(new View(current.epoch() + 1, List.of(self)));
             }
             view = next;
+            viewLock.notifyAll(); // start() may wait for the first view in which this node's id is its own
             receiver.onView(next);
             for (Object[] early : beforeFirstView) {
                 receiver.onMessage((NodeId) early[0], (byte[]) early[1]);
@@ -405,12 +562,21 @@ public final class JGroupsTransport implements Transport {
         return "JGroupsTransport[" + cluster + "/" + self + "]";
     }
 
-    /** Adapts JGroups callbacks to the dlock receiver. */
+    /**
+     * Adapts the JGroups callbacks of one channel to the dlock receiver; those of a channel whose join was given
+     * up (it is no longer {@link #channel}) are dropped.
+     */
     private final class ChannelReceiver implements org.jgroups.Receiver {
+
+        private final JChannel source;
+
+        ChannelReceiver(JChannel source) {
+            this.source = source;
+        }
 
         @Override
         public void receive(Message msg) {
-            if (closed.get()) {
+            if (closed.get() || source != channel) {
                 return;
             }
             NodeId from = idOf(msg.getSrc());
@@ -437,8 +603,8 @@ public final class JGroupsTransport implements Transport {
 
         @Override
         public void viewAccepted(org.jgroups.View v) {
-            if (!closed.get() && !joinAbandoned && self != null) {
-                install(v);
+            if (!closed.get() && source == channel) {
+                install(v, source.getAddress());
             }
         }
     }

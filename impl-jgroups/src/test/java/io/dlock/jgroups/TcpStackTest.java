@@ -74,15 +74,24 @@ class TcpStackTest {
         }
     }
 
-    /** A second member with the same dlock.node.id is refused with a message naming the id. */
+    /**
+     * A second live member with the same dlock.node.id waits for the first to leave, then is refused with a message
+     * naming the id; the first keeps its view and its locks.
+     */
     @Test
-    void duplicateId_isRefused() {
+    void duplicateId_isRefused() throws Exception {
         DlockConfig.Builder template = JGroupsCluster.tcpTemplate(JGroupsCluster.base(MutexAlgorithm.CENTRALIZED), 3)
                 .cluster("tcp-" + UUID.randomUUID());
         try (LockService first = LockService.start(template.nodeId(7).build())) {
-            TransportException e = assertThrows(TransportException.class, () -> LockService.start(template.nodeId(7).build()));
+            DlockConfig second = template.nodeId(7).set(JGroupsTransportFactory.JOIN_TIMEOUT_MS, "3000").build();
+            TransportException e = assertThrows(TransportException.class, () -> LockService.start(second));
             assertTrue(e.getMessage().contains("dlock.node.id=7 is already used"), e.getMessage());
-            assertEquals(1, first.view().size());
+            assertTrue(e.getMessage().contains("waited 3000 ms"), e.getMessage());
+            await().atMost(Duration.ofSeconds(10)).until(() -> first.view().size() == 1
+                    && first.view().contains(NodeId.of(7)));
+            DistributedLock lock = first.lock("after-duplicate");
+            assertTrue(lock.tryLock(10, TimeUnit.SECONDS));
+            lock.unlock();
         }
     }
 
