@@ -201,14 +201,13 @@ public final class JGroupsTransport implements Transport {
     private enum Joined {
         /** The channel is a member of the cluster. */
         YES,
-        /** The attempt was given up because the coordinator it joined is gone: join again on a fresh channel. */
+        /** The attempt was given up (its coordinator is gone, only joiners answer): join again on a fresh channel. */
         AGAIN
     }
 
     /**
      * Joins the cluster, on a fresh channel for each attempt, until one is accepted or {@code deadline}. An
-     * attempt is given up when the coordinator it found is gone and no live coordinator answers; see
-     * {@link #connect}.
+     * attempt is given up when the coordinator it found is gone and only other joiners answer; see {@link #connect}.
      */
     private JChannel join(long deadline) {
         for (int attempt = 1; ; attempt++) {

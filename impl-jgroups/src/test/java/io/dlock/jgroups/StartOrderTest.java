@@ -26,9 +26,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Starts that race with a coordinator's end: nodes that join while the coordinator they found leaves or
- * crashes. A coordinator that never accepts a JOIN ({@link DropJoins}, in a child JVM) holds the joiners in
- * the window between its discovery answer and its end for as long as the test needs.
+ * Starts that race with the end of another node: joiners whose coordinator leaves, crashes or hangs before it
+ * accepts them, and a node restarted with its dlock.node.id while its previous run is still a member. A coordinator
+ * that never accepts a JOIN ({@link DropJoins}, in a child JVM) holds the joiners in the window between its discovery
+ * answer and its end for as long as the test needs. Two measurements run only when asked: a Quick start of three JVMs
+ * started together, and kill-and-restart chaos on the tcp stack.
  */
 @Timeout(120)
 class StartOrderTest {
@@ -92,8 +94,8 @@ class StartOrderTest {
     }
 
     /**
-     * A node joins a coordinator that hangs (SIGSTOP) before accepting it while another member of its cluster lives:
-     * it joins that member once it has taken over, rather than starting a cluster of its own.
+     * A joiner's coordinator hangs (SIGSTOP) while another member lives: the joiner joins that member, not alone.
+     * The member takes over once failure detection has excluded the coordinator.
      */
     @Test
     void coordinatorHangsWhileANodeJoins_itJoinsTheMemberThatTakesOver() throws Exception {
@@ -143,8 +145,8 @@ class StartOrderTest {
     }
 
     /**
-     * A node restarted with its dlock.node.id while its previous run (paused, holding a lock) is still a member
-     * starts once failure detection has excluded that run; the lock its previous run held is free again.
+     * A node restarted while its previous run (hung, holding a lock) is a member starts once that run is excluded.
+     * The lock its previous run held is then free again.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("restartAlgorithms")
@@ -183,10 +185,9 @@ class StartOrderTest {
     }
 
     /**
-     * Kill-and-restart chaos on the tcp stack: five JVMs on ports of their own (like five hosts, each with its
-     * one port), one at a time killed with SIGKILL and restarted with its dlock.node.id after 3 to 10 s, sometimes
-     * a second one before the first is back; every restart starts. A measurement, not part of the default build:
-     * {@code -Ddlock.test.restart-trials=N} restarts.
+     * Five JVMs on the tcp stack, killed (SIGKILL) and restarted with their ids after 3-10 s: every restart starts.
+     * Each has a port of its own, as five hosts would; sometimes a second one is killed before the first is back. A
+     * measurement, not part of the default build: {@code -Ddlock.test.restart-trials=N} restarts.
      */
     @Test
     @EnabledIfSystemProperty(named = "dlock.test.restart-trials", matches = "[0-9]+")
@@ -261,10 +262,9 @@ class StartOrderTest {
     }
 
     /**
-     * A Quick start run as three JVMs started together without {@code dlock.cluster.size} on the default stack:
-     * each starts, locks once, works a little and closes; every start succeeds. A measurement of the race
-     * (how often a start finds a coordinator that then leaves), not part of the default build:
-     * {@code -Ddlock.test.start-order-trials=N}.
+     * A Quick start as three JVMs started together (no dlock.cluster.size): each starts, locks, closes; all start.
+     * A measurement of the race (how often a start finds a coordinator that then leaves), not part of the default
+     * build: {@code -Ddlock.test.start-order-trials=N}.
      */
     @Test
     @EnabledIfSystemProperty(named = "dlock.test.start-order-trials", matches = "[0-9]+")
