@@ -41,6 +41,30 @@ class PausedNodeTest {
         return new InMemoryCluster(5, DlockConfig.builder().mutex(algorithm).lease(LEASE));
     }
 
+    /**
+     * Pauses node 4 and has the others exclude it (as failure detection would); the majority then locks: returns
+     * its token (the majority's hold goes on).
+     */
+    private static long pauseWhileTheOthersLock(String cluster, DistributedLock majority) throws InterruptedException {
+        InMemoryNetwork.shared().pause(cluster, PAUSED);
+        InMemoryNetwork.shared().split(cluster, List.of(OTHERS, List.of(PAUSED)));
+        assertTrue(majority.tryLock(20, TimeUnit.SECONDS), "the majority did not grant while node 4 was paused");
+        return majority.fencingToken();
+    }
+
+    /** Heals the split; node 4 locks again, with a token above {@code majorityToken}. */
+    private static void healThenLocksAbove(InMemoryCluster c, DistributedLock paused, long majorityToken)
+            throws InterruptedException {
+        InMemoryNetwork.shared().heal(c.node(0).config().cluster());
+        await().atMost(Duration.ofSeconds(20)).until(() -> c.node(4).view().size() == 5);
+        assertTrue(paused.tryLock(20, TimeUnit.SECONDS), "node 4 not granted after the heal");
+        try {
+            assertTrue(paused.fencingToken() > majorityToken);
+        } finally {
+            paused.unlock();
+        }
+    }
+
     /** The holder of a node paused past its lease is told, and its token and unlock fail, once it resumes. */
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
@@ -54,10 +78,7 @@ class PausedNodeTest {
             assertTrue(paused.tryLock(10, TimeUnit.SECONDS), "node 4 not granted before the pause");
             long token = paused.fencingToken();
 
-            InMemoryNetwork.shared().pause(name, PAUSED);
-            InMemoryNetwork.shared().split(name, List.of(OTHERS, List.of(PAUSED)));
-            assertTrue(majority.tryLock(20, TimeUnit.SECONDS), "the majority did not grant while node 4 was paused");
-            long majorityToken = majority.fencingToken();
+            long majorityToken = pauseWhileTheOthersLock(name, majority);
             assertTrue(majorityToken > token, "majority token " + majorityToken + " not above " + token);
 
             InMemoryNetwork.shared().resume(name, PAUSED, VIEW_LATE_BY);
@@ -69,14 +90,7 @@ class PausedNodeTest {
             assertEquals(token, told.get(0).fencingToken());
             majority.unlock();
 
-            InMemoryNetwork.shared().heal(name);
-            await().atMost(Duration.ofSeconds(20)).until(() -> c.node(4).view().size() == 5);
-            assertTrue(paused.tryLock(20, TimeUnit.SECONDS), "node 4 not granted after the heal");
-            try {
-                assertTrue(paused.fencingToken() > majorityToken);
-            } finally {
-                paused.unlock();
-            }
+            healThenLocksAbove(c, paused, majorityToken);
         }
     }
 
@@ -95,10 +109,7 @@ class PausedNodeTest {
             long before = paused.fencingToken();
             paused.unlock();
 
-            InMemoryNetwork.shared().pause(name, PAUSED);
-            InMemoryNetwork.shared().split(name, List.of(OTHERS, List.of(PAUSED)));
-            assertTrue(majority.tryLock(20, TimeUnit.SECONDS), "the majority did not grant while node 4 was paused");
-            long majorityToken = majority.fencingToken();
+            long majorityToken = pauseWhileTheOthersLock(name, majority);
             assertTrue(majorityToken > before);
 
             InMemoryNetwork.shared().resume(name, PAUSED, VIEW_LATE_BY);
@@ -107,14 +118,7 @@ class PausedNodeTest {
                     "the resumed node entered in its old view while the majority holds the lock");
             majority.unlock();
 
-            InMemoryNetwork.shared().heal(name);
-            await().atMost(Duration.ofSeconds(20)).until(() -> c.node(4).view().size() == 5);
-            assertTrue(paused.tryLock(20, TimeUnit.SECONDS), "node 4 not granted after the heal");
-            try {
-                assertTrue(paused.fencingToken() > majorityToken);
-            } finally {
-                paused.unlock();
-            }
+            healThenLocksAbove(c, paused, majorityToken);
         }
     }
 
