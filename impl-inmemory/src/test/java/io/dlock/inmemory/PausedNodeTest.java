@@ -33,9 +33,9 @@ class PausedNodeTest {
 
     private static final NodeId PAUSED = NodeId.of(4);
     private static final List<NodeId> OTHERS = List.of(NodeId.of(0), NodeId.of(1), NodeId.of(2), NodeId.of(3));
-    private static final Duration LEASE = Duration.ofMillis(300);
+    private static final Duration LEASE = Duration.ofMillis(200);
     /** How long after its resume the paused node still sees its old view. */
-    private static final Duration VIEW_LATE_BY = Duration.ofSeconds(2);
+    private static final Duration VIEW_LATE_BY = Duration.ofSeconds(1);
 
     private static InMemoryCluster cluster(MutexAlgorithm algorithm) {
         return new InMemoryCluster(5, DlockConfig.builder().mutex(algorithm).lease(LEASE));

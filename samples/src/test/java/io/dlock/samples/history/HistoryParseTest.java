@@ -67,7 +67,7 @@ class HistoryParseTest {
         assertParseError("line 1: '1 1.1.1 acquire now': acquire takes 0 argument(s) (acquire), got 1: [now]",
                 "1 1.1.1 acquire now");
         assertParseError("line 1: '1 1.1.0 acquire': unknown operation 'acquire' of a node's JVM (thread 0) "
-                + "(allowed: started, startfail, told, error)", "1 1.1.0 acquire");
+                + "(allowed: started, startfail, view, told, error)", "1 1.1.0 acquire");
         assertParseError("line 1: '1 nemesis begin pause 2;3': node list '2;3' is neither '-' nor comma-separated "
                 + "node numbers (e.g. 1,3): '2;3' is not one", "1 nemesis begin pause 2;3");
         assertParseError("line 1: '1 nemesis begin pause 2 minority 1': begin takes <kind> <n1,n2,...|-> "
