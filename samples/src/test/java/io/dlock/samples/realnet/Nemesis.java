@@ -87,6 +87,9 @@ final class Nemesis {
         return all;
     }
 
+    /** The quiet time after the last fault at least: the rejoin goal (10 s) and a margin. */
+    static final long LAST_SETTLE_MS = 12_000;
+
     /**
      * Runs the faults of {@code schedule} in order, each followed by its quiet gap; a fault that would begin
      * after {@code deadlineNanos} is skipped with the rest (noted).
@@ -103,7 +106,8 @@ final class Nemesis {
             apply(f);
             System.out.println("NEMESIS " + name + " fault " + (i + 1) + "/" + faults.size() + " " + f
                     + ": healed after " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms");
-            Thread.sleep(f.gapMs());
+            // after the last fault, long enough to see the healed hosts rejoin (or not) before the clients stop
+            Thread.sleep(i == faults.size() - 1 ? Math.max(f.gapMs(), LAST_SETTLE_MS) : f.gapMs());
         }
     }
 
