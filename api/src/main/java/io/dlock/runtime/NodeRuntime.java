@@ -149,7 +149,7 @@ public final class NodeRuntime implements LockService {
         this.leases = new LeaseKeeper(transport, config.lease(), timers, this::holdLeaseLapsed);
         this.notifier = Executors.newSingleThreadExecutor(threads("dlock-" + cluster + "-events"));
         this.jmx = config.metricsJmx() ? new JmxRegistrations(cluster, transport::self) : null;
-        this.buriedMetrics = LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, 0, 0, 0);
+        this.buriedMetrics = LockMetrics.empty(config.mutex().configName());
         this.engines = new LockRegistry(config.idleExpiry(), config.maxLiveLocks(), timers, pool, this::newEngine);
         this.reclaim = config.idleExpiry().isZero() ? null
                 : new ReclaimDriver(transport, config.mutex().configName(), engines, fencingFloor, config.idleExpiry(),
@@ -322,7 +322,8 @@ public final class NodeRuntime implements LockService {
     public LockMetrics metrics() {
         LockMetrics sum;
         synchronized (this) {
-            sum = buriedMetrics.plus(LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, foreign.sum(), 0, 0));
+            sum = buriedMetrics.plus(
+                    LockMetrics.builder(config.mutex().configName()).malformedDropped(foreign.sum()).build());
         }
         for (LockEngine<?> e : engines.all()) {
             sum = sum.plus(e.metrics());
