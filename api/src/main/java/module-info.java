@@ -18,12 +18,9 @@
  * {@code io.dlock.election.bully} and {@code io.dlock.election.ring}, whose definitions are its election
  * defaults.
  *
- * <p>Exported only to the command line ({@code io.dlock.samples}): {@code io.dlock.runtime}, the driver behind
- * {@code LockService.start}, whose diagnostics {@code dlock bench --per-key} reads (live lock engines per node,
- * {@code NodeRuntime.lockEngines()}); neither transport uses it.
- *
- * <p>Not exported: {@code io.dlock.mutex.common} and {@code io.dlock.election.common} (building blocks of the
- * algorithms), and the other algorithm packages: applications choose an algorithm by name
+ * <p>Not exported: {@code io.dlock.runtime}, the driver behind {@code LockService.start} (what its diagnostics
+ * show is public through {@link io.dlock.LockService#nodeMetrics()}); {@code io.dlock.mutex.common} and
+ * {@code io.dlock.election.common} (building blocks of the algorithms); and the other algorithm packages: applications choose an algorithm by name
  * ({@link io.dlock.MutexAlgorithm}, {@link io.dlock.ElectionAlgorithm}) and reach its definition through
  * {@code io.dlock.protocol}'s interfaces. Their message records also carry types of
  * {@code io.dlock.mutex.common} (the token census), so exporting them would leak that package.
@@ -48,7 +45,6 @@ module io.dlock.api {
     exports io.dlock.membership to io.dlock.inmemory;
     exports io.dlock.condition to io.dlock.inmemory;
     exports io.dlock.reclaim to io.dlock.inmemory;
-    exports io.dlock.runtime to io.dlock.samples;
 
     uses io.dlock.spi.TransportFactory;
 }

@@ -335,7 +335,7 @@ public final class NodeRuntime implements LockService {
     public NodeMetrics nodeMetrics() {
         synchronized (primaryComponent) {
             long current = primary ? 0 : System.nanoTime() - viewSince;
-            return NodeMetrics.of(view.epoch(), primary, viewChanges, nonPrimaryNanos + current);
+            return NodeMetrics.of(view.epoch(), primary, viewChanges, nonPrimaryNanos + current, engines.size());
         }
     }
 
