@@ -1,5 +1,6 @@
 package io.dlock.runtime;
 
+import io.dlock.ClusterView;
 import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.DlockConfigException;
@@ -255,8 +256,9 @@ public final class NodeRuntime implements LockService {
     }
 
     @Override
-    public View view() {
-        return view;
+    public ClusterView view() {
+        ViewState state = viewState();
+        return new ClusterView(state.view().epoch(), state.view().members(), state.primary(), nodeId());
     }
 
     @Override
