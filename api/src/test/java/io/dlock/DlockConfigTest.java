@@ -27,6 +27,49 @@ class DlockConfigTest {
         assertEquals(Duration.ofSeconds(1), c.tryTimeout());
     }
 
+    /** An empty configuration has every DEFAULT_* constant, the values the Javadoc table and the README list. */
+    @Test
+    void everyDefaultIsItsNamedConstant() {
+        DlockConfig c = DlockConfig.builder().build();
+        assertEquals(DlockConfig.DEFAULT_MUTEX, c.mutex());
+        assertEquals(DlockConfig.DEFAULT_ELECTION, c.election());
+        assertEquals(DlockConfig.DEFAULT_TRANSPORT, c.transport());
+        assertEquals(DlockConfig.DEFAULT_CLUSTER, c.cluster());
+        assertEquals(Duration.ofMillis(DlockConfig.DEFAULT_TRY_TIMEOUT_MS), c.tryTimeout());
+        assertEquals(Duration.ofMillis(DlockConfig.DEFAULT_LEASE_MS), c.lease());
+        assertEquals(DlockConfig.DEFAULT_LOCAL_HANDOFF, c.localHandoff());
+        assertEquals(Duration.ofMillis(DlockConfig.DEFAULT_IDLE_EXPIRY_MS), c.idleExpiry());
+        assertEquals(DlockConfig.DEFAULT_MAX_LIVE, c.maxLiveLocks());
+        assertEquals(DlockConfig.DEFAULT_METRICS_JMX, c.metricsJmx());
+        // the values themselves, as documented: changing one is a decision, not a refactoring
+        assertEquals("centralized", DlockConfig.DEFAULT_MUTEX.configName());
+        assertEquals("bully", DlockConfig.DEFAULT_ELECTION.configName());
+        assertEquals(1000, DlockConfig.DEFAULT_LEASE_MS);
+        assertEquals(60_000, DlockConfig.DEFAULT_IDLE_EXPIRY_MS);
+        assertEquals(100_000, DlockConfig.DEFAULT_MAX_LIVE);
+    }
+
+    /** The MIN_* and MAX_* constants are the bounds the validation applies: each is accepted, one beyond is not. */
+    @Test
+    void boundsAreTheNamedConstants() {
+        String[][] keyMinMax = {
+                {DlockConfig.TRY_TIMEOUT_MS, "0", Integer.toString(DlockConfig.MAX_TRY_TIMEOUT_MS)},
+                {DlockConfig.LEASE_MS, Integer.toString(DlockConfig.MIN_LEASE_MS), Integer.toString(DlockConfig.MAX_LEASE_MS)},
+                {DlockConfig.IDLE_EXPIRY_MS, Integer.toString(DlockConfig.MIN_IDLE_EXPIRY_MS),
+                        Integer.toString(DlockConfig.MAX_IDLE_EXPIRY_MS)},
+                {DlockConfig.MAX_LIVE, Integer.toString(DlockConfig.MIN_MAX_LIVE), Integer.toString(DlockConfig.MAX_MAX_LIVE)},
+                {DlockConfig.LOCAL_HANDOFF, "0", Integer.toString(DlockConfig.MAX_LOCAL_HANDOFF)},
+        };
+        for (String[] k : keyMinMax) {
+            DlockConfig.builder().set(k[0], k[1]).build();
+            DlockConfig.builder().set(k[0], k[2]).build();
+            String over = Long.toString(Long.parseLong(k[2]) + 1);
+            DlockConfigException e = assertThrows(DlockConfigException.class,
+                    () -> DlockConfig.builder().set(k[0], over).build(), k[0] + "=" + over);
+            assertTrue(e.getMessage().contains(k[0] + "=" + over) && e.getMessage().contains(k[2]), e.getMessage());
+        }
+    }
+
     /** Properties, a file, system properties and the builder give equal settings. */
     @Test
     void allSourcesAgree(@TempDir Path dir) throws Exception {
