@@ -1,5 +1,7 @@
 package io.dlock;
 
+import io.dlock.protocol.AlgorithmDefinitions;
+import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.TransportFactory;
 import java.io.IOException;
@@ -156,9 +158,9 @@ public final class DlockConfig {
 
     private final Map<String, String> values;
     private final MutexAlgorithm mutex;
-    private final ProtocolOptions mutexOptions;
+    private final Map<String, String> mutexOptions;
     private final ElectionAlgorithm election;
-    private final ProtocolOptions electionOptions;
+    private final Map<String, String> electionOptions;
     private final String transport;
     private final String cluster;
     private final OptionalLong nodeId;
@@ -187,12 +189,14 @@ public final class DlockConfig {
         String mutexName = raw.getOrDefault(MUTEX, DEFAULT_MUTEX.configName());
         Optional<MutexVariant> variant = MutexVariant.named(mutexName);
         this.mutex = variant.map(MutexVariant::algorithm).orElseGet(() -> MutexAlgorithm.fromConfigName(mutexName));
+        MutexProtocolDefinition<?> mutexDefinition = AlgorithmDefinitions.mutex(mutex);
         ProtocolOptions explicit = options(raw, MUTEX_OPTION_PREFIX, MUTEX + "=" + mutex.configName(),
-                mutex.definition().optionKeys(), mutex.definition()::validateOptions);
-        this.mutexOptions = variant.map(v -> withVariant(v, explicit)).orElse(explicit);
+                mutexDefinition.optionKeys(), mutexDefinition::validateOptions);
+        this.mutexOptions = sorted(variant.map(v -> withVariant(v, explicit)).orElse(explicit).values());
         this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, DEFAULT_ELECTION.configName()));
-        this.electionOptions = options(raw, ELECTION_OPTION_PREFIX, ELECTION + "=" + election.configName(),
-                election.definition().map(d -> d.optionKeys()).orElse(Set.of()), DlockConfig::validateElectionOptions);
+        this.electionOptions = sorted(options(raw, ELECTION_OPTION_PREFIX, ELECTION + "=" + election.configName(),
+                AlgorithmDefinitions.election(election).map(d -> d.optionKeys()).orElse(Set.of()),
+                DlockConfig::validateElectionOptions).values());
         this.transport = requireName(TRANSPORT, raw.getOrDefault(TRANSPORT, DEFAULT_TRANSPORT));
         this.cluster = requireName(CLUSTER, raw.getOrDefault(CLUSTER, DEFAULT_CLUSTER));
         this.nodeId = raw.containsKey(NODE_ID)
@@ -281,8 +285,13 @@ public final class DlockConfig {
         return mutex;
     }
 
-    /** The options of the mutual-exclusion algorithm ({@code dlock.mutex.<option>} keys, prefix removed). */
-    public ProtocolOptions mutexOptions() {
+    /**
+     * The options of the mutual-exclusion algorithm: the {@code dlock.mutex.<option>} keys, prefix removed, with
+     * their values as given (already checked by the algorithm), plus the options a variant name fixes
+     * ({@code dlock.mutex=maekawa-basic} gives {@code basic=true}); unmodifiable, sorted by option. The
+     * algorithm's own defaults are not included: an option that is not set has its default.
+     */
+    public Map<String, String> mutexOptions() {
         return mutexOptions;
     }
 
@@ -292,17 +301,22 @@ public final class DlockConfig {
     }
 
     /**
-     * The options of the election algorithm ({@code dlock.election.<option>} keys, prefix removed),
-     * e.g. bully's {@code ok-timeout-ms}.
+     * The options of the election algorithm ({@code dlock.election.<option>} keys, prefix removed), e.g. bully's
+     * {@code ok-timeout-ms}, with their values as given (already checked); unmodifiable, sorted by option.
      */
-    public ProtocolOptions electionOptions() {
+    public Map<String, String> electionOptions() {
         return electionOptions;
+    }
+
+    /** An unmodifiable copy of {@code values}, sorted by key. */
+    private static Map<String, String> sorted(Map<String, String> values) {
+        return Collections.unmodifiableMap(new TreeMap<>(values));
     }
 
     /** The variant's fixed options plus the explicit ones; an explicit value may not contradict the variant. */
     private static ProtocolOptions withVariant(MutexVariant variant, ProtocolOptions explicit) {
         ProtocolOptions merged = explicit;
-        for (Map.Entry<String, String> fixed : variant.options().values().entrySet()) {
+        for (Map.Entry<String, String> fixed : variant.options().entrySet()) {
             String given = explicit.values().get(fixed.getKey());
             if (given != null && !given.equalsIgnoreCase(fixed.getValue())) {
                 throw new DlockConfigException(MUTEX_OPTION_PREFIX + fixed.getKey() + "=" + given
@@ -440,9 +454,10 @@ public final class DlockConfig {
 
     /**
      * The settings of the transport named {@code transport} (the {@code dlock.<transport>.<setting>} keys,
-     * prefix removed), already checked by its {@link TransportFactory#validateSettings}.
+     * prefix removed), already checked by its {@link TransportFactory#validateSettings}; unmodifiable, sorted by
+     * setting.
      */
-    public ProtocolOptions transportSettings(String transport) {
+    public Map<String, String> transportSettings(String transport) {
         String prefix = "dlock." + transport + ".";
         Map<String, String> settings = new TreeMap<>();
         values.forEach((key, value) -> {
@@ -450,7 +465,7 @@ public final class DlockConfig {
                 settings.put(key.substring(prefix.length()), value);
             }
         });
-        return new ProtocolOptions(settings);
+        return Collections.unmodifiableMap(settings);
     }
 
     /** Every key that was set explicitly, with its value. */
