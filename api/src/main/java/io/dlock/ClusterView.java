@@ -14,7 +14,8 @@ import java.util.Objects;
  * members, or, without that setting, the first view and its successors): only then does the node grant locks and
  * elect leaders. In a view that is not primary, lock requests wait and elections have no leader until a primary
  * view forms again. Every node that installed the same view sees the same epoch and the same members in the same
- * order.
+ * order: two nodes are in the same view when {@link #epoch()} and {@link #members()} are equal (their
+ * {@code ClusterView}s are not, as each names its own node).
  *
  * @param epoch   the epoch the view started, strictly increasing from one view to the next, never negative
  * @param members the live members, non-empty and distinct; stored sorted ascending by id and unmodifiable
