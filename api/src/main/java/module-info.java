@@ -3,11 +3,13 @@
  * and the algorithms themselves. What is exported, and why:
  * <ul>
  *   <li>{@code io.dlock}: the API applications use (LockService, DistributedLock, LeaderElection,
- *       DlockConfig, LockMetrics, the algorithm enums).</li>
+ *       DlockConfig, ClusterView, LockMetrics, NodeMetrics, the algorithm enums); it returns no type of the two
+ *       packages below but NodeId.</li>
  *   <li>{@code io.dlock.spi}: what a transport implements and uses (Transport, TransportFactory, View,
  *       NodeId, the wire format and codec helpers).</li>
  *   <li>{@code io.dlock.protocol}: the algorithm authors' contract (MutexProtocol, ElectionProtocol, their
- *       definitions, effects and options), which the simulator drives and tests implement.</li>
+ *       definitions, effects and options, and AlgorithmDefinitions, the definition of each named algorithm),
+ *       which the runtime and the simulator drive and tests implement.</li>
  *   <li>{@code io.dlock.metrics}: the metrics' JMX interfaces and the Micrometer binder; Micrometer is an
  *       optional dependency ({@code requires static}), needed only by whoever uses the binder.</li>
  * </ul>
@@ -18,14 +20,12 @@
  * {@code io.dlock.election.bully} and {@code io.dlock.election.ring}, whose definitions are its election
  * defaults.
  *
- * <p>Exported only to the command line ({@code io.dlock.samples}): {@code io.dlock.runtime}, the driver behind
- * {@code LockService.start}, whose diagnostics {@code dlock bench --per-key} reads (live lock engines per node,
- * {@code NodeRuntime.lockEngines()}); neither transport uses it.
- *
- * <p>Not exported: {@code io.dlock.mutex.common} and {@code io.dlock.election.common} (building blocks of the
- * algorithms), and the other algorithm packages: applications choose an algorithm by name
- * ({@link io.dlock.MutexAlgorithm}, {@link io.dlock.ElectionAlgorithm}) and reach its definition through
- * {@code io.dlock.protocol}'s interfaces. Their message records also carry types of
+ * <p>Not exported: {@code io.dlock.runtime}, the driver behind {@code LockService.start} (what its diagnostics
+ * show is public through {@link io.dlock.LockService#nodeMetrics()}); {@code io.dlock.mutex.common} and
+ * {@code io.dlock.election.common} (building blocks of the algorithms); and the other algorithm packages: applications choose an algorithm by name
+ * ({@link io.dlock.MutexAlgorithm}, {@link io.dlock.ElectionAlgorithm}); the runtime, the simulator and the
+ * command line reach its definition through {@code io.dlock.protocol}'s interfaces, found with
+ * {@link io.dlock.protocol.AlgorithmDefinitions}. Their message records also carry types of
  * {@code io.dlock.mutex.common} (the token census), so exporting them would leak that package.
  *
  * <p>Transports are found with {@link java.util.ServiceLoader}: the module {@code uses}
@@ -48,7 +48,6 @@ module io.dlock.api {
     exports io.dlock.membership to io.dlock.inmemory;
     exports io.dlock.condition to io.dlock.inmemory;
     exports io.dlock.reclaim to io.dlock.inmemory;
-    exports io.dlock.runtime to io.dlock.samples;
 
     uses io.dlock.spi.TransportFactory;
 }

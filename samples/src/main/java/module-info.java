@@ -3,8 +3,8 @@
  * package is open to picocli, which reads the commands' annotated fields by reflection. JGroups comes
  * with {@code io.dlock.jgroups}; xchart 3.8.8 has no module descriptor (automatic module
  * {@code org.knowm.xchart}, from its manifest); picocli, progressbar and slf4j have descriptors.
- * {@code io.dlock.runtime} is exported to this module alone, for the node diagnostics {@code dlock bench --per-key}
- * reads (live lock engines, {@code NodeRuntime.lockEngines()}).
+ * It uses dlock's public API only ({@code dlock bench --per-key} reads the live locks from
+ * {@code LockService.nodeMetrics()}).
  */
 module io.dlock.samples {
     requires io.dlock.inmemory;

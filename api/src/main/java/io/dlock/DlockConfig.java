@@ -1,5 +1,7 @@
 package io.dlock;
 
+import io.dlock.protocol.AlgorithmDefinitions;
+import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.TransportFactory;
 import java.io.IOException;
@@ -33,60 +35,73 @@ import java.util.function.Consumer;
  * <table>
  *   <caption>Configuration keys</caption>
  *   <tr><th>key</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>{@code dlock.mutex}</td><td>{@code centralized}</td><td>mutual-exclusion algorithm, one of
+ *   <tr><td>{@code dlock.mutex}</td><td>{@code centralized} ({@link #DEFAULT_MUTEX})</td><td>mutual-exclusion algorithm, one of
  *       {@link MutexAlgorithm}'s configuration names</td></tr>
  *   <tr><td>{@code dlock.mutex.<option>}</td><td></td><td>an option of the chosen algorithm, e.g.
  *       {@code dlock.mutex.send-denied=true} (centralized), {@code dlock.mutex.immediate-ack=true} (lamport) or
  *       {@code dlock.mutex.idle-pause-ms=10} (token-ring); the algorithm checks the value</td></tr>
- *   <tr><td>{@code dlock.election}</td><td>{@code bully}</td><td>leader-election algorithm, one of
+ *   <tr><td>{@code dlock.election}</td><td>{@code bully} ({@link #DEFAULT_ELECTION})</td><td>leader-election algorithm, one of
  *       {@link ElectionAlgorithm}'s configuration names</td></tr>
  *   <tr><td>{@code dlock.election.<option>}</td><td></td><td>an option of the chosen election, e.g.
  *       {@code dlock.election.ok-timeout-ms=200} (bully) or {@code dlock.election.ack-timeout-ms=200} (ring)</td></tr>
- *   <tr><td>{@code dlock.transport}</td><td>{@code inmemory}</td><td>{@code inmemory} or another transport
+ *   <tr><td>{@code dlock.transport}</td><td>{@value #DEFAULT_TRANSPORT}</td><td>{@code inmemory} or another transport
  *       on the class path</td></tr>
- *   <tr><td>{@code dlock.cluster}</td><td>{@code dlock}</td><td>cluster name; nodes with the same name form one cluster</td></tr>
- *   <tr><td>{@code dlock.cluster.size}</td><td>not set</td><td>how many nodes the cluster has, 1 to 10000; a
+ *   <tr><td>{@code dlock.cluster}</td><td>{@value #DEFAULT_CLUSTER}</td><td>cluster name; nodes with the same name form one cluster</td></tr>
+ *   <tr><td>{@code dlock.cluster.size}</td><td>not set</td><td>how many nodes the cluster has, 1 to
+ *       {@value #MAX_CLUSTER_SIZE}; a
  *       view is primary (grants locks, elects leaders) only with more than half of them, and
  *       {@code LockService.start} waits until this node is in such a view. Set it in production: without
  *       it a node's first view is primary, so nodes that start together and do not find each other at once
  *       may each grant until their clusters merge</td></tr>
- *   <tr><td>{@code dlock.cluster.lease-ms}</td><td>{@code 1000}</td><td>the epoch lease, 100 to 60000: a node
+ *   <tr><td>{@code dlock.cluster.lease-ms}</td><td>{@value #DEFAULT_LEASE_MS}</td><td>the epoch lease,
+ *       {@value #MIN_LEASE_MS} to {@value #MAX_LEASE_MS}: a node
  *       grants a lock, hands it to another of its threads or enters again with a token it holds only while a
  *       quorum of its view has confirmed, within this time on the node's own clock, that they are still in
  *       the same view; a view that excludes a member that was still confirming waits this long (plus 1/16)
  *       before it grants. A node stopped or cut off longer than this grants nothing when it resumes, and its
  *       holder learns that it lost the lock. Needs the same value on every node; see {@link #lease()}</td></tr>
  *   <tr><td>{@code dlock.node.id}</td><td>assigned</td><td>this node's id, 0 to 2<sup>63</sup>-1, unique in the cluster</td></tr>
- *   <tr><td>{@code dlock.lock.try-timeout-ms}</td><td>{@code 1000}</td><td>how long the untimed
- *       {@code tryLock()} waits for an answer, 0 to 86400000</td></tr>
- *   <tr><td>{@code dlock.lock.local-handoff}</td><td>{@code 0}</td><td>how many times in a row a held lock may
- *       pass between this node's own waiting threads before it goes back to the cluster, 0 (strict
- *       fairness) to 1000; must be the same on every node (it scales the fencing tokens)</td></tr>
- *   <tr><td>{@code dlock.lock.idle-expiry-ms}</td><td>{@code 60000}</td><td>how long a lock must be unused
- *       on every node before its state is reclaimed cluster-wide, 0 (never reclaim) or 100 to 86400000; a
+ *   <tr><td>{@code dlock.lock.try-timeout-ms}</td><td>{@value #DEFAULT_TRY_TIMEOUT_MS}</td><td>how long the
+ *       untimed {@code tryLock()} waits for an answer, 0 to {@value #MAX_TRY_TIMEOUT_MS}</td></tr>
+ *   <tr><td>{@code dlock.lock.local-handoff}</td><td>{@value #DEFAULT_LOCAL_HANDOFF}</td><td>how many times
+ *       in a row a held lock may pass between this node's own waiting threads before it goes back to the
+ *       cluster, 0 (strict fairness) to {@value #MAX_LOCAL_HANDOFF}; must be the same on every node (it scales the fencing tokens)</td></tr>
+ *   <tr><td>{@code dlock.lock.idle-expiry-ms}</td><td>{@value #DEFAULT_IDLE_EXPIRY_MS}</td><td>how long a lock
+ *       must be unused on every node before its state is reclaimed cluster-wide, 0 (never reclaim) or
+ *       {@value #MIN_IDLE_EXPIRY_MS} to {@value #MAX_IDLE_EXPIRY_MS}; a
  *       {@code DistributedLock} object kept by the application works on after its state was reclaimed (the
  *       next use recreates it); see {@link #idleExpiry()}</td></tr>
- *   <tr><td>{@code dlock.lock.max-live}</td><td>{@code 100000}</td><td>how many locks a node keeps in use before
- *       the least used become candidates for reclamation early, without waiting for the idle expiry, 0 (no
- *       bound) or 16 to 100000000; see {@link #maxLiveLocks()}</td></tr>
- *   <tr><td>{@code dlock.metrics.jmx}</td><td>{@code false}</td><td>{@code true} registers the node's and each
+ *   <tr><td>{@code dlock.lock.max-live}</td><td>{@value #DEFAULT_MAX_LIVE}</td><td>how many locks a node keeps
+ *       in use before the least used become candidates for reclamation early, without waiting for the idle
+ *       expiry, 0 (no bound) or {@value #MIN_MAX_LIVE} to {@value #MAX_MAX_LIVE}; see {@link #maxLiveLocks()}</td></tr>
+ *   <tr><td>{@code dlock.metrics.jmx}</td><td>{@value #DEFAULT_METRICS_JMX}</td><td>{@code true} registers the node's and each
  *       lock's metrics as MBeans in the platform MBean server (names in {@link io.dlock.metrics})</td></tr>
  *   <tr><td>{@code dlock.<transport>.<setting>}</td><td></td><td>a setting of a transport on the class
  *       path, declared and checked by its {@link io.dlock.spi.TransportFactory}, e.g. {@code dlock.inmemory.delay-ms}
  *       (see {@code InMemoryTransportFactory}) or {@code dlock.jgroups.port} (see {@code JGroupsTransportFactory});
  *       checked whichever transport {@code dlock.transport} selects</td></tr>
  * </table>
+ * Every default is a constant of this class ({@code DEFAULT_*}), and every bound too ({@code MIN_*},
+ * {@code MAX_*}); the code uses them, so this table and the code cannot disagree.
  */
 public final class DlockConfig {
 
     /** Key of the mutual-exclusion algorithm. */
     public static final String MUTEX = "dlock.mutex";
+    /** Default of {@link #MUTEX}: {@code centralized}. */
+    public static final MutexAlgorithm DEFAULT_MUTEX = MutexAlgorithm.CENTRALIZED;
     /** Key of the leader-election algorithm. */
     public static final String ELECTION = "dlock.election";
+    /** Default of {@link #ELECTION}: {@code bully}. */
+    public static final ElectionAlgorithm DEFAULT_ELECTION = ElectionAlgorithm.BULLY;
     /** Key of the transport. */
     public static final String TRANSPORT = "dlock.transport";
+    /** Default of {@link #TRANSPORT}: the in-memory transport, {@value}. */
+    public static final String DEFAULT_TRANSPORT = "inmemory";
     /** Key of the cluster name. */
     public static final String CLUSTER = "dlock.cluster";
+    /** Default of {@link #CLUSTER}: {@value}. */
+    public static final String DEFAULT_CLUSTER = "dlock";
     /**
      * Key of the configured cluster size n: a view is primary (may grant and elect) only with more than
      * n/2 members. Optional; set it in production.
@@ -98,24 +113,44 @@ public final class DlockConfig {
     public static final String NODE_ID = "dlock.node.id";
     /** Key of the untimed {@code tryLock()} bound. */
     public static final String TRY_TIMEOUT_MS = "dlock.lock.try-timeout-ms";
+    /** Default of {@link #TRY_TIMEOUT_MS}, in milliseconds: {@value}. */
+    public static final int DEFAULT_TRY_TIMEOUT_MS = 1000;
+    /** Largest allowed {@link #TRY_TIMEOUT_MS} (one day): {@value}. */
+    public static final int MAX_TRY_TIMEOUT_MS = 86_400_000;
     /** Key of the epoch lease: how long a member's agreement on its view lets a node act (see {@link #lease()}). */
     public static final String LEASE_MS = "dlock.cluster.lease-ms";
+    /** Default of {@link #LEASE_MS}, in milliseconds: {@value}. */
+    public static final int DEFAULT_LEASE_MS = 1000;
     /** Smallest allowed {@link #LEASE_MS}. */
-    public static final long MIN_LEASE_MS = 100;
+    public static final int MIN_LEASE_MS = 100;
+    /** Largest allowed {@link #LEASE_MS}: {@value}. */
+    public static final int MAX_LEASE_MS = 60_000;
     /** Key of the bound on local hand-offs of a lock between this node's threads (0 = off). */
     public static final String LOCAL_HANDOFF = "dlock.lock.local-handoff";
+    /** Default of {@link #LOCAL_HANDOFF}: {@value} (strict fairness between nodes). */
+    public static final int DEFAULT_LOCAL_HANDOFF = 0;
     /** Largest allowed {@link #LOCAL_HANDOFF}. */
     public static final int MAX_LOCAL_HANDOFF = 1000;
     /** Key of how long a lock must be unused on every node before its state is reclaimed (0 = never). */
     public static final String IDLE_EXPIRY_MS = "dlock.lock.idle-expiry-ms";
+    /** Default of {@link #IDLE_EXPIRY_MS}, in milliseconds: {@value}. */
+    public static final int DEFAULT_IDLE_EXPIRY_MS = 60_000;
     /** Smallest non-zero {@link #IDLE_EXPIRY_MS}: below it a lock in steady use would be reclaimed between uses. */
-    public static final long MIN_IDLE_EXPIRY_MS = 100;
+    public static final int MIN_IDLE_EXPIRY_MS = 100;
+    /** Largest allowed {@link #IDLE_EXPIRY_MS} (one day): {@value}. */
+    public static final int MAX_IDLE_EXPIRY_MS = 86_400_000;
     /** Key of how many locks a node keeps in use before the least used become reclamation candidates (0 = no bound). */
     public static final String MAX_LIVE = "dlock.lock.max-live";
+    /** Default of {@link #MAX_LIVE}: {@value}. */
+    public static final int DEFAULT_MAX_LIVE = 100_000;
     /** Smallest non-zero {@link #MAX_LIVE}. */
     public static final int MIN_MAX_LIVE = 16;
+    /** Largest allowed {@link #MAX_LIVE}: {@value}. */
+    public static final int MAX_MAX_LIVE = 100_000_000;
     /** Key of whether the node registers its metrics as JMX MBeans ({@code true} or {@code false}). */
     public static final String METRICS_JMX = "dlock.metrics.jmx";
+    /** Default of {@link #METRICS_JMX}: {@value}. */
+    public static final boolean DEFAULT_METRICS_JMX = false;
     private static final Set<String> KEYS = Set.of(MUTEX, ELECTION, TRANSPORT, CLUSTER, CLUSTER_SIZE, NODE_ID, TRY_TIMEOUT_MS,
             LOCAL_HANDOFF, IDLE_EXPIRY_MS, MAX_LIVE, METRICS_JMX, LEASE_MS);
     private static final String MUTEX_OPTION_PREFIX = MUTEX + ".";
@@ -123,9 +158,9 @@ public final class DlockConfig {
 
     private final Map<String, String> values;
     private final MutexAlgorithm mutex;
-    private final ProtocolOptions mutexOptions;
+    private final Map<String, String> mutexOptions;
     private final ElectionAlgorithm election;
-    private final ProtocolOptions electionOptions;
+    private final Map<String, String> electionOptions;
     private final String transport;
     private final String cluster;
     private final OptionalLong nodeId;
@@ -151,39 +186,41 @@ public final class DlockConfig {
             }
         }
         this.values = Collections.unmodifiableMap(new TreeMap<>(raw));
-        String mutexName = raw.getOrDefault(MUTEX, MutexAlgorithm.CENTRALIZED.configName());
+        String mutexName = raw.getOrDefault(MUTEX, DEFAULT_MUTEX.configName());
         Optional<MutexVariant> variant = MutexVariant.named(mutexName);
         this.mutex = variant.map(MutexVariant::algorithm).orElseGet(() -> MutexAlgorithm.fromConfigName(mutexName));
+        MutexProtocolDefinition<?> mutexDefinition = AlgorithmDefinitions.mutex(mutex);
         ProtocolOptions explicit = options(raw, MUTEX_OPTION_PREFIX, MUTEX + "=" + mutex.configName(),
-                mutex.definition().optionKeys(), mutex.definition()::validateOptions);
-        this.mutexOptions = variant.map(v -> withVariant(v, explicit)).orElse(explicit);
-        this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, ElectionAlgorithm.BULLY.configName()));
-        this.electionOptions = options(raw, ELECTION_OPTION_PREFIX, ELECTION + "=" + election.configName(),
-                election.definition().map(d -> d.optionKeys()).orElse(Set.of()), DlockConfig::validateElectionOptions);
-        this.transport = requireName(TRANSPORT, raw.getOrDefault(TRANSPORT, "inmemory"));
-        this.cluster = requireName(CLUSTER, raw.getOrDefault(CLUSTER, "dlock"));
+                mutexDefinition.optionKeys(), mutexDefinition::validateOptions);
+        this.mutexOptions = sorted(variant.map(v -> withVariant(v, explicit)).orElse(explicit).values());
+        this.election = ElectionAlgorithm.fromConfigName(raw.getOrDefault(ELECTION, DEFAULT_ELECTION.configName()));
+        this.electionOptions = sorted(options(raw, ELECTION_OPTION_PREFIX, ELECTION + "=" + election.configName(),
+                AlgorithmDefinitions.election(election).map(d -> d.optionKeys()).orElse(Set.of()),
+                DlockConfig::validateElectionOptions).values());
+        this.transport = requireName(TRANSPORT, raw.getOrDefault(TRANSPORT, DEFAULT_TRANSPORT));
+        this.cluster = requireName(CLUSTER, raw.getOrDefault(CLUSTER, DEFAULT_CLUSTER));
         this.nodeId = raw.containsKey(NODE_ID)
                 ? OptionalLong.of(parseLong(NODE_ID, raw.get(NODE_ID), 0, Long.MAX_VALUE))
                 : OptionalLong.empty();
-        this.tryTimeout = Duration.ofMillis(parseLong(TRY_TIMEOUT_MS, raw.getOrDefault(TRY_TIMEOUT_MS, "1000"), 0, 86_400_000));
+        this.tryTimeout = Duration.ofMillis(parseLong(raw, TRY_TIMEOUT_MS, DEFAULT_TRY_TIMEOUT_MS, 0, MAX_TRY_TIMEOUT_MS));
         this.clusterSize = raw.containsKey(CLUSTER_SIZE)
                 ? OptionalInt.of((int) parseLong(CLUSTER_SIZE, raw.get(CLUSTER_SIZE), 1, MAX_CLUSTER_SIZE))
                 : OptionalInt.empty();
-        this.localHandoff = (int) parseLong(LOCAL_HANDOFF, raw.getOrDefault(LOCAL_HANDOFF, "0"), 0, MAX_LOCAL_HANDOFF);
-        this.metricsJmx = parseBoolean(METRICS_JMX, raw.getOrDefault(METRICS_JMX, "false"));
-        long expiry = parseLong(IDLE_EXPIRY_MS, raw.getOrDefault(IDLE_EXPIRY_MS, "60000"), 0, 86_400_000);
+        this.localHandoff = (int) parseLong(raw, LOCAL_HANDOFF, DEFAULT_LOCAL_HANDOFF, 0, MAX_LOCAL_HANDOFF);
+        this.metricsJmx = raw.containsKey(METRICS_JMX) ? parseBoolean(METRICS_JMX, raw.get(METRICS_JMX)) : DEFAULT_METRICS_JMX;
+        long expiry = parseLong(raw, IDLE_EXPIRY_MS, DEFAULT_IDLE_EXPIRY_MS, 0, MAX_IDLE_EXPIRY_MS);
         if (expiry != 0 && expiry < MIN_IDLE_EXPIRY_MS) {
             throw new DlockConfigException(IDLE_EXPIRY_MS + "=" + expiry + ": must be 0 (never reclaim) or "
-                    + MIN_IDLE_EXPIRY_MS + " to 86400000 ms");
+                    + MIN_IDLE_EXPIRY_MS + " to " + MAX_IDLE_EXPIRY_MS + " ms");
         }
         this.idleExpiry = Duration.ofMillis(expiry);
-        long live = parseLong(MAX_LIVE, raw.getOrDefault(MAX_LIVE, "100000"), 0, 100_000_000);
+        long live = parseLong(raw, MAX_LIVE, DEFAULT_MAX_LIVE, 0, MAX_MAX_LIVE);
         if (live != 0 && live < MIN_MAX_LIVE) {
             throw new DlockConfigException(MAX_LIVE + "=" + live + ": must be 0 (no bound) or " + MIN_MAX_LIVE
-                    + " to 100000000 locks");
+                    + " to " + MAX_MAX_LIVE + " locks");
         }
         this.maxLive = (int) live;
-        this.lease = Duration.ofMillis(parseLong(LEASE_MS, raw.getOrDefault(LEASE_MS, "1000"), MIN_LEASE_MS, 60_000));
+        this.lease = Duration.ofMillis(parseLong(raw, LEASE_MS, DEFAULT_LEASE_MS, MIN_LEASE_MS, MAX_LEASE_MS));
         for (TransportFactory t : transports) {
             options(raw, settingPrefix(t), "transport " + t.name(), t.settingKeys(), t::validateSettings);
         }
@@ -248,8 +285,13 @@ public final class DlockConfig {
         return mutex;
     }
 
-    /** The options of the mutual-exclusion algorithm ({@code dlock.mutex.<option>} keys, prefix removed). */
-    public ProtocolOptions mutexOptions() {
+    /**
+     * The options of the mutual-exclusion algorithm: the {@code dlock.mutex.<option>} keys, prefix removed, with
+     * their values as given (already checked by the algorithm), plus the options a variant name fixes
+     * ({@code dlock.mutex=maekawa-basic} gives {@code basic=true}); unmodifiable, sorted by option. The
+     * algorithm's own defaults are not included: an option that is not set has its default.
+     */
+    public Map<String, String> mutexOptions() {
         return mutexOptions;
     }
 
@@ -259,17 +301,22 @@ public final class DlockConfig {
     }
 
     /**
-     * The options of the election algorithm ({@code dlock.election.<option>} keys, prefix removed),
-     * e.g. bully's {@code ok-timeout-ms}.
+     * The options of the election algorithm ({@code dlock.election.<option>} keys, prefix removed), e.g. bully's
+     * {@code ok-timeout-ms}, with their values as given (already checked); unmodifiable, sorted by option.
      */
-    public ProtocolOptions electionOptions() {
+    public Map<String, String> electionOptions() {
         return electionOptions;
+    }
+
+    /** An unmodifiable copy of {@code values}, sorted by key. */
+    private static Map<String, String> sorted(Map<String, String> values) {
+        return Collections.unmodifiableMap(new TreeMap<>(values));
     }
 
     /** The variant's fixed options plus the explicit ones; an explicit value may not contradict the variant. */
     private static ProtocolOptions withVariant(MutexVariant variant, ProtocolOptions explicit) {
         ProtocolOptions merged = explicit;
-        for (Map.Entry<String, String> fixed : variant.options().values().entrySet()) {
+        for (Map.Entry<String, String> fixed : variant.options().entrySet()) {
             String given = explicit.values().get(fixed.getKey());
             if (given != null && !given.equalsIgnoreCase(fixed.getValue())) {
                 throw new DlockConfigException(MUTEX_OPTION_PREFIX + fixed.getKey() + "=" + given
@@ -350,13 +397,13 @@ public final class DlockConfig {
         return clusterSize;
     }
 
-    /** The bound of the untimed {@code tryLock()}. */
+    /** The bound of the untimed {@code tryLock()} ({@code dlock.lock.try-timeout-ms}, default {@value #DEFAULT_TRY_TIMEOUT_MS} ms). */
     public Duration tryTimeout() {
         return tryTimeout;
     }
 
     /**
-     * The epoch lease L ({@code dlock.cluster.lease-ms}, default 1 s). Every node asks the other members of
+     * The epoch lease L ({@code dlock.cluster.lease-ms}, default {@value #DEFAULT_LEASE_MS} ms). Every node asks the other members of
      * its view every L/4 whether they are still in the same view; it grants a lock, hands it between its own
      * threads or enters again with a token it holds only while a quorum answered yes to a question it asked
      * less than L ago, on its own monotonic clock. A member that answered a node X promises not to help a
@@ -373,8 +420,8 @@ public final class DlockConfig {
 
     /**
      * How many times in a row a lock this node holds may pass from one local thread to another waiting
-     * local thread before it is released to the cluster; 0 (the default) releases it after every
-     * holder, for strict fairness between nodes.
+     * local thread before it is released to the cluster; 0 (the default, {@link #DEFAULT_LOCAL_HANDOFF})
+     * releases it after every holder, for strict fairness between nodes.
      */
     public int localHandoff() {
         return localHandoff;
@@ -384,7 +431,7 @@ public final class DlockConfig {
      * {@code dlock.lock.idle-expiry-ms}: how long a lock must be unused (no lock, unlock or message for it)
      * on a node before that node proposes to reclaim it; its state is dropped only when every member agrees
      * that the lock is at rest and no message of it is in flight. {@link Duration#ZERO}: never reclaim.
-     * Default 60 s.
+     * Default {@value #DEFAULT_IDLE_EXPIRY_MS} ms.
      */
     public Duration idleExpiry() {
         return idleExpiry;
@@ -394,22 +441,23 @@ public final class DlockConfig {
      * {@code dlock.lock.max-live}: how many locks a node keeps in use before the least used of them become
      * candidates for reclamation at once, without waiting for {@link #idleExpiry()} (a burst of new names does not
      * keep the memory of every one for the whole expiry). A candidate is still reclaimed only when every member
-     * finds it at rest. 0: no bound (time only). Default 100 000. Has no effect when the idle expiry is 0.
+     * finds it at rest. 0: no bound (time only). Default {@value #DEFAULT_MAX_LIVE}. Has no effect when the idle expiry is 0.
      */
     public int maxLiveLocks() {
         return maxLive;
     }
 
-    /** Whether the node registers its metrics as JMX MBeans ({@code dlock.metrics.jmx}, off by default). */
+    /** Whether the node registers its metrics as JMX MBeans ({@code dlock.metrics.jmx}, default {@value #DEFAULT_METRICS_JMX}). */
     public boolean metricsJmx() {
         return metricsJmx;
     }
 
     /**
      * The settings of the transport named {@code transport} (the {@code dlock.<transport>.<setting>} keys,
-     * prefix removed), already checked by its {@link TransportFactory#validateSettings}.
+     * prefix removed), already checked by its {@link TransportFactory#validateSettings}; unmodifiable, sorted by
+     * setting.
      */
-    public ProtocolOptions transportSettings(String transport) {
+    public Map<String, String> transportSettings(String transport) {
         String prefix = "dlock." + transport + ".";
         Map<String, String> settings = new TreeMap<>();
         values.forEach((key, value) -> {
@@ -417,7 +465,7 @@ public final class DlockConfig {
                 settings.put(key.substring(prefix.length()), value);
             }
         });
-        return new ProtocolOptions(settings);
+        return Collections.unmodifiableMap(settings);
     }
 
     /** Every key that was set explicitly, with its value. */
@@ -451,6 +499,11 @@ public final class DlockConfig {
             return v.equals("true");
         }
         throw new DlockConfigException(key + "=" + value + " is not a boolean; allowed: true, false");
+    }
+
+    /** The value of {@code key} in {@code raw}, checked to be in {@code [min, max]}, or {@code byDefault} if not set. */
+    private static long parseLong(Map<String, String> raw, String key, long byDefault, long min, long max) {
+        return raw.containsKey(key) ? parseLong(key, raw.get(key), min, max) : byDefault;
     }
 
     private static long parseLong(String key, String value, long min, long max) {

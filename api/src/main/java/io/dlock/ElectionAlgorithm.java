@@ -1,15 +1,8 @@
 package io.dlock;
 
-import io.dlock.election.bully.BullyDefinition;
-import io.dlock.election.changroberts.ChangRobertsDefinition;
-import io.dlock.election.franklin.FranklinDefinition;
-import io.dlock.election.lelann.LeLannDefinition;
-import io.dlock.election.peterson.PetersonDefinition;
-import io.dlock.election.ring.RingDefinition;
-import io.dlock.protocol.ElectionProtocolDefinition;
+import io.dlock.protocol.AlgorithmDefinitions;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -17,8 +10,9 @@ import java.util.stream.Collectors;
  *
  * <p>This is the registry of elections: tests and the {@code elect} command enumerate
  * {@link #values()}. Every algorithm elects the live member with the highest id (docs/algorithms.md F29); they
- * differ in messages, time and assumptions. {@link #VIEW} sends nothing and has no
- * {@link #definition()}.
+ * differ in messages, time and assumptions. {@link #VIEW} sends nothing and has no protocol
+ * definition; the others' are found with {@link AlgorithmDefinitions#election(ElectionAlgorithm)}, which
+ * applications do not need.
  */
 public enum ElectionAlgorithm {
 
@@ -26,36 +20,29 @@ public enum ElectionAlgorithm {
      * The leader is the highest id of the current membership view, and the epoch is the view's. It
      * sends no messages of its own: the transport's membership protocol already agrees on the view.
      */
-    VIEW("view", null),
+    VIEW("view"),
     /** Garcia-Molina's bully algorithm (docs/algorithms.md B1): ELECTION / OK / COORDINATOR with timeouts; complete graph. */
-    BULLY("bully", new BullyDefinition()),
+    BULLY("bully"),
     /** Ring election with the list of live ids (docs/algorithms.md B2, Tanenbaum): skips a dead successor; ACKs. */
-    RING("ring", new RingDefinition()),
+    RING("ring"),
     /** LeLann's (the source notes' naive) ring algorithm (docs/algorithms.md B3): n^2 messages; FIFO ring. */
-    LELANN("lelann", new LeLannDefinition()),
+    LELANN("lelann"),
     /** Chang and Roberts (docs/algorithms.md B4): 2n-1 .. n(n+1)/2 ELECTION + n ELECTED; FIFO ring. */
-    CHANG_ROBERTS("chang-roberts", new ChangRobertsDefinition()),
+    CHANG_ROBERTS("chang-roberts"),
     /** Franklin (docs/algorithms.md B5): bidirectional ring, 2nK+n messages, K &lt;= log2 n + 1 phases. */
-    FRANKLIN("franklin", new FranklinDefinition()),
+    FRANKLIN("franklin"),
     /** Peterson's unidirectional algorithm (docs/algorithms.md B6, the source notes' "Paterson"): 2nK messages; FIFO ring. */
-    PETERSON("peterson", new PetersonDefinition());
+    PETERSON("peterson");
 
     private final String configName;
-    private final ElectionProtocolDefinition<?> definition;
 
-    ElectionAlgorithm(String configName, ElectionProtocolDefinition<?> definition) {
+    ElectionAlgorithm(String configName) {
         this.configName = configName;
-        this.definition = definition;
-    }
-
-    /** The message-passing algorithm's definition; empty for {@link #VIEW}. */
-    public Optional<ElectionProtocolDefinition<?>> definition() {
-        return Optional.ofNullable(definition);
     }
 
     /** The algorithms that exchange messages (every one but {@link #VIEW}), in declaration order. */
     public static List<ElectionAlgorithm> messagePassing() {
-        return Arrays.stream(values()).filter(a -> a.definition != null).toList();
+        return Arrays.stream(values()).filter(a -> a != VIEW).toList();
     }
 
     /** The configuration name, e.g. {@code view}. */

@@ -23,8 +23,8 @@ import java.util.Objects;
  * the record pattern {@code LockMetrics(var a, var b, ...)} and the component list that users'
  * code may depend on, so each addition would break them. As a final class with accessors, a new
  * counter is one more accessor: code that reads the existing ones keeps compiling. Users read
- * instances; the runtime makes them with {@link #of}, and when a counter is added it gets a new
- * overload while the old one stays. Equality, hash code and {@link #toString()} cover every value and
+ * instances; the runtime makes them with the {@link #builder(String) builder}, where a new counter is one
+ * more setter that starts at 0, so code that builds metrics keeps compiling too. Equality, hash code and {@link #toString()} cover every value and
  * the algorithm, in the record's format.
  */
 public final class LockMetrics {
@@ -62,73 +62,23 @@ public final class LockMetrics {
     }
 
     /**
-     * Counters with the given values, no times recorded and both gauges 0.
+     * The metrics of a lock with no state on this node: every counter 0, no times recorded, both gauges 0.
      *
-     * @param algorithm        the mutual-exclusion algorithm's configuration name
-     * @param entries          critical-section entries granted on this node
-     * @param messagesSent     protocol messages this node sent
-     * @param bytesSent        bytes of those messages, envelope included
-     * @param messagesReceived protocol messages this node received and accepted
-     * @param malformedDropped messages that could not be decoded or belonged to another algorithm
-     * @param staleDropped     messages of an older epoch, dropped unread
-     * @param localHandoffs    entries by a local hand-off ({@code dlock.lock.local-handoff})
-     * @return the counters
+     * @param algorithm the mutual-exclusion algorithm's configuration name
+     * @return the empty metrics
      */
-    public static LockMetrics of(String algorithm, long entries, long messagesSent, long bytesSent,
-                                 long messagesReceived, long malformedDropped, long staleDropped, long localHandoffs) {
-        return of(algorithm, entries, messagesSent, bytesSent, messagesReceived, malformedDropped, staleDropped,
-                localHandoffs, TimeDistribution.EMPTY, TimeDistribution.EMPTY, 0, 0);
+    public static LockMetrics empty(String algorithm) {
+        return builder(algorithm).build();
     }
 
     /**
-     * Metrics with the given values; made by the runtime.
+     * A builder with every counter and gauge at 0 and no times recorded; made by the runtime, and by tests.
      *
-     * @param algorithm        the mutual-exclusion algorithm's configuration name
-     * @param entries          critical-section entries granted on this node
-     * @param messagesSent     protocol messages this node sent
-     * @param bytesSent        bytes of those messages, envelope included
-     * @param messagesReceived protocol messages this node received and accepted
-     * @param malformedDropped messages that could not be decoded or belonged to another algorithm
-     * @param staleDropped     messages of an older epoch, dropped unread
-     * @param localHandoffs    entries by a local hand-off ({@code dlock.lock.local-handoff})
-     * @param acquireWait      the acquire-wait times
-     * @param hold             the hold times
-     * @param waitingThreads   local threads waiting for the lock now
-     * @param epochGrants      grants on this node in the current view's epoch
-     * @return the metrics
+     * @param algorithm the mutual-exclusion algorithm's configuration name
+     * @return the builder
      */
-    public static LockMetrics of(String algorithm, long entries, long messagesSent, long bytesSent,
-                                 long messagesReceived, long malformedDropped, long staleDropped, long localHandoffs,
-                                 TimeDistribution acquireWait, TimeDistribution hold, long waitingThreads,
-                                 long epochGrants) {
-        return of(algorithm, entries, messagesSent, bytesSent, messagesReceived, malformedDropped, staleDropped,
-                localHandoffs, acquireWait, hold, waitingThreads, epochGrants, messagesSent);
-    }
-
-    /**
-     * Metrics with the given values; made by the runtime.
-     *
-     * @param algorithm        the mutual-exclusion algorithm's configuration name
-     * @param entries          critical-section entries granted on this node
-     * @param messagesSent     protocol messages this node sent
-     * @param bytesSent        bytes of those messages, envelope included
-     * @param messagesReceived protocol messages this node received and accepted
-     * @param malformedDropped messages that could not be decoded or belonged to another algorithm
-     * @param staleDropped     messages of an older epoch, dropped unread
-     * @param localHandoffs    entries by a local hand-off ({@code dlock.lock.local-handoff})
-     * @param acquireWait      the acquire-wait times
-     * @param hold             the hold times
-     * @param waitingThreads   local threads waiting for the lock now
-     * @param epochGrants      grants on this node in the current view's epoch
-     * @param framesSent       transport messages that carried those protocol messages ({@link #framesSent()})
-     * @return the metrics
-     */
-    public static LockMetrics of(String algorithm, long entries, long messagesSent, long bytesSent,
-                                 long messagesReceived, long malformedDropped, long staleDropped, long localHandoffs,
-                                 TimeDistribution acquireWait, TimeDistribution hold, long waitingThreads,
-                                 long epochGrants, long framesSent) {
-        return new LockMetrics(algorithm, entries, messagesSent, bytesSent, messagesReceived, malformedDropped,
-                staleDropped, localHandoffs, acquireWait, hold, waitingThreads, epochGrants, framesSent);
+    public static Builder builder(String algorithm) {
+        return new Builder(algorithm);
     }
 
     /** The mutual-exclusion algorithm's configuration name. */
@@ -251,5 +201,115 @@ public final class LockMetrics {
                 + malformedDropped + ", staleDropped=" + staleDropped + ", localHandoffs=" + localHandoffs
                 + ", acquireWait=" + acquireWait + ", hold=" + hold + ", waitingThreads=" + waitingThreads
                 + ", epochGrants=" + epochGrants + ", framesSent=" + framesSent + "]";
+    }
+
+    /**
+     * Collects the values of one {@link LockMetrics}; every value not set is 0 (times: none recorded). Counters and
+     * gauges are never negative. Not thread-safe.
+     */
+    public static final class Builder {
+
+        private final String algorithm;
+        private long entries;
+        private long messagesSent;
+        private long bytesSent;
+        private long messagesReceived;
+        private long malformedDropped;
+        private long staleDropped;
+        private long localHandoffs;
+        private TimeDistribution acquireWait = TimeDistribution.EMPTY;
+        private TimeDistribution hold = TimeDistribution.EMPTY;
+        private long waitingThreads;
+        private long epochGrants;
+        private long framesSent;
+
+        private Builder(String algorithm) {
+            this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
+        }
+
+        /** {@link LockMetrics#entries()}: critical-section entries granted on this node. */
+        public Builder entries(long count) {
+            entries = nonNegative("entries", count);
+            return this;
+        }
+
+        /** {@link LockMetrics#messagesSent()}: protocol messages this node sent. */
+        public Builder messagesSent(long count) {
+            messagesSent = nonNegative("messagesSent", count);
+            return this;
+        }
+
+        /** {@link LockMetrics#framesSent()}: transport messages that carried those protocol messages. */
+        public Builder framesSent(long count) {
+            framesSent = nonNegative("framesSent", count);
+            return this;
+        }
+
+        /** {@link LockMetrics#bytesSent()}: bytes of the messages sent, envelope included. */
+        public Builder bytesSent(long count) {
+            bytesSent = nonNegative("bytesSent", count);
+            return this;
+        }
+
+        /** {@link LockMetrics#messagesReceived()}: protocol messages this node received and accepted. */
+        public Builder messagesReceived(long count) {
+            messagesReceived = nonNegative("messagesReceived", count);
+            return this;
+        }
+
+        /** {@link LockMetrics#malformedDropped()}: messages not decodable or of another algorithm. */
+        public Builder malformedDropped(long count) {
+            malformedDropped = nonNegative("malformedDropped", count);
+            return this;
+        }
+
+        /** {@link LockMetrics#staleDropped()}: messages of an older epoch, dropped unread. */
+        public Builder staleDropped(long count) {
+            staleDropped = nonNegative("staleDropped", count);
+            return this;
+        }
+
+        /** {@link LockMetrics#localHandoffs()}: entries by a local hand-off ({@code dlock.lock.local-handoff}). */
+        public Builder localHandoffs(long count) {
+            localHandoffs = nonNegative("localHandoffs", count);
+            return this;
+        }
+
+        /** {@link LockMetrics#acquireWait()}: the acquire-wait times. */
+        public Builder acquireWait(TimeDistribution times) {
+            acquireWait = Objects.requireNonNull(times, "acquireWait");
+            return this;
+        }
+
+        /** {@link LockMetrics#hold()}: the hold times. */
+        public Builder hold(TimeDistribution times) {
+            hold = Objects.requireNonNull(times, "hold");
+            return this;
+        }
+
+        /** {@link LockMetrics#waitingThreads()}: local threads waiting for the lock now (a gauge). */
+        public Builder waitingThreads(long count) {
+            waitingThreads = nonNegative("waitingThreads", count);
+            return this;
+        }
+
+        /** {@link LockMetrics#epochGrants()}: grants on this node in the current view's epoch (a gauge). */
+        public Builder epochGrants(long count) {
+            epochGrants = nonNegative("epochGrants", count);
+            return this;
+        }
+
+        /** The metrics with the values set so far. */
+        public LockMetrics build() {
+            return new LockMetrics(algorithm, entries, messagesSent, bytesSent, messagesReceived, malformedDropped,
+                    staleDropped, localHandoffs, acquireWait, hold, waitingThreads, epochGrants, framesSent);
+        }
+
+        private static long nonNegative(String name, long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException(name + " must be >= 0, got " + value);
+            }
+            return value;
+        }
     }
 }

@@ -3,7 +3,6 @@ package io.dlock;
 import io.dlock.runtime.NodeRuntime;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.Transport;
-import io.dlock.spi.View;
 
 /**
  * One node of a dlock cluster: the entry point of the library. Start it from a configuration, take
@@ -61,8 +60,11 @@ public interface LockService extends AutoCloseable {
     /** The configuration this node was started with. */
     DlockConfig config();
 
-    /** The current membership view. */
-    View view();
+    /**
+     * The current membership view as this node sees it: its epoch, members, whether it is primary (this node may
+     * grant locks and elect leaders in it), and this node's id; read together, so they describe one moment.
+     */
+    ClusterView view();
 
     /**
      * The lock named {@code name}: mutually exclusive with the lock of that name on every other node; the same

@@ -2,9 +2,9 @@ package io.dlock;
 
 import io.dlock.mutex.maekawa.MaekawaDefinition;
 import io.dlock.mutex.raynal.RaynalDefinition;
-import io.dlock.protocol.ProtocolOptions;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -18,16 +18,23 @@ import java.util.stream.Collectors;
  *
  * @param name      the configuration name
  * @param algorithm the algorithm it runs
- * @param options   the options it fixes
+ * @param options   the options it fixes ({@code dlock.mutex.<option>} keys, prefix removed)
  */
-public record MutexVariant(String name, MutexAlgorithm algorithm, ProtocolOptions options) {
+public record MutexVariant(String name, MutexAlgorithm algorithm, Map<String, String> options) {
+
+    /** @throws NullPointerException if an argument is null; the options are copied, unmodifiable */
+    public MutexVariant {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(algorithm, "algorithm");
+        options = Map.copyOf(options);
+    }
 
     /** Every variant. */
     public static final List<MutexVariant> ALL = List.of(
             new MutexVariant("maekawa-basic", MutexAlgorithm.MAEKAWA,
-                    new ProtocolOptions(Map.of(MaekawaDefinition.BASIC, "true"))),
+                    Map.of(MaekawaDefinition.BASIC, "true")),
             new MutexVariant("raynal-original", MutexAlgorithm.RAYNAL,
-                    new ProtocolOptions(Map.of(RaynalDefinition.ORIGINAL, "true"))));
+                    Map.of(RaynalDefinition.ORIGINAL, "true")));
 
     /** The variant named {@code name}, if there is one. */
     public static Optional<MutexVariant> named(String name) {

@@ -17,6 +17,8 @@
  * <p>Building blocks shared by several algorithms live here once: {@link io.dlock.protocol.LogicalClock}
  * and {@link io.dlock.protocol.RequestStamp}.
  *
- * <p>Neither the runtime nor the simulator knows any algorithm by name; both drive this interface.
+ * <p>Neither the runtime nor the simulator knows any algorithm by name; both drive this interface, and
+ * find the definition of the algorithm a user named ({@link io.dlock.MutexAlgorithm},
+ * {@link io.dlock.ElectionAlgorithm}) with {@link io.dlock.protocol.AlgorithmDefinitions}.
  */
 package io.dlock.protocol;

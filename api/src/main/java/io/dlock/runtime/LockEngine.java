@@ -457,9 +457,11 @@ final class LockEngine<M extends ProtocolMessage> {
     }
 
     LockMetrics metrics() {
-        return LockMetrics.of(definition.name(), entries.sum(), messagesSent.sum(), bytesSent.sum(),
-                messagesReceived.sum(), malformed.sum(), stale.sum(), local.localHandoffs(), local.acquireWaitTimes(),
-                local.holdTimes(), local.queueLength(), epochGrants, framesSent.sum());
+        return LockMetrics.builder(definition.name()).entries(entries.sum()).messagesSent(messagesSent.sum())
+                .bytesSent(bytesSent.sum()).messagesReceived(messagesReceived.sum()).malformedDropped(malformed.sum())
+                .staleDropped(stale.sum()).localHandoffs(local.localHandoffs()).acquireWait(local.acquireWaitTimes())
+                .hold(local.holdTimes()).waitingThreads(local.queueLength()).epochGrants(epochGrants)
+                .framesSent(framesSent.sum()).build();
     }
 
     long abandonedGrants() {

@@ -1,5 +1,6 @@
 package io.dlock.runtime;
 
+import io.dlock.ClusterView;
 import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.DlockConfigException;
@@ -9,6 +10,7 @@ import io.dlock.NodeMetrics;
 import io.dlock.LockService;
 import io.dlock.OwnershipListener;
 import io.dlock.OwnershipLoss;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolFamily;
@@ -138,7 +140,8 @@ public final class NodeRuntime implements LockService {
         this.config = config;
         this.primaryComponent = config.clusterSize().isPresent() ? new PrimaryComponent(config.clusterSize().getAsInt())
                 : new PrimaryComponent();
-        this.mutexOptions = config.mutexOptions().over(config.mutex().definition().runtimeDefaults());
+        this.mutexOptions = new ProtocolOptions(config.mutexOptions())
+                .over(AlgorithmDefinitions.mutex(config.mutex()).runtimeDefaults());
         this.cleanLeave = new CleanLeave(transport, this::departing);
         this.transport = transport;
         String cluster = config.cluster();
@@ -149,7 +152,7 @@ public final class NodeRuntime implements LockService {
         this.leases = new LeaseKeeper(transport, config.lease(), timers, this::holdLeaseLapsed);
         this.notifier = Executors.newSingleThreadExecutor(threads("dlock-" + cluster + "-events"));
         this.jmx = config.metricsJmx() ? new JmxRegistrations(cluster, transport::self) : null;
-        this.buriedMetrics = LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, 0, 0, 0);
+        this.buriedMetrics = LockMetrics.empty(config.mutex().configName());
         this.engines = new LockRegistry(config.idleExpiry(), config.maxLiveLocks(), timers, pool, this::newEngine);
         this.reclaim = config.idleExpiry().isZero() ? null
                 : new ReclaimDriver(transport, config.mutex().configName(), engines, fencingFloor, config.idleExpiry(),
@@ -173,14 +176,14 @@ public final class NodeRuntime implements LockService {
 
     /** Starts a node over {@code transport}, which the node owns from now on. */
     public static LockService start(DlockConfig config, Transport transport) {
-        MutexProtocolDefinition<?> mutex = config.mutex().definition();
+        MutexProtocolDefinition<?> mutex = AlgorithmDefinitions.mutex(config.mutex());
         if (mutex.requiresFifo() && !transport.fifo()) {
             transport.close();
             throw new DlockConfigException(DlockConfig.MUTEX + "=" + mutex.name()
                     + " needs FIFO channels, which transport " + config.transport()
                     + " does not provide; choose an algorithm that does not need FIFO or a FIFO transport");
         }
-        Optional<ElectionProtocolDefinition<?>> election = config.election().definition();
+        Optional<ElectionProtocolDefinition<?>> election = AlgorithmDefinitions.election(config.election());
         if (election.isPresent() && election.get().requiresFifo() && !transport.fifo()) {
             transport.close();
             throw new DlockConfigException(DlockConfig.ELECTION + "=" + election.get().name()
@@ -204,7 +207,7 @@ public final class NodeRuntime implements LockService {
         if (runtime.jmx != null) {
             runtime.jmx.registerNode(runtime);
         }
-        if (mutex.family() == ProtocolFamily.CENTRAL && config.election().definition().isPresent()) {
+        if (mutex.family() == ProtocolFamily.CENTRAL && AlgorithmDefinitions.election(config.election()).isPresent()) {
             runtime.election(COORDINATOR_GROUP);
         }
         LOG.info("dlock node {} joined cluster '{}' ({}, mutex {}, election {}, view {})", transport.self(),
@@ -255,8 +258,9 @@ public final class NodeRuntime implements LockService {
     }
 
     @Override
-    public View view() {
-        return view;
+    public ClusterView view() {
+        ViewState state = viewState();
+        return new ClusterView(state.view().epoch(), state.view().members(), state.primary(), nodeId());
     }
 
     @Override
@@ -289,7 +293,7 @@ public final class NodeRuntime implements LockService {
     }
 
     private GroupElection newElection(String group, boolean byApplication) {
-        Optional<ElectionProtocolDefinition<?>> definition = config.election().definition();
+        Optional<ElectionProtocolDefinition<?>> definition = AlgorithmDefinitions.election(config.election());
         if (definition.isEmpty()) {
             ViewState state = viewState();
             return new ViewLeaderElection(group, transport.self(), notifier, state.view(), state.primary());
@@ -302,8 +306,8 @@ public final class NodeRuntime implements LockService {
         @SuppressWarnings("unchecked")
         ElectionProtocolDefinition<M> definition = (ElectionProtocolDefinition<M>) raw;
         ViewState state = viewState();
-        return new ElectionDriver<>(group, definition, config.electionOptions(), transport, state.view(), state.primary(),
-                pool, timers, notifier,
+        return new ElectionDriver<>(group, definition, new ProtocolOptions(config.electionOptions()), transport,
+                state.view(), state.primary(), pool, timers, notifier,
                 byApplication, group.equals(COORDINATOR_GROUP) ? this::coordinatorElected : null);
     }
 
@@ -322,7 +326,8 @@ public final class NodeRuntime implements LockService {
     public LockMetrics metrics() {
         LockMetrics sum;
         synchronized (this) {
-            sum = buriedMetrics.plus(LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, foreign.sum(), 0, 0));
+            sum = buriedMetrics.plus(
+                    LockMetrics.builder(config.mutex().configName()).malformedDropped(foreign.sum()).build());
         }
         for (LockEngine<?> e : engines.all()) {
             sum = sum.plus(e.metrics());
@@ -334,7 +339,7 @@ public final class NodeRuntime implements LockService {
     public NodeMetrics nodeMetrics() {
         synchronized (primaryComponent) {
             long current = primary ? 0 : System.nanoTime() - viewSince;
-            return NodeMetrics.of(view.epoch(), primary, viewChanges, nonPrimaryNanos + current);
+            return NodeMetrics.of(view.epoch(), primary, viewChanges, nonPrimaryNanos + current, engines.size());
         }
     }
 
@@ -546,7 +551,7 @@ public final class NodeRuntime implements LockService {
     // ---- internals ----
 
     private void onElectionMessage(NodeId from, Envelope envelope, byte[] payload, int offset) {
-        if (config.election().definition().isEmpty()) {
+        if (AlgorithmDefinitions.election(config.election()).isEmpty()) {
             foreign(from, "election messages are not handled by the '" + config.election().configName() + "' election");
             return;
         }
@@ -575,7 +580,7 @@ public final class NodeRuntime implements LockService {
 
     private <M extends ProtocolMessage> LockEngine<M> newEngine(String name) {
         @SuppressWarnings("unchecked")
-        MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) config.mutex().definition();
+        MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) AlgorithmDefinitions.mutex(config.mutex());
         ViewState state = viewState();
         LockEngine<M> engine = new LockEngine<>(name, definition, mutexOptions, transport, state.view(),
                 state.primary(), pool, timers, config.localHandoff(), leases, fencingFloor::get,

@@ -137,7 +137,7 @@ final class RuntimeLock implements DistributedLock {
     @Override
     public LockMetrics metrics() {
         LockEngine<?> engine = engines.peek(name);
-        return engine == null ? LockMetrics.of(algorithm, 0, 0, 0, 0, 0, 0, 0) : engine.metrics();
+        return engine == null ? LockMetrics.empty(algorithm) : engine.metrics();
     }
 
     @Override

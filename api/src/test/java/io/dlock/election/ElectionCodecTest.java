@@ -16,6 +16,7 @@ import io.dlock.election.peterson.PetersonDefinition;
 import io.dlock.election.peterson.PetersonMessage;
 import io.dlock.election.ring.RingDefinition;
 import io.dlock.election.ring.RingMessage;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.MalformedMessageException;
@@ -78,7 +79,7 @@ class ElectionCodecTest {
     @Test
     void unknownType_isMalformed() {
         for (ElectionAlgorithm a : ElectionAlgorithm.messagePassing()) {
-            MessageCodec<?> codec = a.definition().orElseThrow().codec();
+            MessageCodec<?> codec = AlgorithmDefinitions.election(a).orElseThrow().codec();
             assertThrows(MalformedMessageException.class, () -> codec.fromBytes(new byte[] {99}), a.configName());
         }
     }
@@ -88,7 +89,7 @@ class ElectionCodecTest {
     void registry() {
         assertEquals(6, ElectionAlgorithm.messagePassing().size());
         for (ElectionAlgorithm a : ElectionAlgorithm.messagePassing()) {
-            assertEquals(a.configName(), a.definition().orElseThrow().name());
+            assertEquals(a.configName(), AlgorithmDefinitions.election(a).orElseThrow().name());
         }
         assertEquals(ElectionAlgorithm.VIEW, ElectionAlgorithm.fromConfigName("view"));
     }

@@ -22,6 +22,7 @@ import io.dlock.mutex.suzukikasami.SuzukiKasamiDefinition;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage;
 import io.dlock.mutex.tokenring.TokenRingDefinition;
 import io.dlock.mutex.tokenring.TokenRingMessage;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.MalformedMessageException;
@@ -137,7 +138,7 @@ class CodecTest {
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
     void unknownTypeIsMalformed(MutexAlgorithm algorithm) {
-        MessageCodec<?> codec = algorithm.definition().codec();
+        MessageCodec<?> codec = AlgorithmDefinitions.mutex(algorithm).codec();
         for (int tag : List.of(0, 99, 200, 255)) {
             byte[] bytes = {(byte) tag, 1, 1, 1, 1};
             MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> codec.fromBytes(bytes));
@@ -188,7 +189,7 @@ class CodecTest {
         Arrays.fill(garbage, (byte) 0xFF);
         garbage[0] = 1; // REQUEST, in every codec
         for (MutexAlgorithm algorithm : MutexAlgorithm.values()) {
-            assertThrows(MalformedMessageException.class, () -> algorithm.definition().codec().fromBytes(garbage),
+            assertThrows(MalformedMessageException.class, () -> AlgorithmDefinitions.mutex(algorithm).codec().fromBytes(garbage),
                     algorithm.configName());
         }
     }

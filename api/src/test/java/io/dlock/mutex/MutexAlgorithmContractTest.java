@@ -12,6 +12,7 @@ import io.dlock.mutex.raynal.RaynalMessage;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.RecordingEffects;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolFamily;
@@ -92,7 +93,7 @@ class MutexAlgorithmContractTest {
 
     private static void check(MutexAlgorithm algorithm, String name, ProtocolFamily family, boolean fifo,
                               Set<String> options, String formula, double syncDelay) {
-        MutexProtocolDefinition<?> d = algorithm.definition();
+        MutexProtocolDefinition<?> d = AlgorithmDefinitions.mutex(algorithm);
         assertEquals(name, d.name());
         assertSame(algorithm, MutexAlgorithm.fromConfigName(name));
         assertEquals(family, d.family());
@@ -106,9 +107,9 @@ class MutexAlgorithmContractTest {
     @Test
     void expectedMessagesPerEntryFollowTheFormulas() {
         for (int n = 1; n <= 8; n++) {
-            assertEquals(3.0 * (n - 1) / n, MutexAlgorithm.CENTRALIZED.definition().expectedMessagesPerEntry(n), 1e-12);
-            assertEquals(2.0 * (n - 1), MutexAlgorithm.RICART_AGRAWALA.definition().expectedMessagesPerEntry(n));
-            assertEquals(3.0 * (n - 1), MutexAlgorithm.LAMPORT.definition().expectedMessagesPerEntry(n));
+            assertEquals(3.0 * (n - 1) / n, AlgorithmDefinitions.mutex(MutexAlgorithm.CENTRALIZED).expectedMessagesPerEntry(n), 1e-12);
+            assertEquals(2.0 * (n - 1), AlgorithmDefinitions.mutex(MutexAlgorithm.RICART_AGRAWALA).expectedMessagesPerEntry(n));
+            assertEquals(3.0 * (n - 1), AlgorithmDefinitions.mutex(MutexAlgorithm.LAMPORT).expectedMessagesPerEntry(n));
         }
     }
 
@@ -117,7 +118,7 @@ class MutexAlgorithmContractTest {
     @EnumSource(MutexAlgorithm.class)
     void unknownOptionIsRejected(MutexAlgorithm algorithm) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> create(algorithm.definition(), ProtocolOptions.NONE.with("no-such-option", "true")));
+                () -> create(AlgorithmDefinitions.mutex(algorithm), ProtocolOptions.NONE.with("no-such-option", "true")));
         assertTrue(e.getMessage().contains("no-such-option"), e.getMessage());
     }
 
@@ -125,9 +126,9 @@ class MutexAlgorithmContractTest {
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
     void badBooleanOptionIsRejected(MutexAlgorithm algorithm) {
-        for (String key : algorithm.definition().optionKeys()) {
+        for (String key : AlgorithmDefinitions.mutex(algorithm).optionKeys()) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> create(algorithm.definition(), ProtocolOptions.NONE.with(key, "maybe")));
+                    () -> create(AlgorithmDefinitions.mutex(algorithm), ProtocolOptions.NONE.with(key, "maybe")));
             assertTrue(e.getMessage().contains(key) && e.getMessage().contains("maybe"), e.getMessage());
         }
     }
@@ -139,22 +140,22 @@ class MutexAlgorithmContractTest {
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
     void declaredOptionsAcceptBooleans(MutexAlgorithm algorithm) {
-        for (String key : algorithm.definition().optionKeys()) {
+        for (String key : AlgorithmDefinitions.mutex(algorithm).optionKeys()) {
             String refusal = null;
             try {
-                algorithm.definition().validateOptions(ProtocolOptions.NONE.with(key, "true"));
+                AlgorithmDefinitions.mutex(algorithm).validateOptions(ProtocolOptions.NONE.with(key, "true"));
             } catch (IllegalArgumentException e) {
                 refusal = e.getMessage();
             }
             if (refusal != null && refusal.matches(".*allowed: [a-z-]+(, [a-z-]+)+$")) {
                 for (String value : refusal.substring(refusal.indexOf("allowed: ") + 9).split(", ")) {
-                    create(algorithm.definition(), ProtocolOptions.NONE.with(key, value));
+                    create(AlgorithmDefinitions.mutex(algorithm), ProtocolOptions.NONE.with(key, value));
                 }
             } else if (refusal != null) {
-                create(algorithm.definition(), ProtocolOptions.NONE.with(key, "1"));
+                create(AlgorithmDefinitions.mutex(algorithm), ProtocolOptions.NONE.with(key, "1"));
             } else {
-                create(algorithm.definition(), ProtocolOptions.NONE.with(key, "true"));
-                create(algorithm.definition(), ProtocolOptions.NONE.with(key, "FALSE"));
+                create(AlgorithmDefinitions.mutex(algorithm), ProtocolOptions.NONE.with(key, "true"));
+                create(AlgorithmDefinitions.mutex(algorithm), ProtocolOptions.NONE.with(key, "FALSE"));
             }
         }
     }
@@ -169,7 +170,7 @@ class MutexAlgorithmContractTest {
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
     void singleNodeEntersAtOnce(MutexAlgorithm algorithm) {
-        Cluster<?> c = new Cluster<>(algorithm.definition(), 1);
+        Cluster<?> c = new Cluster<>(AlgorithmDefinitions.mutex(algorithm), 1);
         for (int i = 0; i < 3; i++) {
             c.request(0);
             assertTrue(c.inCS(0));
@@ -187,7 +188,7 @@ class MutexAlgorithmContractTest {
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
     void messagesPerEntryMatchTheDefinition(MutexAlgorithm algorithm) {
-        MutexProtocolDefinition<?> d = algorithm.definition();
+        MutexProtocolDefinition<?> d = AlgorithmDefinitions.mutex(algorithm);
         for (int n = 1; n <= 5; n++) {
             for (long seed = 0; seed < 10; seed++) {
                 Cluster<?> c = new Cluster<>(d, n);
@@ -213,7 +214,7 @@ class MutexAlgorithmContractTest {
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
     void safeAndLiveWithDuplicatedMessages(MutexAlgorithm algorithm) {
-        MutexProtocolDefinition<?> d = algorithm.definition();
+        MutexProtocolDefinition<?> d = AlgorithmDefinitions.mutex(algorithm);
         for (int n = 2; n <= 5; n++) {
             for (long seed = 0; seed < 25; seed++) {
                 Cluster<?> c = new Cluster<>(d, n);
@@ -235,7 +236,7 @@ class MutexAlgorithmContractTest {
     @EnumSource(MutexAlgorithm.class)
     void safeAndLiveAcrossViewChanges(MutexAlgorithm algorithm) {
         for (long seed = 0; seed < 60; seed++) {
-            runWithViewChanges(algorithm.definition(), ProtocolOptions.NONE, false, seed, false, 5, 0.02, algorithm + " seed=" + seed);
+            runWithViewChanges(AlgorithmDefinitions.mutex(algorithm), ProtocolOptions.NONE, false, seed, false, 5, 0.02, algorithm + " seed=" + seed);
         }
     }
 
@@ -244,7 +245,7 @@ class MutexAlgorithmContractTest {
     @EnumSource(MutexAlgorithm.class)
     void fencesIncreaseWhenHoldersCrash(MutexAlgorithm algorithm) {
         for (long seed = 0; seed < 60; seed++) {
-            runWithViewChanges(algorithm.definition(), ProtocolOptions.NONE, false, seed, true, 5, 0.02, algorithm + " seed=" + seed);
+            runWithViewChanges(AlgorithmDefinitions.mutex(algorithm), ProtocolOptions.NONE, false, seed, true, 5, 0.02, algorithm + " seed=" + seed);
         }
     }
 
@@ -256,7 +257,7 @@ class MutexAlgorithmContractTest {
     @EnumSource(MutexAlgorithm.class)
     void safeAndLiveWhenCreatedOnFirstUse(MutexAlgorithm algorithm) {
         for (long seed = 0; seed < 60; seed++) {
-            runWithViewChanges(algorithm.definition(), ProtocolOptions.NONE, true, seed, seed % 2 == 0, 5, 0.02,
+            runWithViewChanges(AlgorithmDefinitions.mutex(algorithm), ProtocolOptions.NONE, true, seed, seed % 2 == 0, 5, 0.02,
                     algorithm + " lazy seed=" + seed);
         }
     }

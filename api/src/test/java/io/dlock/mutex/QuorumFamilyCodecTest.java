@@ -12,6 +12,7 @@ import io.dlock.mutex.decentralized.DecentralizedMessage;
 import io.dlock.mutex.maekawa.MaekawaMessage;
 import io.dlock.mutex.raynal.PrimeRatio;
 import io.dlock.mutex.raynal.RaynalMessage;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.MalformedMessageException;
@@ -27,7 +28,7 @@ class QuorumFamilyCodecTest {
 
     @SuppressWarnings("unchecked")
     private static <M extends ProtocolMessage> MessageCodec<M> codec(MutexAlgorithm a) {
-        return (MessageCodec<M>) a.definition().codec();
+        return (MessageCodec<M>) AlgorithmDefinitions.mutex(a).codec();
     }
 
     private static <M extends ProtocolMessage> void roundTrip(MutexAlgorithm a, List<M> messages) {

@@ -8,6 +8,7 @@ import io.dlock.mutex.common.CensusCarrier;
 import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.testing.Cluster;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolFamily;
@@ -33,21 +34,21 @@ import org.junit.jupiter.params.provider.MethodSource;
 class TokenAlgorithmsCensusTest {
 
     static Stream<MutexAlgorithm> tokenAlgorithms() {
-        return Stream.of(MutexAlgorithm.values()).filter(a -> a.definition().family() == ProtocolFamily.TOKEN);
+        return Stream.of(MutexAlgorithm.values()).filter(a -> AlgorithmDefinitions.mutex(a).family() == ProtocolFamily.TOKEN);
     }
 
     /** A view change costs exactly 3(N-1) census messages (QUERY, REPORT, DONE), then requests are granted. */
     @ParameterizedTest
     @MethodSource("tokenAlgorithms")
     void viewChangeCostsThreeNMinusOne(MutexAlgorithm algorithm) {
-        censusCost(algorithm.definition(), false);
+        censusCost(AlgorithmDefinitions.mutex(algorithm), false);
     }
 
     /** A lock first used by a non-steward (created lazily everywhere) costs 3(N-1) + 1 census messages (HELLO first). */
     @ParameterizedTest
     @MethodSource("tokenAlgorithms")
     void firstUseCostsOneHelloMore(MutexAlgorithm algorithm) {
-        censusCost(algorithm.definition(), true);
+        censusCost(AlgorithmDefinitions.mutex(algorithm), true);
     }
 
     private static <M extends ProtocolMessage> void censusCost(MutexProtocolDefinition<M> d, boolean lazy) {
@@ -80,7 +81,7 @@ class TokenAlgorithmsCensusTest {
 
     /** A cluster of {@code n} started as the simulator starts one (token-ring's ring[0] sets its token going). */
     private static Cluster<?> started(MutexAlgorithm algorithm, int n) {
-        Cluster<?> c = new Cluster<>(algorithm.definition(), n);
+        Cluster<?> c = new Cluster<>(AlgorithmDefinitions.mutex(algorithm), n);
         for (NodeId m : c.members()) {
             c.act(m.value(), MutexProtocol::onStart);
         }
@@ -166,7 +167,7 @@ class TokenAlgorithmsCensusTest {
     @ParameterizedTest
     @MethodSource("tokenAlgorithms")
     void lazyCreationMakesOneToken(MutexAlgorithm algorithm) {
-        Cluster<?> c = Cluster.lazy(algorithm.definition(), 3, ProtocolOptions.NONE);
+        Cluster<?> c = Cluster.lazy(AlgorithmDefinitions.mutex(algorithm), 3, ProtocolOptions.NONE);
         c.request(2);
         settleUntil(c, () -> c.inCS(2));
         c.request(1);
@@ -183,7 +184,7 @@ class TokenAlgorithmsCensusTest {
     @MethodSource("tokenAlgorithms")
     void restartedMemberRejoinsUnderItsId(MutexAlgorithm algorithm) {
         for (long seed = 0; seed < 150; seed++) {
-            run(algorithm.definition(), seed, seed % 2 == 0, algorithm + " seed=" + seed);
+            run(AlgorithmDefinitions.mutex(algorithm), seed, seed % 2 == 0, algorithm + " seed=" + seed);
         }
     }
 

@@ -51,7 +51,7 @@ public final class InMemoryTransportFactory implements TransportFactory {
     @Override
     public Transport create(DlockConfig config) {
         Long id = config.nodeId().isPresent() ? config.nodeId().getAsLong() : null;
-        return InMemoryNetwork.shared().endpoint(config.cluster(), id, delay(config.transportSettings(NAME)));
+        return InMemoryNetwork.shared().endpoint(config.cluster(), id, delay(new ProtocolOptions(config.transportSettings(NAME))));
     }
 
     private static Duration delay(ProtocolOptions settings) {

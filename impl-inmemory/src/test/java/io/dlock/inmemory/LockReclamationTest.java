@@ -53,6 +53,31 @@ class LockReclamationTest {
         }
     }
 
+    /**
+     * NodeMetrics.liveLocks counts the names with state on the node, the engines the runtime keeps: one per name
+     * used, and 0 again once the idle names are reclaimed.
+     */
+    @Test
+    void liveLocksCountsTheNamesWithStateUntilTheyAreReclaimed() throws InterruptedException {
+        try (InMemoryCluster cluster = cluster(3, MutexAlgorithm.CENTRALIZED)) {
+            LockService node = cluster.node(0);
+            assertEquals(0, node.nodeMetrics().liveLocks(), "no lock used yet");
+            List<DistributedLock> held = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                DistributedLock lock = node.lock("live-" + i);
+                assertTrue(lock.tryLock(20, TimeUnit.SECONDS), "granted: " + lock.name());
+                held.add(lock); // held: never reclaimed while the count is read
+            }
+            assertEquals(5, node.nodeMetrics().liveLocks(), "5 names held on node 0");
+            assertEquals(runtime(node).lockEngines(), node.nodeMetrics().liveLocks());
+            held.forEach(DistributedLock::unlock);
+            awaitAllReclaimed(cluster);
+            for (LockService n : cluster.nodes) {
+                assertEquals(0, n.nodeMetrics().liveLocks(), "live locks after reclamation, node " + n.nodeId());
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
     void idleLocksAreReclaimedEverywhereAndKeptFacadesWorkOnWithHigherTokens(MutexAlgorithm algorithm)

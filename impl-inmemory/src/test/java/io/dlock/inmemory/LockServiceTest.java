@@ -2,9 +2,11 @@ package io.dlock.inmemory;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dlock.ClusterView;
 import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.DlockConfigException;
@@ -31,6 +33,41 @@ import org.junit.jupiter.api.Timeout;
 /** LockService: start-up errors, the view election, and robustness against foreign and malformed messages. */
 @Timeout(60)
 class LockServiceTest {
+
+    /**
+     * view() describes the cluster as this node sees it: the members, one epoch for all nodes of one view, this
+     * node's id, and primary true in the majority and false in the minority of a 3|2 split (the majority rule).
+     */
+    @Test
+    void viewIsTheMembershipAndVerdictAsThisNodeSeesIt() {
+        try (InMemoryCluster cluster = new InMemoryCluster(5, MutexAlgorithm.CENTRALIZED)) {
+            List<NodeId> all = List.of(NodeId.of(0), NodeId.of(1), NodeId.of(2), NodeId.of(3), NodeId.of(4));
+            await().atMost(Duration.ofSeconds(10)).until(() -> cluster.nodes.stream().map(s -> s.view().epoch())
+                    .distinct().count() == 1);
+            for (LockService node : cluster.nodes) {
+                ClusterView v = node.view();
+                assertEquals(all, v.members());
+                assertEquals(node.nodeId(), v.self());
+                assertTrue(v.primary(), v.toString());
+                assertEquals(cluster.node(0).view().epoch(), v.epoch());
+            }
+            String name = cluster.node(0).config().cluster();
+            InMemoryNetwork.shared().split(name, List.of(all.subList(0, 3), all.subList(3, 5)));
+            try {
+                await().atMost(Duration.ofSeconds(10)).until(() -> cluster.nodes.stream()
+                        .allMatch(s -> s.view().size() == (s.nodeId().value() < 3 ? 3 : 2)));
+                ClusterView majority = cluster.node(0).view();
+                ClusterView minority = cluster.node(4).view();
+                assertTrue(majority.primary(), majority.toString());
+                assertFalse(minority.primary(), minority.toString());
+                assertEquals(all.subList(3, 5), minority.members());
+                assertTrue(minority.contains(NodeId.of(4)) && !minority.contains(NodeId.of(0)), minority.toString());
+                assertEquals(minority.primary(), cluster.node(4).nodeMetrics().primary());
+            } finally {
+                InMemoryNetwork.shared().heal(name);
+            }
+        }
+    }
 
     /** An unknown transport fails at start, naming the key, the value and the transports available. */
     @Test

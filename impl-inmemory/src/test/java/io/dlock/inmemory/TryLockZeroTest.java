@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.DistributedLock;
 import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.AlgorithmDefinitions;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -37,7 +38,7 @@ class TryLockZeroTest {
             locks.get(0).lock(); // the lock is in use once: a token now rests on node 0
             long before = locks.get(0).fencingToken();
             locks.get(0).unlock();
-            boolean quiet = algorithm.definition().quiescentWhenIdle(); // true for every built-in algorithm
+            boolean quiet = AlgorithmDefinitions.mutex(algorithm).quiescentWhenIdle(); // true for every built-in algorithm
             if (quiet) {
                 awaitNoTraffic(locks); // the release's own messages (permission algorithms) are sent after unlock()
             }

@@ -14,6 +14,7 @@ import io.dlock.inmemory.sim.Simulation;
 import io.dlock.inmemory.sim.SimulationResult;
 import io.dlock.inmemory.sim.Workload;
 import io.dlock.mutex.raymond.RaymondDefinition;
+import io.dlock.protocol.AlgorithmDefinitions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -118,7 +119,7 @@ class JGroupsMutexIntegrationTest {
             long messages = after.messagesSent() - before.messagesSent();
             assertEquals((long) n * THREADS_PER_NODE * INCREMENTS + 1, entries);
             // the simulator, same algorithm and N, the same number of entries per node
-            SimulationResult sim = Simulation.of(algorithm.definition()).nodes(n).seed(1)
+            SimulationResult sim = Simulation.of(AlgorithmDefinitions.mutex(algorithm)).nodes(n).seed(1)
                     .delay(DelayModel.uniform(1, 10))
                     .workload(Workload.perNode(THREADS_PER_NODE * INCREMENTS).think(0, 20).hold(0, 5))
                     .run();
@@ -230,7 +231,7 @@ class JGroupsMutexIntegrationTest {
             faults(cluster, false);
             LockMetrics after = settledTotal(cluster, algorithm);
             assertEquals((long) n * perNode, after.entries() - before.entries());
-            SimulationResult sim = Simulation.of(algorithm.definition()).nodes(n).seed(1)
+            SimulationResult sim = Simulation.of(AlgorithmDefinitions.mutex(algorithm)).nodes(n).seed(1)
                     .delay(DelayModel.uniform(1, 10)).workload(Workload.perNode(perNode)).run();
             assertMessagesPerEntry(algorithm, n, (double) (after.messagesSent() - before.messagesSent())
                     / (after.entries() - before.entries()), sim);
@@ -273,7 +274,7 @@ class JGroupsMutexIntegrationTest {
             MutexAlgorithm.CTTA, n -> n,
             MutexAlgorithm.NAIMI_TREHEL, n -> n,
             MutexAlgorithm.RAYMOND, n -> 2.0 * RaymondDefinition.treeDiameter(n),
-            MutexAlgorithm.MAEKAWA, n -> MutexAlgorithm.MAEKAWA.definition().expectedMessagesPerEntry(n) * 5 / 3,
+            MutexAlgorithm.MAEKAWA, n -> AlgorithmDefinitions.mutex(MutexAlgorithm.MAEKAWA).expectedMessagesPerEntry(n) * 5 / 3,
             MutexAlgorithm.TOKEN_RING, n -> 2.0 * n + 1,
             MutexAlgorithm.RAYNAL, n -> 2.0 * n * (n - 1) + 1));
 
@@ -290,7 +291,7 @@ class JGroupsMutexIntegrationTest {
             assertTrue(jgroups <= UPPER_BOUND.get(algorithm).applyAsDouble(n) + 1e-9, where);
             assertTrue(sim.messagesPerEntry() <= UPPER_BOUND.get(algorithm).applyAsDouble(n) + 1e-9, where);
         } else if (algorithm == MutexAlgorithm.DECENTRALIZED) {
-            assertTrue(jgroups >= algorithm.definition().expectedMessagesPerEntry(n) - 1e-9, where); // DEC-1/2
+            assertTrue(jgroups >= AlgorithmDefinitions.mutex(algorithm).expectedMessagesPerEntry(n) - 1e-9, where); // DEC-1/2
         } else {
             fail("no message check for " + algorithm);
         }
@@ -322,13 +323,13 @@ class JGroupsMutexIntegrationTest {
 
     /** The summed metrics once nothing is in flight; for a perpetual algorithm (never quiet), just the current sum. */
     private static LockMetrics settledTotal(JGroupsCluster cluster, MutexAlgorithm algorithm) {
-        return algorithm.definition().quiescentWhenIdle() ? quiescentTotal(cluster) : total(cluster);
+        return AlgorithmDefinitions.mutex(algorithm).quiescentWhenIdle() ? quiescentTotal(cluster) : total(cluster);
     }
 
     /** Messages the final single check entry of node 0 cost: the simulator's cost of one entry by node 0 alone. */
     private static long messagesOfOneEntry(JGroupsCluster cluster, MutexAlgorithm algorithm) {
         int n = cluster.nodes.size();
-        SimulationResult one = Simulation.of(algorithm.definition()).nodes(n).seed(1)
+        SimulationResult one = Simulation.of(AlgorithmDefinitions.mutex(algorithm)).nodes(n).seed(1)
                 .workload(Workload.total(1)).run();
         // Workload.total(1) gives the entry to node index 0, the lowest id, as node(0) is here
         return one.messages();

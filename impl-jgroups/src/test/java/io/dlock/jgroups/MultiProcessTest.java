@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ProtocolFamily;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -114,7 +115,7 @@ class MultiProcessTest {
     }
 
     private static boolean isToken(MutexAlgorithm a) {
-        return a.definition().family() == ProtocolFamily.TOKEN;
+        return AlgorithmDefinitions.mutex(a).family() == ProtocolFamily.TOKEN;
     }
 
     @AfterEach

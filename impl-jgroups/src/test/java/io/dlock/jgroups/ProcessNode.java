@@ -5,6 +5,7 @@ import io.dlock.DlockConfig;
 import io.dlock.LockOwnershipLostException;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ProtocolFamily;
 import io.dlock.spi.NodeId;
 import java.io.BufferedReader;
@@ -141,7 +142,7 @@ public final class ProcessNode {
     /** The node whose crash is "the coordinator's" for this algorithm, or 0 if unknown yet. */
     private static long coordinator(LockService service, JGroupsTransport transport) throws InterruptedException {
         MutexAlgorithm algorithm = service.config().mutex();
-        if (algorithm.definition().family() == ProtocolFamily.CENTRAL) {
+        if (AlgorithmDefinitions.mutex(algorithm).family() == ProtocolFamily.CENTRAL) {
             Optional<NodeId> leader = service.election(LockService.COORDINATOR_GROUP).awaitLeader(Duration.ofSeconds(10));
             return leader.map(NodeId::value).orElse(0L);
         }

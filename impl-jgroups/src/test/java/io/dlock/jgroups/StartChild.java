@@ -1,10 +1,10 @@
 package io.dlock.jgroups;
 
+import io.dlock.ClusterView;
 import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
-import io.dlock.spi.View;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.InputStreamReader;
@@ -84,7 +84,7 @@ public final class StartChild {
                     + e.getMessage().replace('\n', ' '));
             return;
         }
-        View first = service.view();
+        ClusterView first = service.view();
         out.println("STARTED " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " " + first.epoch() + " "
                 + first.members());
         try (service) {
@@ -98,10 +98,11 @@ public final class StartChild {
                 Thread reader = new Thread(() -> commands(service, transport, in, out), "commands");
                 reader.setDaemon(true);
                 reader.start();
-                View last = first;
+                ClusterView last = first;
                 while (reader.isAlive()) {
-                    View v = service.view();
-                    if (!v.equals(last)) {
+                    ClusterView v = service.view();
+                    // a new view (epoch or members), not only a new verdict on the same view
+                    if (v.epoch() != last.epoch() || !v.members().equals(last.members())) {
                         out.println("VIEW " + v.epoch() + " " + v.members());
                         last = v;
                     }

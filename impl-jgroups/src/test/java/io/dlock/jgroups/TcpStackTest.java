@@ -65,7 +65,9 @@ class TcpStackTest {
                 nodes.add(LockService.start(config));
             }
             await().atMost(Duration.ofSeconds(30)).until(() -> nodes.stream().allMatch(n -> n.view().size() == 3));
-            await().atMost(Duration.ofSeconds(10)).until(() -> nodes.stream().map(LockService::view).distinct().count() == 1);
+            // one view on every node: the same epoch and members (each node's ClusterView also names itself)
+            await().atMost(Duration.ofSeconds(10)).until(() -> nodes.stream().map(LockService::view)
+                    .map(v -> List.of(v.epoch(), v.members())).distinct().count() == 1);
             for (LockService n : nodes) {
                 assertTrue(n.view().contains(n.nodeId()));
             }

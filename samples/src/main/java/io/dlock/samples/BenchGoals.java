@@ -1,6 +1,7 @@
 package io.dlock.samples;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.AlgorithmDefinitions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -166,7 +167,7 @@ final class BenchGoals {
     /** Whether the algorithm (or variant) of that name promises that every request is granted. */
     private static boolean starvationFree(String name) {
         try {
-            return new MutexVariantConverter().convert(name).algorithm().definition().starvationFree();
+            return AlgorithmDefinitions.mutex(new MutexVariantConverter().convert(name).algorithm()).starvationFree();
         } catch (RuntimeException e) {
             return false;
         }

@@ -44,9 +44,6 @@ final class BenchOptions {
     /** The most keys a per-key run picks from: the set of used names stays at 1.25 MB ({@link UsedKeys}). */
     static final int MAX_KEYS = 10_000_000;
 
-    /** The longest idle expiry the per-key clusters accept, as {@code dlock.lock.idle-expiry-ms} does (a day). */
-    static final long MAX_IDLE_EXPIRY_MS = 86_400_000;
-
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
 
@@ -134,7 +131,8 @@ final class BenchOptions {
         for (int k : perKeys()) {
             Cli.checkWithin(mixee, "--per-key", k, 1, MAX_KEYS);
         }
-        Cli.checkWithin(mixee, "--idle-expiry-ms", idleExpiryMs, DlockConfig.MIN_IDLE_EXPIRY_MS, MAX_IDLE_EXPIRY_MS);
+        Cli.checkWithin(mixee, "--idle-expiry-ms", idleExpiryMs, DlockConfig.MIN_IDLE_EXPIRY_MS,
+                DlockConfig.MAX_IDLE_EXPIRY_MS);
         if (goalsFrom != null && !Files.isRegularFile(goalsFrom)) {
             throw Cli.invalid(mixee, "--goals-from", "no file at " + goalsFrom.toAbsolutePath()
                     + "; give the output of dlock bench --format json");

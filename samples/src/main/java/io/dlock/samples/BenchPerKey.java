@@ -6,7 +6,6 @@ import io.dlock.MutexVariant;
 import io.dlock.bench.LockPicker;
 import io.dlock.bench.Measurement;
 import io.dlock.bench.NodeLock;
-import io.dlock.runtime.NodeRuntime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +28,7 @@ final class BenchPerKey {
     /** The kind of the rows. */
     static final String KIND = "per-key";
 
-    /** Live lock engines per node at or below which the reclamation counts as done. */
+    /** Live locks per node ({@link io.dlock.NodeMetrics#liveLocks()}) at or below which reclamation counts as done. */
     static final long SETTLED_ENGINES_PER_NODE = 0;
 
     private static final long POLL_MILLIS = 50;
@@ -91,30 +90,24 @@ final class BenchPerKey {
     }
 
     /**
-     * Waits until every node keeps at most {@link #SETTLED_ENGINES_PER_NODE} lock engines, asking each to expire its
-     * idle locks now rather than at its timer's next tick, or until 10 × the idle expiry + 10 s have passed.
+     * Waits until every node keeps at most {@link #SETTLED_ENGINES_PER_NODE} live locks (the nodes expire and reclaim
+     * their idle locks on their own timers), or until 10 × the idle expiry + 10 s have passed.
      *
-     * @return the lock engines still live, all nodes together
+     * @return the locks still live, all nodes together
      */
     private long awaitReclamation(List<LockService> services) throws InterruptedException {
-        List<NodeRuntime> nodes = services.stream().map(BenchPerKey::runtime).toList();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10 * options.idleExpiryMs)
                 + TimeUnit.SECONDS.toNanos(10);
         while (true) {
-            nodes.forEach(NodeRuntime::expireIdleLocks);
-            if (nodes.stream().allMatch(r -> r.lockEngines() <= SETTLED_ENGINES_PER_NODE)
+            if (services.stream().allMatch(s -> liveLocks(s) <= SETTLED_ENGINES_PER_NODE)
                     || System.nanoTime() > deadline) {
-                return nodes.stream().mapToLong(NodeRuntime::lockEngines).sum();
+                return services.stream().mapToLong(BenchPerKey::liveLocks).sum();
             }
             Thread.sleep(POLL_MILLIS);
         }
     }
 
-    private static NodeRuntime runtime(LockService service) {
-        if (service instanceof NodeRuntime r) {
-            return r;
-        }
-        throw new IllegalStateException("node " + service.nodeId() + " is a " + service.getClass().getName()
-                + ", not the NodeRuntime LockService.start returns; its lock engines cannot be counted");
+    private static long liveLocks(LockService service) {
+        return service.nodeMetrics().liveLocks();
     }
 }

@@ -5,7 +5,9 @@ import io.dlock.inmemory.sim.DelayModel;
 import io.dlock.inmemory.sim.Simulation;
 import io.dlock.inmemory.sim.SimulationResult;
 import io.dlock.inmemory.sim.Workload;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.MutexProtocolDefinition;
+import io.dlock.protocol.ProtocolOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -57,12 +59,13 @@ final class CompareCommand extends DlockCommand {
 
     /** Runs one algorithm (or variant: the algorithm with some options fixed) twice on the simulator. */
     private Row measure(MutexVariant variant, long entries, long seed) {
-        MutexProtocolDefinition<?> definition = variant.algorithm().definition();
+        MutexProtocolDefinition<?> definition = AlgorithmDefinitions.mutex(variant.algorithm());
         boolean perpetual = !definition.quiescentWhenIdle(); // its messages never stop: end with the workload
+        ProtocolOptions options = new ProtocolOptions(variant.options());
         SimulationResult random = Simulation.of(definition).nodes(nodes).seed(seed).stopWhenWorkloadDone(perpetual)
-                .options(variant.options()).workload(Workload.total(entries)).encodeMessages(true).run();
+                .options(options).workload(Workload.total(entries)).encodeMessages(true).run();
         SimulationResult saturated = Simulation.of(definition).nodes(nodes).seed(seed).delay(DelayModel.unit())
-                .options(variant.options()).stopWhenWorkloadDone(perpetual)
+                .options(options).stopWhenWorkloadDone(perpetual)
                 .workload(Workload.perNode(1).think(0, 0).hold(0, 0)).run();
         long violations = random.safetyViolations() + random.fenceViolations() + random.grantViolations()
                 + saturated.safetyViolations() + saturated.fenceViolations() + saturated.grantViolations();

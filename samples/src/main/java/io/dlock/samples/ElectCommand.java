@@ -5,6 +5,7 @@ import io.dlock.inmemory.sim.ElectionResult;
 import io.dlock.inmemory.sim.ElectionSimulation;
 import io.dlock.inmemory.sim.ElectionSimulation.RingOrder;
 import io.dlock.inmemory.sim.ElectionSimulation.Starters;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -61,7 +62,7 @@ final class ElectCommand extends DlockCommand {
         if (crashLeader && nodes < 2) {
             throw Cli.invalid(spec, "--crash-leader", "needs at least 2 nodes, got --nodes " + nodes);
         }
-        ElectionProtocolDefinition<?> definition = algorithm.definition().orElseThrow();
+        ElectionProtocolDefinition<?> definition = AlgorithmDefinitions.election(algorithm).orElseThrow();
         ElectionResult r = ElectionSimulation.of(definition).nodes(nodes).ring(ring).starters(starters)
                 .crashLeader(crashLeader).delay(delay.model()).seed(seed.seed).run();
         print(format.json() ? json(r, definition) : table(r, definition));
@@ -78,7 +79,7 @@ final class ElectCommand extends DlockCommand {
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage());
             }
-            if (a.definition().isEmpty()) {
+            if (AlgorithmDefinitions.election(a).isEmpty()) {
                 throw new TypeConversionException("the " + value + " election sends no messages; choose a message-passing one: "
                         + ElectionAlgorithm.messagePassing().stream().map(ElectionAlgorithm::configName)
                         .collect(Collectors.joining(", ")));

@@ -2,9 +2,9 @@ package io.dlock.samples;
 
 import io.dlock.MutexAlgorithm;
 import io.dlock.MutexVariant;
-import io.dlock.protocol.ProtocolOptions;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -26,7 +26,7 @@ final class MutexVariantConverter implements ITypeConverter<MutexVariant> {
 
     /** {@code algorithm} with no option fixed, under its own name. */
     static MutexVariant of(MutexAlgorithm algorithm) {
-        return new MutexVariant(algorithm.configName(), algorithm, ProtocolOptions.NONE);
+        return new MutexVariant(algorithm.configName(), algorithm, Map.of());
     }
 
     /** Every registered algorithm, in registry order (the variants are not registered). */

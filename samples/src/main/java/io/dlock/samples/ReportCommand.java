@@ -4,6 +4,7 @@ import io.dlock.ElectionAlgorithm;
 import io.dlock.MutexAlgorithm;
 import io.dlock.MutexVariant;
 import io.dlock.inmemory.sim.ElectionSimulation.RingOrder;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolFamily;
@@ -161,7 +162,7 @@ final class ReportCommand extends DlockCommand {
         }
         sb.append("  formula\n");
         for (MutexVariant v : chosen) {
-            MutexProtocolDefinition<?> d = v.algorithm().definition();
+            MutexProtocolDefinition<?> d = AlgorithmDefinitions.mutex(v.algorithm());
             sb.append(String.format(Locale.ROOT, "%-16s %-10s", v.name(), d.family().name().toLowerCase(Locale.ROOT)));
             for (Sweep.MutexPoint p : points) {
                 if (p.algorithm().equals(v.name())) {
@@ -178,7 +179,7 @@ final class ReportCommand extends DlockCommand {
             String counts = electionPoints.stream().filter(p -> p.algorithm().equals(a.configName()) && p.nodes() == max)
                     .map(p -> p.ok() ? Long.toString(p.messages()) : "FAILED").collect(Collectors.joining(" / "));
             sb.append(String.format(Locale.ROOT, "%-16s %-26s %s%n", a.configName(), counts,
-                    a.definition().map(ElectionProtocolDefinition::messagesFormula).orElse("")));
+                    AlgorithmDefinitions.election(a).map(ElectionProtocolDefinition::messagesFormula).orElse("")));
         }
         return sb.append('\n').toString();
     }
@@ -209,7 +210,7 @@ final class ReportCommand extends DlockCommand {
                 + "figure and idle circulation adds to it).</p>\n");
         Map<ChartGroup, List<MutexVariant>> groups = new EnumMap<>(ChartGroup.class);
         for (MutexVariant v : chosen) {
-            groups.computeIfAbsent(ChartGroup.of(v.algorithm().definition().family()), g -> new ArrayList<>()).add(v);
+            groups.computeIfAbsent(ChartGroup.of(AlgorithmDefinitions.mutex(v.algorithm()).family()), g -> new ArrayList<>()).add(v);
         }
         for (Map.Entry<ChartGroup, List<MutexVariant>> g : groups.entrySet()) {
             XYChart chart = mutexChart(g.getKey(), g.getValue(), points);
@@ -247,7 +248,7 @@ final class ReportCommand extends DlockCommand {
                 + "<th>messages per entry</th><th>sync delay</th><th>measured at largest N (formula)</th>"
                 + "<th>checker</th><th>assumptions</th><th>fault tolerance</th></tr>\n");
         for (MutexVariant v : chosen) {
-            MutexProtocolDefinition<?> d = v.algorithm().definition();
+            MutexProtocolDefinition<?> d = AlgorithmDefinitions.mutex(v.algorithm());
             List<Sweep.MutexPoint> mine = points.stream().filter(p -> p.algorithm().equals(v.name())).toList();
             Sweep.MutexPoint last = mine.get(mine.size() - 1);
             long bad = mine.stream().filter(p -> !p.ok()).count();
@@ -272,7 +273,7 @@ final class ReportCommand extends DlockCommand {
                 + "<th>messages</th><th>measured at largest n: increasing / decreasing / random</th><th>checker</th>"
                 + "<th>assumptions</th><th>fault tolerance</th></tr>\n");
         for (ElectionAlgorithm a : elections) {
-            ElectionProtocolDefinition<?> d = a.definition().orElseThrow();
+            ElectionProtocolDefinition<?> d = AlgorithmDefinitions.election(a).orElseThrow();
             List<Sweep.ElectionPoint> mine = points.stream().filter(p -> p.algorithm().equals(a.configName())).toList();
             int max = mine.stream().mapToInt(Sweep.ElectionPoint::nodes).max().orElse(0);
             String measured = "n=" + max + ": " + mine.stream().filter(p -> p.nodes() == max)
@@ -342,7 +343,7 @@ final class ReportCommand extends DlockCommand {
             }
             int min = mine.stream().mapToInt(Sweep.MutexPoint::nodes).min().orElse(2);
             int max = mine.stream().mapToInt(Sweep.MutexPoint::nodes).max().orElse(2);
-            MutexProtocolDefinition<?> d = v.algorithm().definition();
+            MutexProtocolDefinition<?> d = AlgorithmDefinitions.mutex(v.algorithm());
             List<Double> fx = new ArrayList<>();
             List<Double> fy = new ArrayList<>();
             for (int n : grid(min, max)) {
@@ -437,7 +438,7 @@ final class ReportCommand extends DlockCommand {
     /** For tests: the chart groups that {@code algorithms} fall into, in chart order. */
     static List<ChartGroup> groupsOf(List<MutexAlgorithm> algorithms) {
         Map<ChartGroup, Boolean> seen = new LinkedHashMap<>();
-        new TreeSet<>(algorithms.stream().map(a -> ChartGroup.of(a.definition().family())).toList())
+        new TreeSet<>(algorithms.stream().map(a -> ChartGroup.of(AlgorithmDefinitions.mutex(a).family())).toList())
                 .forEach(g -> seen.put(g, true));
         return new ArrayList<>(seen.keySet());
     }

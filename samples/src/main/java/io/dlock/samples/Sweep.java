@@ -11,9 +11,11 @@ import io.dlock.inmemory.sim.ElectionSimulation.Starters;
 import io.dlock.inmemory.sim.Simulation;
 import io.dlock.inmemory.sim.SimulationResult;
 import io.dlock.inmemory.sim.Workload;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolFamily;
+import io.dlock.protocol.ProtocolOptions;
 
 /**
  * One point of a sweep: an algorithm on the simulator for one N. Shared by {@code dlock sweep} and
@@ -62,9 +64,9 @@ final class Sweep {
      * {@value #DECENTRALIZED_MAX_ENTRIES} entries, one each by the lowest nodes.
      */
     static MutexPoint mutex(MutexVariant variant, int nodes, long perNode, long seed) {
-        MutexProtocolDefinition<?> definition = variant.algorithm().definition();
+        MutexProtocolDefinition<?> definition = AlgorithmDefinitions.mutex(variant.algorithm());
         boolean perpetual = !definition.quiescentWhenIdle();
-        SimulationResult r = Simulation.of(definition).nodes(nodes).seed(seed).options(variant.options())
+        SimulationResult r = Simulation.of(definition).nodes(nodes).seed(seed).options(new ProtocolOptions(variant.options()))
                 .stopWhenWorkloadDone(perpetual).workload(workload(variant, nodes, perNode)).encodeMessages(true).run();
         return new MutexPoint(variant.name(), definition.family(), nodes, r.entries(), r.messagesPerEntry(),
                 definition.expectedMessagesPerEntry(nodes), perpetual,
@@ -101,7 +103,7 @@ final class Sweep {
 
     /** One election of {@code algorithm} on n nodes: every node starts at t=0, unit delays (docs/algorithms.md 0.4's setting). */
     static ElectionPoint election(ElectionAlgorithm algorithm, RingOrder ring, int nodes, long seed) {
-        ElectionProtocolDefinition<?> definition = algorithm.definition().orElseThrow(() ->
+        ElectionProtocolDefinition<?> definition = AlgorithmDefinitions.election(algorithm).orElseThrow(() ->
                 new IllegalArgumentException(algorithm.configName() + " sends no messages"));
         ElectionResult r = ElectionSimulation.of(definition).nodes(nodes).ring(ring).starters(Starters.ALL)
                 .delay(DelayModel.unit()).seed(seed).run();

@@ -5,8 +5,10 @@ import io.dlock.inmemory.sim.Simulation;
 import io.dlock.inmemory.sim.SimulationListener;
 import io.dlock.inmemory.sim.SimulationResult;
 import io.dlock.inmemory.sim.Workload;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolMessage;
+import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.NodeId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,8 +70,8 @@ final class TraceCommand extends DlockCommand {
     /** Runs the simulation with {@code recorder} listening. */
     static SimulationResult record(MutexVariant variant, int nodes, long entries, long seed, MessageDelay delay,
                                    Recorder recorder) {
-        MutexProtocolDefinition<?> definition = variant.algorithm().definition();
-        return Simulation.of(definition).nodes(nodes).seed(seed).options(variant.options())
+        MutexProtocolDefinition<?> definition = AlgorithmDefinitions.mutex(variant.algorithm());
+        return Simulation.of(definition).nodes(nodes).seed(seed).options(new ProtocolOptions(variant.options()))
                 .delay(delay.model())
                 .stopWhenWorkloadDone(!definition.quiescentWhenIdle()).workload(Workload.total(entries))
                 .run(recorder);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dlock.MutexAlgorithm;
 import io.dlock.MutexVariant;
 import io.dlock.inmemory.sim.SimulationResult;
-import io.dlock.protocol.ProtocolOptions;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -43,7 +42,7 @@ class TraceCommandTest {
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
     void trace_everyMessageOnce(MutexAlgorithm algorithm) {
-        MutexVariant variant = new MutexVariant(algorithm.configName(), algorithm, ProtocolOptions.NONE);
+        MutexVariant variant = new MutexVariant(algorithm.configName(), algorithm, Map.of());
         TraceCommand.Recorder recorder = new TraceCommand.Recorder(3);
         SimulationResult r = TraceCommand.record(variant, 3, 2, 1, MessageDelay.RANDOM, recorder);
         assertTrue(r.ok(), r::describeFailure);

@@ -1,5 +1,6 @@
 package io.dlock.inmemory.sim;
 
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
@@ -20,7 +21,7 @@ import java.util.Objects;
  * and the network reliable; the single-lock {@link Simulation} covers those).
  *
  * <pre>{@code
- * KeyedResult r = KeyedSimulation.of(MutexAlgorithm.RICART_AGRAWALA.definition()).nodes(4).names(200).zipf(1.0)
+ * KeyedResult r = KeyedSimulation.of(AlgorithmDefinitions.mutex(MutexAlgorithm.RICART_AGRAWALA)).nodes(4).names(200).zipf(1.0)
  *         .seed(7).run();
  * assert r.passed() : r.describe();
  * }</pre>

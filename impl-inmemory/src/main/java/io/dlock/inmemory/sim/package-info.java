@@ -16,7 +16,7 @@
  *
  * <h2>Running</h2>
  * <pre>{@code
- * SimulationResult r = Simulation.of(MutexAlgorithm.RICART_AGRAWALA.definition())
+ * SimulationResult r = Simulation.of(AlgorithmDefinitions.mutex(MutexAlgorithm.RICART_AGRAWALA))
  *         .nodes(8)
  *         .delay(DelayModel.uniform(1, 10))
  *         .workload(Workload.perNode(3).think(0, 20).hold(0, 5))

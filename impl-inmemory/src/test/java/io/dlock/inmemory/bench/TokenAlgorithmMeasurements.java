@@ -9,6 +9,7 @@ import io.dlock.inmemory.sim.Simulation;
 import io.dlock.inmemory.sim.SimulationResult;
 import io.dlock.inmemory.sim.Workload;
 import io.dlock.mutex.raymond.RaymondDefinition;
+import io.dlock.protocol.AlgorithmDefinitions;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +67,7 @@ public final class TokenAlgorithmMeasurements {
         long messages = 0;
         long entries = 0;
         for (long seed = 1; seed <= seeds; seed++) {
-            SimulationResult r = Simulation.of(a.definition()).nodes(n).seed(seed).workload(w).delay(delay)
+            SimulationResult r = Simulation.of(AlgorithmDefinitions.mutex(a)).nodes(n).seed(seed).workload(w).delay(delay)
                     .encodeMessages(false).run();
             if (!r.ok() || r.ungranted() != 0) {
                 throw new AssertionError(r.describeFailure());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.dlock.MutexAlgorithm;
 import io.dlock.inmemory.sim.fixtures.SignalDroppingKeeper;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.spi.NodeId;
 import java.util.List;
 import java.util.Locale;
@@ -32,7 +33,7 @@ class ConditionSimulationTest {
     private static final long DETECT = 20;
 
     private static ConditionSimulation buffer(MutexAlgorithm algorithm, int n) {
-        Simulation lock = Simulation.of(algorithm.definition()).nodes(n).delay(DelayModel.uniform(1, 10))
+        Simulation lock = Simulation.of(AlgorithmDefinitions.mutex(algorithm)).nodes(n).delay(DelayModel.uniform(1, 10))
                 .workload(Workload.perNode(1).think(0, 20).hold(0, 5))
                 .maxTime(1_000_000).maxEvents(2_000_000);
         return ConditionSimulation.of(lock).capacity(2).items(4);

@@ -10,6 +10,7 @@ import io.dlock.inmemory.sim.ElectionSimulation.RingOrder;
 import io.dlock.inmemory.sim.ElectionSimulation.Starters;
 import io.dlock.inmemory.sim.fixtures.LiteralSeedChangRobertsDefinition;
 import io.dlock.inmemory.sim.fixtures.LiteralSeedPetersonDefinition;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.NodeId;
@@ -42,7 +43,7 @@ class ElectionAlgorithmsSimulationTest {
     }
 
     private static ElectionProtocolDefinition<?> def(ElectionAlgorithm a) {
-        return a.definition().orElseThrow();
+        return AlgorithmDefinitions.election(a).orElseThrow();
     }
 
     /**

@@ -8,6 +8,7 @@ import io.dlock.ElectionAlgorithm;
 import io.dlock.inmemory.sim.ElectionSimulation.RingOrder;
 import io.dlock.inmemory.sim.ElectionSimulation.Starters;
 import io.dlock.inmemory.sim.fixtures.LiteralSeedChangRobertsDefinition;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.spi.NodeId;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -45,7 +46,7 @@ class ElectionFaultsSimulationTest {
     }
 
     private static ElectionSimulation base(ElectionAlgorithm algorithm, long seed, int n) {
-        return ElectionSimulation.of(algorithm.definition().orElseThrow()).nodes(n)
+        return ElectionSimulation.of(AlgorithmDefinitions.election(algorithm).orElseThrow()).nodes(n)
                 .ring(RingOrder.values()[(int) (seed % 3)]).maxEvents(2_000_000).seed(seed);
     }
 
@@ -169,7 +170,7 @@ class ElectionFaultsSimulationTest {
     /** A split with no majority (2 + 2) leaves everyone without a leader until the heal; the checker asks exactly that. */
     @Test
     void evenSplit_hasNoLeaderUntilTheHeal() {
-        ElectionResult split = ElectionSimulation.of(ElectionAlgorithm.BULLY.definition().orElseThrow()).nodes(4)
+        ElectionResult split = ElectionSimulation.of(AlgorithmDefinitions.election(ElectionAlgorithm.BULLY).orElseThrow()).nodes(4)
                 .faults(ElectionFaults.none().partition(1_000, List.of(List.of(1, 2), List.of(3, 4))))
                 .run();
         assertTrue(split.ok(), split::describeFailure);

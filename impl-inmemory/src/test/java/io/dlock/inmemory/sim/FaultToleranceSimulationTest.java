@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.spi.NodeId;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -133,7 +134,7 @@ class FaultToleranceSimulationTest {
     }
 
     static Simulation simulation(MutexAlgorithm algorithm, int n, long seed) {
-        return Simulation.of(algorithm.definition()).nodes(n).delay(DelayModel.uniform(1, 10))
+        return Simulation.of(AlgorithmDefinitions.mutex(algorithm)).nodes(n).delay(DelayModel.uniform(1, 10))
                 // every third seed holds long (up to twice the detection delay), so that holders are
                 // still in their critical section when a partition's views arrive: fenced out
                 .workload(Workload.perNode(4).think(0, 40).hold(0, seed % 3 == 0 ? 2 * DETECT : 5))
@@ -225,7 +226,7 @@ class FaultToleranceSimulationTest {
                 for (int i = 0; i < n; i++) {
                     members.add(NodeId.of(i));
                 }
-                Simulation idle = Simulation.of(algorithm.definition()).nodes(n).delay(DelayModel.uniform(1, 10))
+                Simulation idle = Simulation.of(AlgorithmDefinitions.mutex(algorithm)).nodes(n).delay(DelayModel.uniform(1, 10))
                         .workload(Workload.none()).stopWhenWorkloadDone(false).maxTime(300).seed(1);
                 SimulationResult base = idle.run();
                 SimulationResult r = idle.faults(FaultPlan.none().installView(10, members)).run();

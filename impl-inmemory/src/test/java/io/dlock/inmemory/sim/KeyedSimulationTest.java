@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.AlgorithmDefinitions;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,7 +22,7 @@ class KeyedSimulationTest {
     private static final int SEEDS = 200;
 
     private static KeyedSimulation simulation(MutexAlgorithm algorithm, int nodes) {
-        return KeyedSimulation.of(algorithm.definition()).nodes(nodes).names(40).zipf(1.0).requestsPerNode(12)
+        return KeyedSimulation.of(AlgorithmDefinitions.mutex(algorithm)).nodes(nodes).names(40).zipf(1.0).requestsPerNode(12)
                 .thinkAndHold(30, 5).delay(DelayModel.uniform(1, 10)).idleExpiry(40, 10);
     }
 
@@ -65,7 +66,7 @@ class KeyedSimulationTest {
 
     @Test
     void refusesBadSettingsNamingThem() {
-        KeyedSimulation s = KeyedSimulation.of(MutexAlgorithm.CENTRALIZED.definition());
+        KeyedSimulation s = KeyedSimulation.of(AlgorithmDefinitions.mutex(MutexAlgorithm.CENTRALIZED));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> s.names(0)).getMessage().contains("names"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> s.zipf(-1)).getMessage().contains("zipf"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> s.idleExpiry(10, 20)).getMessage()

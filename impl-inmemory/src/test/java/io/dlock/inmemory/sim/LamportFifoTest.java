@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ProtocolOptions;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +30,7 @@ class LamportFifoTest {
     private static final RunCheck FENCE = r -> r.fenceViolations() == 0 ? null : "fencing token not increasing";
 
     private static Simulation lamport(boolean immediateAck) {
-        return Simulation.of(MutexAlgorithm.LAMPORT.definition()).nodes(3)
+        return Simulation.of(AlgorithmDefinitions.mutex(MutexAlgorithm.LAMPORT)).nodes(3)
                 .options(ProtocolOptions.NONE.with("immediate-ack", Boolean.toString(immediateAck)))
                 .delay(DelayModel.uniform(1, 10))
                 .workload(Workload.perNode(4).think(0, 6).hold(0, 30));

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.spi.NodeId;
 import java.util.EnumMap;
@@ -74,7 +75,7 @@ class MutexAlgorithmsSimulationTest {
                     && r.messages("Token") <= r.entries()
                     ? null : "ctta: not N-1 CRREQ per entry plus at most one TOKEN per entry",
             MutexAlgorithm.MAEKAWA, r -> {
-                double low = MutexAlgorithm.MAEKAWA.definition().expectedMessagesPerEntry(r.nodes());
+                double low = AlgorithmDefinitions.mutex(MutexAlgorithm.MAEKAWA).expectedMessagesPerEntry(r.nodes());
                 double perEntry = r.messagesPerEntry();
                 return perEntry >= low - 1e-9 && perEntry <= low * 5 / 3 + 1e-9 ? null
                         : "messages per entry " + perEntry + " outside [3(K-1), 5(K-1)] = [" + low + ", " + low * 5 / 3 + "]";
@@ -130,8 +131,8 @@ class MutexAlgorithmsSimulationTest {
     }
 
     private static Simulation simulation(MutexAlgorithm algorithm, int n) {
-        return Simulation.of(algorithm.definition()).nodes(n)
-                .stopWhenWorkloadDone(!algorithm.definition().quiescentWhenIdle()) // docs/algorithms.md F30
+        return Simulation.of(AlgorithmDefinitions.mutex(algorithm)).nodes(n)
+                .stopWhenWorkloadDone(!AlgorithmDefinitions.mutex(algorithm).quiescentWhenIdle()) // docs/algorithms.md F30
                 .delay(DelayModel.uniform(1, 10))
                 .workload(Workload.perNode(3).think(0, 20).hold(0, 5))
                 .encodeMessages(true);
@@ -150,7 +151,7 @@ class MutexAlgorithmsSimulationTest {
     @ParameterizedTest(name = "{0} N={1}")
     @MethodSource("algorithmsAndSizes")
     void safeLiveAndExactMessageCounts(MutexAlgorithm algorithm, int n) {
-        MutexProtocolDefinition<?> definition = algorithm.definition();
+        MutexProtocolDefinition<?> definition = AlgorithmDefinitions.mutex(algorithm);
         ToLongFunction<SimulationResult> exact = EXACT_MESSAGES.get(algorithm);
         double expectedPerEntry = definition.expectedMessagesPerEntry(n);
         SeedSweep sweep = Simulations.runSeeds(simulation(algorithm, n), 1, SEEDS, RunCheck.OK.and(r -> {
@@ -216,8 +217,8 @@ class MutexAlgorithmsSimulationTest {
     @EnumSource(MutexAlgorithm.class)
     void unitDelaySynchronizationDelay(MutexAlgorithm algorithm) {
         for (int n : new int[] {2, 3, 5, 8, 16, 32}) {
-            SimulationResult r = Simulation.of(algorithm.definition()).nodes(n).delay(DelayModel.unit())
-                    .stopWhenWorkloadDone(!algorithm.definition().quiescentWhenIdle())
+            SimulationResult r = Simulation.of(AlgorithmDefinitions.mutex(algorithm)).nodes(n).delay(DelayModel.unit())
+                    .stopWhenWorkloadDone(!AlgorithmDefinitions.mutex(algorithm).quiescentWhenIdle())
                     .workload(Workload.perNode(1).think(0, 0).hold(0, 0)).run();
             System.out.println("SD " + algorithm.configName() + " N=" + n + ": " + r.syncDelay() + " over "
                     + r.syncDelaySamples() + " exits");
@@ -233,7 +234,7 @@ class MutexAlgorithmsSimulationTest {
                 assertEquals(SYNC_DELAY.get(algorithm), r.syncDelay(), r::describeFailure);
             }
             if (SYNC_DELAY.containsKey(algorithm)) {
-                assertEquals(SYNC_DELAY.get(algorithm), algorithm.definition().expectedSyncDelay(), r::describeFailure);
+                assertEquals(SYNC_DELAY.get(algorithm), AlgorithmDefinitions.mutex(algorithm).expectedSyncDelay(), r::describeFailure);
             }
             assertEquals(n - 1L, r.syncDelaySamples(), r::describeFailure);
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.NodeId;
 import java.util.HashSet;
@@ -20,7 +21,7 @@ class SimulationListenerTest {
     @ParameterizedTest
     @EnumSource(MutexAlgorithm.class)
     void listener_seesEveryMessageOnce_andChangesNothing(MutexAlgorithm algorithm) {
-        Simulation sim = Simulation.of(algorithm.definition()).nodes(4).seed(7).workload(Workload.perNode(2));
+        Simulation sim = Simulation.of(AlgorithmDefinitions.mutex(algorithm)).nodes(4).seed(7).workload(Workload.perNode(2));
         long[] grants = new long[1];
         Set<Long> sentIds = new HashSet<>();
         Set<Long> deliveredIds = new HashSet<>();

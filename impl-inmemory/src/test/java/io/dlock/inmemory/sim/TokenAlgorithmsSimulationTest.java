@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ProtocolFamily;
 import io.dlock.spi.NodeId;
 import java.util.List;
@@ -22,11 +23,11 @@ class TokenAlgorithmsSimulationTest {
     private static final List<NodeId> ALL = List.of(NodeId.of(0), NodeId.of(1), NodeId.of(2), NodeId.of(3), NodeId.of(4));
 
     static Stream<MutexAlgorithm> tokenAlgorithms() {
-        return Stream.of(MutexAlgorithm.values()).filter(a -> a.definition().family() == ProtocolFamily.TOKEN);
+        return Stream.of(MutexAlgorithm.values()).filter(a -> AlgorithmDefinitions.mutex(a).family() == ProtocolFamily.TOKEN);
     }
 
     private static Simulation simulation(MutexAlgorithm algorithm) {
-        return Simulation.of(algorithm.definition()).nodes(5).delay(DelayModel.uniform(1, 10))
+        return Simulation.of(AlgorithmDefinitions.mutex(algorithm)).nodes(5).delay(DelayModel.uniform(1, 10))
                 .workload(Workload.perNode(4).think(0, 20).hold(0, 5)).maxEvents(2_000_000);
     }
 
@@ -55,7 +56,7 @@ class TokenAlgorithmsSimulationTest {
             for (Workload w : List.of(Workload.perNode(2).think(0, 50_000L * n / 8), Workload.perNode(3).think(0, 0))) {
                 for (long seed = 1; seed <= 2; seed++) {
                     long[] hops = new long[3]; // since the last grant, worst, total
-                    SimulationResult r = Simulation.of(MutexAlgorithm.RAYMOND.definition()).nodes(n).seed(seed)
+                    SimulationResult r = Simulation.of(AlgorithmDefinitions.mutex(MutexAlgorithm.RAYMOND)).nodes(n).seed(seed)
                             .workload(w).delay(DelayModel.uniform(1, 10)).encodeMessages(false).run(new SimulationListener() {
                                 @Override
                                 public void sent(long time, long id, NodeId from, NodeId to, io.dlock.protocol.ProtocolMessage m) {
@@ -92,7 +93,7 @@ class TokenAlgorithmsSimulationTest {
         for (int n : new int[] {3, 5, 8}) {
             Workload w = Workload.perNode(3).think(0, 40).hold(0, 5).excluding(2);
             long expected = w.totalEntries(n);
-            Simulation plain = Simulation.of(MutexAlgorithm.TOKEN_RING.definition()).nodes(n).delay(DelayModel.uniform(1, 10))
+            Simulation plain = Simulation.of(AlgorithmDefinitions.mutex(MutexAlgorithm.TOKEN_RING)).nodes(n).delay(DelayModel.uniform(1, 10))
                     .workload(w).stopWhenWorkloadDone(true).maxTime(50_000).encodeMessages(true)
                     .faults(FaultPlan.none().crash(NodeId.of(2), 0));
             SimulationResult stuck = plain.seed(1).run();

@@ -1,8 +1,7 @@
 package io.dlock.samples.realnet;
 
+import io.dlock.ClusterView;
 import io.dlock.LockService;
-import io.dlock.runtime.NodeRuntime;
-import io.dlock.spi.View;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
@@ -49,8 +48,8 @@ final class ChildOutput {
         boolean primary = false;
         try {
             while (true) {
-                View v = service.view();
-                boolean p = ((NodeRuntime) service).isPrimary();
+                ClusterView v = service.view();
+                boolean p = v.primary();
                 if (v.epoch() != epoch || p != primary) {
                     epoch = v.epoch();
                     primary = p;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.samples.realnet.RealNetCluster.Event;
 import io.dlock.samples.realnet.RealNetCluster.Setup;
 import java.io.IOException;
@@ -148,7 +149,7 @@ class RealNetworkTest {
                 cluster.stop(node);
                 long restartAt = System.currentTimeMillis();
                 cluster.start(node);
-                if (algorithm.definition().starvationFree()) {
+                if (AlgorithmDefinitions.mutex(algorithm).starvationFree()) {
                     awaitStartedAndWriting(cluster, 3, restartAt, node);
                 } else { // the restarted node may lose every vote for long: require that it started and the cluster writes
                     awaitStarted(cluster, restartAt, node);

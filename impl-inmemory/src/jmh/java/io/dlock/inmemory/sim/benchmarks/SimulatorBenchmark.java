@@ -5,6 +5,7 @@ import io.dlock.inmemory.sim.DelayModel;
 import io.dlock.inmemory.sim.Simulation;
 import io.dlock.inmemory.sim.SimulationResult;
 import io.dlock.inmemory.sim.Workload;
+import io.dlock.protocol.AlgorithmDefinitions;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -81,7 +82,7 @@ public class SimulatorBenchmark {
     /** Builds the run template once per trial. */
     @Setup(Level.Trial)
     public void setUp() {
-        template = Simulation.of(MutexAlgorithm.fromConfigName(algorithm).definition())
+        template = Simulation.of(AlgorithmDefinitions.mutex(MutexAlgorithm.fromConfigName(algorithm)))
                 .nodes(nodes)
                 .delay(DelayModel.uniform(1, 10))
                 .workload(Workload.total(entries).think(0, 20).hold(0, 5))
