@@ -422,8 +422,7 @@ final class LocalLockState {
                 throw lost("its unlock ended the local hold, but another node may have held the lock meanwhile");
             }
             if (owner != me) {
-                throw new IllegalMonitorStateException("thread " + me.getName() + " does not hold this lock"
-                        + (owner == null ? "" : "; it is held by thread " + owner.getName()));
+                throw notHolder(me);
             }
             if (--holds == 0) {
                 if (closedReason == null && !lease.holdValid()) {
@@ -440,6 +439,30 @@ final class LocalLockState {
         } finally {
             mutex.unlock();
         }
+    }
+
+    /**
+     * Throws what {@link #release()} throws for the calling thread if it neither holds the lock nor has a lost
+     * hold to count down; changes nothing.
+     *
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     */
+    void requireReleasable() {
+        mutex.lock();
+        try {
+            Thread me = Thread.currentThread();
+            if (owner != me && lostOwner != me) {
+                throw notHolder(me);
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** A non-holder's unlock; called with the mutex held. */
+    private IllegalMonitorStateException notHolder(Thread me) {
+        return new IllegalMonitorStateException("thread " + me.getName() + " does not hold this lock"
+                + (owner == null ? "" : "; it is held by thread " + owner.getName()));
     }
 
     /**

@@ -83,9 +83,19 @@ final class RuntimeLock implements DistributedLock {
         }
     }
 
+    /**
+     * Looks before it pins: a thread that does not hold the lock fails without creating the lock's state (a
+     * lock whose state was reclaimed, or was never created here, is held by no thread here).
+     */
     @Override
     public void unlock() {
-        LockEngine<?> engine = engines.pin(name);
+        LockEngine<?> engine = engines.peek(name);
+        if (engine == null) {
+            throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
+                    + " does not hold this lock");
+        }
+        engine.local().requireReleasable();
+        engine = engines.pin(name); // the same engine: one a thread holds is never reclaimed; the pin is a use
         try {
             engine.local().release();
         } finally {
@@ -108,17 +118,18 @@ final class RuntimeLock implements DistributedLock {
     }
 
     /**
-     * The current thread's token. A lock with no engine here is not held by anyone here: the call fails as on
-     * an engine whose lock is not held.
+     * The current thread's token. Only looks: a lock with no engine here is not held by anyone here, so the call
+     * fails as on an engine whose lock is not held, and creates nothing; no pin is needed, as a lock a thread
+     * holds is never reclaimed.
      */
     @Override
     public long fencingToken() {
-        LockEngine<?> engine = engines.pin(name);
-        try {
-            return engine.local().fencingToken();
-        } finally {
-            engine.unpin();
+        LockEngine<?> engine = engines.peek(name);
+        if (engine == null) {
+            throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
+                    + " does not hold this lock, so it has no fencing token");
         }
+        return engine.local().fencingToken();
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.dlock.inmemory;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.DistributedLock;
@@ -127,6 +129,31 @@ class LockReclamationTest {
             long before = totalSent(cluster);
             Thread.sleep(EXPIRY.toMillis() * 5);
             assertEquals(before, totalSent(cluster), "messages sent while every lock is idle");
+        }
+    }
+
+    /**
+     * {@code fencingToken()} and {@code unlock()} by a thread that does not hold a lock whose state was reclaimed
+     * throw as for any non-holder, and only look: they bring back no lock state and send nothing.
+     */
+    @ParameterizedTest
+    @EnumSource(MutexAlgorithm.class)
+    void nonHolderCallsOnAReclaimedLockCreateNoState(MutexAlgorithm algorithm) throws InterruptedException {
+        try (InMemoryCluster cluster = cluster(3, algorithm)) {
+            DistributedLock kept = cluster.node(1).lock("looked-at");
+            lockAndUnlock(kept);
+            awaitAllReclaimed(cluster);
+            long before = totalSent(cluster);
+
+            assertThrows(IllegalMonitorStateException.class, kept::fencingToken);
+            assertThrows(IllegalMonitorStateException.class, kept::unlock);
+            assertFalse(kept.isHeldByCurrentThread());
+            assertEquals(0, kept.getHoldCount());
+
+            for (LockService node : cluster.nodes) {
+                assertEquals(0, runtime(node).lockEngines(), "lock state on " + node.nodeId());
+            }
+            assertEquals(before, totalSent(cluster), "messages sent by looking at a reclaimed lock");
         }
     }
 
