@@ -9,8 +9,15 @@ import io.dlock.OwnershipListener;
  */
 interface EngineSource {
 
-    /** The engine of {@code name}, created if needed, pinned: the caller must {@link LockEngine#unpin()} it. */
+    /**
+     * The engine of {@code name}, created if needed, pinned: the caller must {@link LockEngine#unpin()} it.
+     *
+     * @throws IllegalStateException if the node is closed (nothing is created then)
+     */
     LockEngine<?> pin(String name);
+
+    /** @throws IllegalStateException if the node is closed */
+    void requireOpen();
 
     /** The engine of {@code name} if it exists; neither created nor pinned. */
     LockEngine<?> peek(String name);

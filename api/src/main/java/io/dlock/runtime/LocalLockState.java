@@ -708,10 +708,14 @@ final class LocalLockState {
         }
     }
 
-    /** @throws IllegalMonitorStateException if the calling thread does not hold the lock */
+    /**
+     * @throws IllegalStateException        if the node is closed
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     */
     long fencingToken() {
         mutex.lock();
         try {
+            requireOpen();
             if (lostOwner == Thread.currentThread()) {
                 throw lost("its fencing token " + lostFence + " may be superseded");
             }

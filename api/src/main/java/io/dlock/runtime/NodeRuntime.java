@@ -92,6 +92,11 @@ public final class NodeRuntime implements LockService {
         }
 
         @Override
+        public void requireOpen() {
+            NodeRuntime.this.requireOpen();
+        }
+
+        @Override
         public void addOwnershipListener(String name, OwnershipListener listener) {
             ownershipListeners.computeIfAbsent(name, n -> new OwnershipListeners(notifier)).add(listener);
         }
@@ -127,7 +132,11 @@ public final class NodeRuntime implements LockService {
     /** A leader and the epoch it leads. */
     private record EpochLeader(NodeId leader, long epoch) {
     }
-    private volatile boolean closed;
+    /**
+     * Shut when the close tears the node down: from then on no lock state is pinned or built (a pin that races
+     * the close completes before the teardown, which then closes what it built, or is refused).
+     */
+    private final ClosingGate gate = new ClosingGate();
     private volatile boolean foreignLogged;
     /** The clean-leave handshake: announces this node's leave on close, records the others'. */
     private final CleanLeave cleanLeave;
@@ -340,12 +349,12 @@ public final class NodeRuntime implements LockService {
 
     @Override
     public void close() {
-        if (closed) {
+        if (gate.isClosed()) {
             return;
         }
         leases.stop(); // acts no more before it says it leaves: the others need not wait for its lease
         announceLeave();
-        closed = true;
+        gate.close(); // no lock state is pinned or built from now on; what was is in engines now
         if (reclaim != null) {
             reclaim.close();
         }
@@ -417,7 +426,7 @@ public final class NodeRuntime implements LockService {
     };
 
     private void onMessage(NodeId from, byte[] payload) {
-        if (closed) {
+        if (gate.isClosed()) {
             return;
         }
         WireReader in = new WireReader(payload);
@@ -468,7 +477,10 @@ public final class NodeRuntime implements LockService {
             }
             return;
         }
-        LockEngine<?> engine = pinEngine(envelope.name());
+        LockEngine<?> engine = pinIfOpen(envelope.name());
+        if (engine == null) {
+            return; // closed meanwhile
+        }
         try {
             if (envelope.kind() == Envelope.KIND_CONDITION) {
                 engine.deliverCondition(from, envelope.epoch(), payload, in.position());
@@ -565,12 +577,32 @@ public final class NodeRuntime implements LockService {
         election.deliver(from, envelope.epoch(), payload, offset);
     }
 
-    /** The engine of {@code name}, created if needed, pinned (the caller unpins it). */
+    /**
+     * The engine of {@code name}, created if needed, pinned (the caller unpins it).
+     *
+     * @throws IllegalStateException if the node is closed
+     */
     private LockEngine<?> pinEngine(String name) {
-        LockEngine<?> engine = engines.pin(name);
-        ViewState state = viewState();
-        engine.viewChanged(state.view(), state.primary()); // no-op unless a view arrived while it was being created
+        LockEngine<?> engine = pinIfOpen(name);
+        if (engine == null) {
+            throw closed();
+        }
         return engine;
+    }
+
+    /** The engine of {@code name}, created if needed, pinned (the caller unpins it); null if the node is closed. */
+    private LockEngine<?> pinIfOpen(String name) {
+        if (!gate.enter()) {
+            return null;
+        }
+        try {
+            LockEngine<?> engine = engines.pin(name);
+            ViewState state = viewState();
+            engine.viewChanged(state.view(), state.primary()); // no-op unless a view arrived while it was created
+            return engine;
+        } finally {
+            gate.exit();
+        }
     }
 
     private <M extends ProtocolMessage> LockEngine<M> newEngine(String name) {
@@ -638,9 +670,13 @@ public final class NodeRuntime implements LockService {
     }
 
     private void requireOpen() {
-        if (closed) {
-            throw new IllegalStateException("lock service of node " + transport.self() + " is closed");
+        if (gate.isClosed()) {
+            throw closed();
         }
+    }
+
+    private IllegalStateException closed() {
+        return new IllegalStateException("lock service of node " + transport.self() + " is closed");
     }
 
     private static void requireName(String what, String name) {

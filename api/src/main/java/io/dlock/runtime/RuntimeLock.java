@@ -110,6 +110,7 @@ final class RuntimeLock implements DistributedLock {
 
     @Override
     public Condition newCondition(String conditionName) {
+        engines.requireOpen();
         if (conditionName == null || conditionName.isEmpty() || conditionName.length() > MAX_CONDITION_NAME) {
             throw new IllegalArgumentException("condition name must be 1 to " + MAX_CONDITION_NAME + " characters, got "
                     + (conditionName == null ? "null" : "'" + conditionName + "'"));
@@ -124,6 +125,7 @@ final class RuntimeLock implements DistributedLock {
      */
     @Override
     public long fencingToken() {
+        engines.requireOpen();
         LockEngine<?> engine = engines.peek(name);
         if (engine == null) {
             throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
