@@ -137,6 +137,10 @@ public final class NodeRuntime implements LockService {
      * the close completes before the teardown, which then closes what it built, or is refused).
      */
     private final ClosingGate gate = new ClosingGate();
+    /** Held by the one close that runs, so that concurrent closes return after it. */
+    private final Object closeLock = new Object();
+    /** Whether a close has begun; guarded by closeLock. */
+    private boolean closeStarted;
     private volatile boolean foreignLogged;
     /** The clean-leave handshake: announces this node's leave on close, records the others'. */
     private final CleanLeave cleanLeave;
@@ -347,11 +351,22 @@ public final class NodeRuntime implements LockService {
         }
     }
 
+    /**
+     * Leaves the cluster, once: the first call closes; calls made meanwhile on other threads return when it is
+     * done; a call made from within the close on its own thread, and any later call, returns at once.
+     */
     @Override
     public void close() {
-        if (gate.isClosed()) {
-            return;
+        synchronized (closeLock) {
+            if (closeStarted) {
+                return;
+            }
+            closeStarted = true;
+            leaveAndTearDown();
         }
+    }
+
+    private void leaveAndTearDown() {
         leases.stop(); // acts no more before it says it leaves: the others need not wait for its lease
         announceLeave();
         gate.close(); // no lock state is pinned or built from now on; what was is in engines now
