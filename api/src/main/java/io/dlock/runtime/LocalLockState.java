@@ -113,7 +113,6 @@ final class LocalLockState {
     private long grantedFence;
     private long heldFence;
     private String closedReason;
-    private long abandonedGrants;
     /** Hand-offs made under the current distributed grant. */
     private int handoffs;
     private long totalHandoffs;
@@ -733,16 +732,6 @@ final class LocalLockState {
         }
     }
 
-    /** Grants that arrived after every local thread had given up, and were released at once. */
-    long abandonedGrants() {
-        mutex.lock();
-        try {
-            return abandonedGrants;
-        } finally {
-            mutex.unlock();
-        }
-    }
-
     /** Local hand-offs made so far (grants passed between local threads without a release). */
     long localHandoffs() {
         mutex.lock();
@@ -800,7 +789,6 @@ final class LocalLockState {
     }
 
     private void abandon() {
-        abandonedGrants++;
         phase = Phase.IDLE;
         if (closedReason == null) {
             issueRelease.run();

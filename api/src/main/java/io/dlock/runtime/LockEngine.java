@@ -462,10 +462,6 @@ final class LockEngine<M extends ProtocolMessage> {
                 local.holdTimes(), local.queueLength(), epochGrants, framesSent.sum());
     }
 
-    long abandonedGrants() {
-        return local.abandonedGrants();
-    }
-
     // ---- event loop ----
 
     private void request() {
