@@ -19,8 +19,8 @@
  * defaults.
  *
  * <p>Exported only to the command line ({@code io.dlock.samples}): {@code io.dlock.runtime}, the driver behind
- * {@code LockService.start}, whose diagnostics {@code dlock bench --per-key} reads (live lock engines per node,
- * {@code NodeRuntime.lockEngines()}); neither transport uses it.
+ * {@code LockService.start}, whose diagnostics {@code dlock bench --per-key} reads (live lock drivers per node,
+ * {@code NodeRuntime.lockDrivers()}); neither transport uses it.
  *
  * <p>Not exported: {@code io.dlock.mutex.common} and {@code io.dlock.election.common} (building blocks of the
  * algorithms), and the other algorithm packages: applications choose an algorithm by name

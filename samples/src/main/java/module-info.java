@@ -4,7 +4,7 @@
  * with {@code io.dlock.jgroups}; xchart 3.8.8 has no module descriptor (automatic module
  * {@code org.knowm.xchart}, from its manifest); picocli, progressbar and slf4j have descriptors.
  * {@code io.dlock.runtime} is exported to this module alone, for the node diagnostics {@code dlock bench --per-key}
- * reads (live lock engines, {@code NodeRuntime.lockEngines()}).
+ * reads (live lock drivers, {@code NodeRuntime.lockDrivers()}).
  */
 module io.dlock.samples {
     requires io.dlock.inmemory;

@@ -44,17 +44,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The {@link LockService} of one node: owns the transport, the threads (a small pool for the locks'
- * event loops, one timer thread, one thread that calls leader listeners), and one {@link LockEngine}
+ * event loops, one timer thread, one thread that calls leader listeners), and one {@link LockDriver}
  * per lock name in use, created on first use or on the first message for that name and kept in the
- * node's {@link LockRegistry}. Routes every received message to its engine by the name in its
+ * node's {@link LockRegistry}. Routes every received message to its driver by the name in its
  * {@link Envelope}.
  *
  * <p>With {@code dlock.lock.idle-expiry-ms} above 0, a lock unused here for that long is nominated for
  * reclamation, and its state goes on every member at once when a round ({@link ReclaimDriver}) finds it at
  * rest everywhere with nothing in flight; the facades the application holds keep working (they find the
- * lock's engine by name on every call).
+ * lock's driver by name on every call).
  *
- * <p>Every view goes through the node's {@link PrimaryComponent} (the majority rule): the engines and
+ * <p>Every view goes through the node's {@link PrimaryComponent} (the majority rule): the drivers and
  * the elections are told whether it is primary, and in a view that is not, no lock is granted and no
  * leader is elected.
  */
@@ -70,25 +70,25 @@ public final class NodeRuntime implements LockService {
     private final ExecutorService pool;
     private final ScheduledThreadPoolExecutor timers;
     private final ExecutorService notifier;
-    /** The lock engines, in use and idle. */
-    private final LockRegistry engines;
+    /** The lock drivers, in use and idle. */
+    private final LockRegistry drivers;
     /** Drives the reclamation rounds; null with {@code dlock.lock.idle-expiry-ms=0}. */
     private final ReclaimDriver reclaim;
     /** Every lock's fencing tokens here stay above it: raised by each reclamation (docs/algorithms.md R3). */
     private final AtomicLong fencingFloor = new AtomicLong();
-    /** Ownership listeners by lock name; they outlive the lock's engine. */
+    /** Ownership listeners by lock name; they outlive the lock's driver. */
     private final Map<String, OwnershipListeners> ownershipListeners = new ConcurrentHashMap<>();
-    /** The counters of engines a reclamation buried; guarded by itself. */
+    /** The counters of drivers a reclamation buried; guarded by itself. */
     private LockMetrics buriedMetrics;
-    private final EngineSource engineSource = new EngineSource() {
+    private final DriverSource driverSource = new DriverSource() {
         @Override
-        public LockEngine<?> pin(String name) {
-            return pinEngine(name);
+        public LockDriver<?> pin(String name) {
+            return pinDriver(name);
         }
 
         @Override
-        public LockEngine<?> peek(String name) {
-            return engines.peek(name);
+        public LockDriver<?> peek(String name) {
+            return drivers.peek(name);
         }
 
         @Override
@@ -163,9 +163,9 @@ public final class NodeRuntime implements LockService {
         this.notifier = Executors.newSingleThreadExecutor(threads("dlock-" + cluster + "-events"));
         this.jmx = config.metricsJmx() ? new JmxRegistrations(cluster, transport::self) : null;
         this.buriedMetrics = LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, 0, 0, 0);
-        this.engines = new LockRegistry(config.idleExpiry(), config.maxLiveLocks(), timers, pool, this::newEngine);
+        this.drivers = new LockRegistry(config.idleExpiry(), config.maxLiveLocks(), timers, pool, this::newLockDriver);
         this.reclaim = config.idleExpiry().isZero() ? null
-                : new ReclaimDriver(transport, config.mutex().configName(), engines, fencingFloor, config.idleExpiry(),
+                : new ReclaimDriver(transport, config.mutex().configName(), drivers, fencingFloor, config.idleExpiry(),
                 pool, timers, this::buried, why -> foreign(transport.self(), why));
     }
 
@@ -276,11 +276,11 @@ public final class NodeRuntime implements LockService {
     public DistributedLock lock(String name) {
         requireName("lock", name);
         requireOpen();
-        LockEngine<?> engine = pinEngine(name); // the lock exists here from now on (a first message may create it too)
+        LockDriver<?> driver = pinDriver(name); // the lock exists here from now on (a first message may create it too)
         try {
-            return engine.facade();
+            return driver.facade();
         } finally {
-            engine.unpin();
+            driver.unpin();
         }
     }
 
@@ -307,10 +307,10 @@ public final class NodeRuntime implements LockService {
             ViewState state = viewState();
             return new ViewLeaderElection(group, transport.self(), notifier, state.view(), state.primary());
         }
-        return newDriver(group, definition.get(), byApplication);
+        return newElectionDriver(group, definition.get(), byApplication);
     }
 
-    private <M extends ProtocolMessage> ElectionDriver<M> newDriver(String group, ElectionProtocolDefinition<?> raw,
+    private <M extends ProtocolMessage> ElectionDriver<M> newElectionDriver(String group, ElectionProtocolDefinition<?> raw,
                                                                     boolean byApplication) {
         @SuppressWarnings("unchecked")
         ElectionProtocolDefinition<M> definition = (ElectionProtocolDefinition<M>) raw;
@@ -326,7 +326,7 @@ public final class NodeRuntime implements LockService {
      */
     private void coordinatorElected(NodeId leader, long epoch) {
         coordinator = new EpochLeader(leader, epoch);
-        for (LockEngine<?> e : engines.all()) {
+        for (LockDriver<?> e : drivers.all()) {
             e.leaderElected(leader, epoch);
         }
     }
@@ -337,7 +337,7 @@ public final class NodeRuntime implements LockService {
         synchronized (this) {
             sum = buriedMetrics.plus(LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, foreign.sum(), 0, 0));
         }
-        for (LockEngine<?> e : engines.all()) {
+        for (LockDriver<?> e : drivers.all()) {
             sum = sum.plus(e.metrics());
         }
         return sum;
@@ -369,11 +369,11 @@ public final class NodeRuntime implements LockService {
     private void leaveAndTearDown() {
         leases.stop(); // acts no more before it says it leaves: the others need not wait for its lease
         announceLeave();
-        gate.close(); // no lock state is pinned or built from now on; what was is in engines now
+        gate.close(); // no lock state is pinned or built from now on; what was is in drivers now
         if (reclaim != null) {
             reclaim.close();
         }
-        for (LockEngine<?> e : engines.all()) {
+        for (LockDriver<?> e : drivers.all()) {
             e.close("node " + transport.self() + " left cluster '" + config.cluster() + "'");
         }
         for (GroupElection e : elections.values()) {
@@ -417,7 +417,7 @@ public final class NodeRuntime implements LockService {
 
     /** The hold lease ran out: every lock held here may have been granted elsewhere meanwhile. */
     private void holdLeaseLapsed() {
-        for (LockEngine<?> e : engines.all()) {
+        for (LockDriver<?> e : drivers.all()) {
             e.holdLeaseLapsed();
         }
     }
@@ -492,20 +492,20 @@ public final class NodeRuntime implements LockService {
             }
             return;
         }
-        LockEngine<?> engine = pinIfOpen(envelope.name());
-        if (engine == null) {
+        LockDriver<?> driver = pinIfOpen(envelope.name());
+        if (driver == null) {
             return; // closed meanwhile
         }
         try {
             if (envelope.kind() == Envelope.KIND_CONDITION) {
-                engine.deliverCondition(from, envelope.epoch(), payload, in.position());
+                driver.deliverCondition(from, envelope.epoch(), payload, in.position());
             } else if (envelope.kind() == Envelope.KIND_BUNDLE) {
-                engine.deliverBundle(from, payload, in.position());
+                driver.deliverBundle(from, payload, in.position());
             } else {
-                engine.deliver(from, envelope.epoch(), payload, in.position());
+                driver.deliver(from, envelope.epoch(), payload, in.position());
             }
         } finally {
-            engine.unpin();
+            driver.unpin();
         }
     }
 
@@ -533,7 +533,7 @@ public final class NodeRuntime implements LockService {
             quorum = primaryComponent.quorumRule();
             primaryComponent.notifyAll(); // a start waiting for a primary view
         }
-        leases.onView(newView, isPrimary, quorum); // before the engines: they ask it in the new view
+        leases.onView(newView, isPrimary, quorum); // before the drivers: they ask it in the new view
         cleanLeave.onView(newView);
         if (!isPrimary) {
             LOG.info("node {}: view {} {} is not primary ({}): no lock is granted and no leader elected until a"
@@ -543,11 +543,11 @@ public final class NodeRuntime implements LockService {
                     + " many nodes run; raise it", transport.self(), newView.epoch(), newView.size(),
                     DlockConfig.CLUSTER_SIZE, primaryComponent.clusterSize());
         }
-        for (LockEngine<?> e : engines.all()) {
+        for (LockDriver<?> e : drivers.all()) {
             e.viewChanged(newView, isPrimary);
         }
         if (reclaim != null) {
-            reclaim.onView(newView); // after the engines: a vote of the new epoch finds them in it
+            reclaim.onView(newView); // after the drivers: a vote of the new epoch finds them in it
         }
         for (GroupElection e : elections.values()) {
             e.onView(newView, isPrimary);
@@ -593,49 +593,49 @@ public final class NodeRuntime implements LockService {
     }
 
     /**
-     * The engine of {@code name}, created if needed, pinned (the caller unpins it).
+     * The driver of {@code name}, created if needed, pinned (the caller unpins it).
      *
      * @throws IllegalStateException if the node is closed
      */
-    private LockEngine<?> pinEngine(String name) {
-        LockEngine<?> engine = pinIfOpen(name);
-        if (engine == null) {
+    private LockDriver<?> pinDriver(String name) {
+        LockDriver<?> driver = pinIfOpen(name);
+        if (driver == null) {
             throw closed();
         }
-        return engine;
+        return driver;
     }
 
-    /** The engine of {@code name}, created if needed, pinned (the caller unpins it); null if the node is closed. */
-    private LockEngine<?> pinIfOpen(String name) {
+    /** The driver of {@code name}, created if needed, pinned (the caller unpins it); null if the node is closed. */
+    private LockDriver<?> pinIfOpen(String name) {
         if (!gate.enter()) {
             return null;
         }
         try {
-            LockEngine<?> engine = engines.pin(name);
+            LockDriver<?> driver = drivers.pin(name);
             ViewState state = viewState();
-            engine.viewChanged(state.view(), state.primary()); // no-op unless a view arrived while it was created
-            return engine;
+            driver.viewChanged(state.view(), state.primary()); // no-op unless a view arrived while it was created
+            return driver;
         } finally {
             gate.exit();
         }
     }
 
-    private <M extends ProtocolMessage> LockEngine<M> newEngine(String name) {
+    private <M extends ProtocolMessage> LockDriver<M> newLockDriver(String name) {
         @SuppressWarnings("unchecked")
         MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) config.mutex().definition();
         ViewState state = viewState();
-        LockEngine<M> engine = new LockEngine<>(name, definition, mutexOptions, transport, state.view(),
+        LockDriver<M> driver = new LockDriver<>(name, definition, mutexOptions, transport, state.view(),
                 state.primary(), pool, timers, config.localHandoff(), leases, fencingFloor::get,
                 loss -> tellOwnershipLoss(name, loss),
-                new RuntimeLock(name, engineSource, config.mutex().configName(), config.tryTimeout().toNanos()));
+                new RuntimeLock(name, driverSource, config.mutex().configName(), config.tryTimeout().toNanos()));
         if (jmx != null) {
-            jmx.registerLock(name, engine.facade());
+            jmx.registerLock(name, driver.facade());
         }
         EpochLeader c = coordinator;
         if (c != null) {
-            engine.leaderElected(c.leader(), c.epoch());
+            driver.leaderElected(c.leader(), c.epoch());
         }
-        return engine;
+        return driver;
     }
 
     private void tellOwnershipLoss(String name, OwnershipLoss loss) {
@@ -645,14 +645,14 @@ public final class NodeRuntime implements LockService {
         }
     }
 
-    /** A reclamation buried {@code engine}: its counters join the node's totals, its MBean goes. */
-    private void buried(LockEngine<?> engine) {
-        LockMetrics last = engine.metrics();
+    /** A reclamation buried {@code driver}: its counters join the node's totals, its MBean goes. */
+    private void buried(LockDriver<?> driver) {
+        LockMetrics last = driver.metrics();
         synchronized (this) {
             buriedMetrics = buriedMetrics.plus(last);
         }
         if (jmx != null) {
-            jmx.unregisterLock(engine.name());
+            jmx.unregisterLock(driver.name());
         }
     }
 
@@ -661,14 +661,14 @@ public final class NodeRuntime implements LockService {
         return reclaim == null ? 0 : reclaim.reclaimed();
     }
 
-    /** Lock engines this node keeps now, in use and idle (for tests and diagnostics). */
-    public long lockEngines() {
-        return engines.size();
+    /** Lock drivers this node keeps now, in use and idle (for tests and diagnostics). */
+    public long lockDrivers() {
+        return drivers.size();
     }
 
     /** Lets the registry expire what is due now instead of at its timer's next tick (tests). */
     public void expireIdleLocks() {
-        engines.cleanUp();
+        drivers.cleanUp();
     }
 
     /** The node's fencing floor (raised by reclamations). */

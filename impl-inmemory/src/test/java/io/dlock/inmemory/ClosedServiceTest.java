@@ -66,7 +66,7 @@ class ClosedServiceTest {
             if (reclaimed) {
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
                     cluster.nodes.forEach(n -> runtime(n).expireIdleLocks());
-                    return cluster.nodes.stream().allMatch(n -> runtime(n).lockEngines() == 0);
+                    return cluster.nodes.stream().allMatch(n -> runtime(n).lockDrivers() == 0);
                 });
             }
             ObjectName mbeans = new ObjectName("io.dlock:type=Lock,cluster=" + node.config().cluster()
@@ -88,7 +88,7 @@ class ClosedServiceTest {
             assertFalse(kept.isHeldByCurrentThread());
             assertEquals(0, kept.getHoldCount());
             if (reclaimed) {
-                assertEquals(0, runtime(node).lockEngines(), "no lock state built after the close");
+                assertEquals(0, runtime(node).lockDrivers(), "no lock state built after the close");
             }
             assertEquals(Set.of(), registered(mbeans), "no lock MBean left or registered after the close");
         }

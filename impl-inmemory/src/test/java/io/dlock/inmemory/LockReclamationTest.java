@@ -38,11 +38,11 @@ class LockReclamationTest {
         return (NodeRuntime) node;
     }
 
-    /** Waits until no node keeps an engine (nudging Caffeine so the test does not depend on its timer). */
+    /** Waits until no node keeps a driver (nudging Caffeine so the test does not depend on its timer). */
     private static void awaitAllReclaimed(InMemoryCluster cluster) {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
             cluster.nodes.forEach(n -> runtime(n).expireIdleLocks());
-            return cluster.nodes.stream().allMatch(n -> runtime(n).lockEngines() == 0);
+            return cluster.nodes.stream().allMatch(n -> runtime(n).lockDrivers() == 0);
         });
     }
 
@@ -70,7 +70,7 @@ class LockReclamationTest {
             }
             awaitAllReclaimed(cluster);
             long reclaimed = cluster.nodes.stream().mapToLong(n -> runtime(n).reclaimedLocks()).sum();
-            assertTrue(reclaimed >= 30, "at least one engine per name reclaimed, got " + reclaimed);
+            assertTrue(reclaimed >= 30, "at least one driver per name reclaimed, got " + reclaimed);
             for (Map.Entry<String, DistributedLock> e : kept.entrySet()) {
                 long token = lockAndUnlock(e.getValue());
                 assertTrue(token > firstTokens.get(e.getKey()), e.getKey() + ": token " + token
@@ -112,7 +112,7 @@ class LockReclamationTest {
             Thread.sleep(EXPIRY.toMillis() * 3);
             assertTrue(held.isHeldByCurrentThread());
             assertEquals(token, held.fencingToken());
-            assertTrue(runtime(cluster.node(1)).lockEngines() >= 1, "the held lock keeps its engine");
+            assertTrue(runtime(cluster.node(1)).lockDrivers() >= 1, "the held lock keeps its driver");
             held.unlock();
             awaitAllReclaimed(cluster);
         }
@@ -151,7 +151,7 @@ class LockReclamationTest {
             assertEquals(0, kept.getHoldCount());
 
             for (LockService node : cluster.nodes) {
-                assertEquals(0, runtime(node).lockEngines(), "lock state on " + node.nodeId());
+                assertEquals(0, runtime(node).lockDrivers(), "lock state on " + node.nodeId());
             }
             assertEquals(before, totalSent(cluster), "messages sent by looking at a reclaimed lock");
         }
@@ -175,7 +175,7 @@ class LockReclamationTest {
             }
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
                 cluster.nodes.forEach(n -> runtime(n).expireIdleLocks());
-                return cluster.nodes.stream().allMatch(n -> runtime(n).lockEngines() <= 2L * bound);
+                return cluster.nodes.stream().allMatch(n -> runtime(n).lockDrivers() <= 2L * bound);
             });
             assertTrue(cluster.nodes.stream().allMatch(n -> runtime(n).reclaimedLocks() >= 1000 - 2L * bound),
                     "reclaimed long before the hour-long expiry");

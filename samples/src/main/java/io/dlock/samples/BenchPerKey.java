@@ -102,9 +102,9 @@ final class BenchPerKey {
                 + TimeUnit.SECONDS.toNanos(10);
         while (true) {
             nodes.forEach(NodeRuntime::expireIdleLocks);
-            if (nodes.stream().allMatch(r -> r.lockEngines() <= SETTLED_ENGINES_PER_NODE)
+            if (nodes.stream().allMatch(r -> r.lockDrivers() <= SETTLED_ENGINES_PER_NODE)
                     || System.nanoTime() > deadline) {
-                return nodes.stream().mapToLong(NodeRuntime::lockEngines).sum();
+                return nodes.stream().mapToLong(NodeRuntime::lockDrivers).sum();
             }
             Thread.sleep(POLL_MILLIS);
         }

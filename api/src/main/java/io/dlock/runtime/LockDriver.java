@@ -51,22 +51,22 @@ import org.slf4j.LoggerFactory;
  * wait, and the protocol sees the next primary view only.
  *
  * <h2>Reclamation</h2>
- * A reclamation round ({@link io.dlock.reclaim.Reclamation}, driven by {@link ReclaimDriver}) asks the engine
+ * A reclamation round ({@link io.dlock.reclaim.Reclamation}, driven by {@link ReclaimDriver}) asks the driver
  * to {@linkplain #vote vote}: if the lock has been idle here for the expiry ({@link #markIdle}), nobody pins
  * it, no local thread holds or waits for it, no condition has a waiter and the algorithm says it is at rest,
- * the engine <em>freezes</em>: every event (message, request, view, timer) waits in {@code held} until the
+ * the driver <em>freezes</em>: every event (message, request, view, timer) waits in {@code held} until the
  * decision. {@link #commit} replaces the protocol by a fresh one (a new incarnation, fenced above the node's
- * floor) and, if nothing waits and nobody pins the engine, buries it; {@link #thaw} replays what waited.
+ * floor) and, if nothing waits and nobody pins the driver, buries it; {@link #thaw} replays what waited.
  *
- * <p><b>Pins.</b> Whoever submits an event pins the engine (a facade call, a message delivery); each queued
+ * <p><b>Pins.</b> Whoever submits an event pins the driver (a facade call, a message delivery); each queued
  * event holds a pin of its own until it runs or is held. So, on the event loop, "no pin and nothing held"
  * means no event of the lock is on its way here, and burying it loses nothing.
  *
  * @param <M> the algorithm's message type
  */
-final class LockEngine<M extends ProtocolMessage> {
+final class LockDriver<M extends ProtocolMessage> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(LockEngine.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LockDriver.class);
     /** Messages of future epochs kept at most; beyond that they are dropped and counted as stale. */
     private static final int MAX_EARLY_MESSAGES = 10_000;
 
@@ -79,7 +79,7 @@ final class LockEngine<M extends ProtocolMessage> {
     /** What the loop's current pass sends; written at the end of the pass, one frame per destination. */
     private final Outbox outbox;
     private final LocalLockState local;
-    /** The facade handed out for this lock while this engine lives (facades find engines by name, so an
+    /** The facade handed out for this lock while this driver lives (facades find drivers by name, so an
      * older facade keeps working too). */
     private final RuntimeLock facade;
     private final ProtocolOptions options;
@@ -87,17 +87,17 @@ final class LockEngine<M extends ProtocolMessage> {
     private final LeaseCheck lease;
     /** The node's fencing floor, read when the protocol is (re)created. */
     private final LongSupplier fencingFloor;
-    /** Tells the lock's ownership listeners (kept by the node, by lock name, so they outlive this engine). */
+    /** Tells the lock's ownership listeners (kept by the node, by lock name, so they outlive this driver). */
     private final Consumer<OwnershipLoss> ownershipLost;
     /** Pins (see the class comment); -1 once buried. */
     private final AtomicInteger pins = new AtomicInteger();
-    /** Whether the registry has moved this engine to its idle place (unused here for the idle expiry). */
+    /** Whether the registry has moved this driver to its idle place (unused here for the idle expiry). */
     private volatile boolean idle;
-    /** When the registry last told its cache of a use of this engine ({@link System#nanoTime()}). */
+    /** When the registry last told its cache of a use of this driver ({@link System#nanoTime()}). */
     private volatile long touchedAt;
     /** The newest view epoch queued to the loop (a cheap check before queuing another). */
     private volatile long viewQueued;
-    /** When this engine was last nominated for reclamation ({@link System#nanoTime()}), 0 if never. */
+    /** When this driver was last nominated for reclamation ({@link System#nanoTime()}), 0 if never. */
     private volatile long nominatedAt;
     private static final ConditionCodec CONDITION_CODEC = new ConditionCodec();
     /** The waiters of this lock's conditions on this node, by waiter number; the event loop wakes them. */
@@ -138,9 +138,9 @@ final class LockEngine<M extends ProtocolMessage> {
     /**
      * @param fencingFloor  the node's fencing floor, read whenever the protocol is created
      * @param ownershipLost tells the lock's ownership listeners of a lost hold
-     * @param facade        what {@code LockService.lock(name)} returns while this engine lives
+     * @param facade        what {@code LockService.lock(name)} returns while this driver lives
      */
-    LockEngine(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
+    LockDriver(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
                View initialView, boolean primary, Executor pool, ScheduledExecutorService timers,
                int localHandoff, LeaseCheck lease, LongSupplier fencingFloor, Consumer<OwnershipLoss> ownershipLost,
                RuntimeLock facade) {
@@ -189,7 +189,7 @@ final class LockEngine<M extends ProtocolMessage> {
 
     // ---- pins and the event loop ----
 
-    /** Pins this engine; false if it is buried (look the name up again). */
+    /** Pins this driver; false if it is buried (look the name up again). */
     boolean pin() {
         while (true) {
             int n = pins.get();
@@ -206,7 +206,7 @@ final class LockEngine<M extends ProtocolMessage> {
         pins.decrementAndGet();
     }
 
-    /** Buries this engine if nobody pins it: no pin succeeds afterwards. */
+    /** Buries this driver if nobody pins it: no pin succeeds afterwards. */
     boolean tryBury() {
         return pins.compareAndSet(0, -1);
     }
@@ -215,7 +215,7 @@ final class LockEngine<M extends ProtocolMessage> {
         return pins.get() < 0;
     }
 
-    /** Whether the registry has marked this engine idle (expired from use). */
+    /** Whether the registry has marked this driver idle (expired from use). */
     boolean idle() {
         return idle;
     }
@@ -228,7 +228,7 @@ final class LockEngine<M extends ProtocolMessage> {
         touchedAt = nanoTime;
     }
 
-    /** The registry moved this engine to its idle place ({@code true}) or back into use. */
+    /** The registry moved this driver to its idle place ({@code true}) or back into use. */
     void markIdle(boolean idle) {
         this.idle = idle;
     }
@@ -244,7 +244,7 @@ final class LockEngine<M extends ProtocolMessage> {
     /**
      * Hands an event of the lock to its loop, with a pin of its own until it runs (or waits, frozen): on the
      * calling thread if the loop is idle (a caller's request or release, a transport thread's delivery), else
-     * queued. An event for a buried engine is dropped: nobody can be waiting for it.
+     * queued. An event for a buried driver is dropped: nobody can be waiting for it.
      */
     private void submit(Runnable event) {
         if (!pin()) {
@@ -287,8 +287,8 @@ final class LockEngine<M extends ProtocolMessage> {
     // ---- reclamation (called by ReclaimDriver) ----
 
     /**
-     * Called by the registry before this engine is published, when its name is reserved by an undecided round
-     * this node voted absent in: the engine starts frozen, and its events wait for the round's decision (a
+     * Called by the registry before this driver is published, when its name is reserved by an undecided round
+     * this node voted absent in: the driver starts frozen, and its events wait for the round's decision (a
      * commit creates its algorithm again above the raised fencing floor, a thaw lets it go on).
      */
     void freezeUntilDecided() {
@@ -296,7 +296,7 @@ final class LockEngine<M extends ProtocolMessage> {
         createdFrozen = true;
     }
 
-    /** Whether this engine started frozen ({@link #freezeUntilDecided()}). */
+    /** Whether this driver started frozen ({@link #freezeUntilDecided()}). */
     boolean createdFrozen() {
         return createdFrozen;
     }
@@ -304,7 +304,7 @@ final class LockEngine<M extends ProtocolMessage> {
     /**
      * Votes on reclaiming this lock in a round of {@code epoch}, on the loop: at rest (and then frozen) only if
      * it has been idle here for the expiry, nobody pins it, no local thread holds or waits for it, no condition
-     * has a waiter, this engine is in {@code epoch}, and the algorithm is at rest.
+     * has a waiter, this driver is in {@code epoch}, and the algorithm is at rest.
      */
     void vote(long epoch, Consumer<LockVote> answer) {
         loop.execute(() -> {
@@ -331,10 +331,10 @@ final class LockEngine<M extends ProtocolMessage> {
 
     /**
      * The round committed: the lock's state here is replaced by a fresh instance (fenced above the node's floor,
-     * which the caller raised first); then the engine is buried if nothing waits and nobody pins it ({@code
+     * which the caller raised first); then the driver is buried if nothing waits and nobody pins it ({@code
      * buried} is told), else it thaws and goes on as the lock's next incarnation.
      */
-    void commit(LockRegistry registry, Consumer<LockEngine<?>> buried) {
+    void commit(LockRegistry registry, Consumer<LockDriver<?>> buried) {
         loop.execute(() -> {
             if (!frozen) {
                 return;
@@ -422,7 +422,7 @@ final class LockEngine<M extends ProtocolMessage> {
      */
     void viewChanged(View newView, boolean primary) {
         if (newView.epoch() <= viewQueued) {
-            return; // queued already (every lookup of the engine offers the node's view; most offer no news)
+            return; // queued already (every lookup of the driver offers the node's view; most offer no news)
         }
         viewQueued = newView.epoch();
         submit(() -> installView(newView, primary));
