@@ -2,11 +2,7 @@ package io.dlock.runtime;
 
 import io.dlock.LockMetrics;
 import io.dlock.OwnershipLoss;
-import io.dlock.condition.ConditionCodec;
-import io.dlock.condition.ConditionMessage;
-import io.dlock.condition.ConditionProtocol;
 import io.dlock.membership.EpochInbox;
-import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.MutexProtocolDefinition;
@@ -19,18 +15,14 @@ import io.dlock.spi.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
-import io.dlock.spi.WireWriter;
 import io.dlock.reclaim.LockVote;
 import io.dlock.reclaim.PeerCounters;
-import java.util.ArrayList;
-import java.util.HashMap;
+import io.dlock.runtime.LockMessageReader.BundledMessage;
+import io.dlock.runtime.LockMessageReader.Incoming;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -39,8 +31,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Drives one lock's {@link MutexProtocol} on one node: a serial event loop that feeds it requests,
- * releases, messages, views and timers; the effects that turn its answers into transport sends, grants
- * and timers; epoch filtering; and the lock's counters.
+ * releases, messages, views and timers; the effects that turn its answers into sends, grants and timers;
+ * epoch filtering; and the lock's counters. Beside it, each with one job: {@link LocalLockState} (the local
+ * threads), {@link LockMessageSender} and {@link LockMessageReader} (the lock's messages on the wire),
+ * {@link LockConditions} (the lock's conditions) and {@link ReclaimFreeze} (the events that wait for a
+ * reclamation round's decision).
  *
  * <p>Every protocol call happens on the event loop, one at a time. Messages pass the lock's
  * {@link EpochInbox}: those of an older epoch are dropped; those of a newer epoch (the sender installed
@@ -54,8 +49,8 @@ import org.slf4j.LoggerFactory;
  * A reclamation round ({@link io.dlock.reclaim.Reclamation}, driven by {@link ReclaimDriver}) asks the driver
  * to {@linkplain #vote vote}: if the lock has been idle here for the expiry ({@link #markIdle}), nobody pins
  * it, no local thread holds or waits for it, no condition has a waiter and the algorithm says it is at rest,
- * the driver <em>freezes</em>: every event (message, request, view, timer) waits in {@code held} until the
- * decision. {@link #commit} replaces the protocol by a fresh one (a new incarnation, fenced above the node's
+ * the driver <em>freezes</em>: every event (message, request, view, timer) waits in its {@link ReclaimFreeze}
+ * until the decision. {@link #commit} replaces the protocol by a fresh one (a new incarnation, fenced above the node's
  * floor) and, if nothing waits and nobody pins the driver, buries it; {@link #thaw} replays what waited.
  *
  * <p><b>Pins.</b> Whoever submits an event pins the driver (a facade call, a message delivery); each queued
@@ -72,12 +67,11 @@ final class LockDriver<M extends ProtocolMessage> {
 
     private final String name;
     private final MutexProtocolDefinition<M> definition;
-    private final MessageCodec<M> codec;
-    private final Transport transport;
     private final NodeId self;
     private final SerialExecutor loop;
-    /** What the loop's current pass sends; written at the end of the pass, one frame per destination. */
-    private final Outbox outbox;
+    /** The way out of the lock's messages: encodes, counts, and writes them at the end of each pass. */
+    private final LockMessageSender<M> sender;
+    private final LockMessageReader<M> reader;
     private final LocalLockState local;
     /** The facade handed out for this lock while this driver lives (facades find drivers by name, so an
      * older facade keeps working too). */
@@ -99,15 +93,7 @@ final class LockDriver<M extends ProtocolMessage> {
     private volatile long viewQueued;
     /** When this driver was last nominated for reclamation ({@link System#nanoTime()}), 0 if never. */
     private volatile long nominatedAt;
-    private static final ConditionCodec CONDITION_CODEC = new ConditionCodec();
-    /** The waiters of this lock's conditions on this node, by waiter number; the event loop wakes them. */
-    private final Map<Long, ConditionWaiter> conditionWaiters = new ConcurrentHashMap<>();
-    private final AtomicLong lastWaiter = new AtomicLong();
-
     private final LongAdder entries = new LongAdder();
-    private final LongAdder messagesSent = new LongAdder();
-    private final LongAdder framesSent = new LongAdder();
-    private final LongAdder bytesSent = new LongAdder();
     private final LongAdder messagesReceived = new LongAdder();
     private final LongAdder malformed = new LongAdder();
     private final LongAdder stale = new LongAdder();
@@ -116,11 +102,8 @@ final class LockDriver<M extends ProtocolMessage> {
 
     // Loop-confined state.
     private boolean stopped;
-    /** Frozen by a reclamation vote: events wait in {@link #held} until the round's decision. */
-    private boolean frozen;
-    /** Created while its name was reserved by a reclamation round; set before publication, never changed. */
-    private boolean createdFrozen;
-    private final List<Runnable> held = new ArrayList<>();
+    /** Frozen by a reclamation vote: events wait there until the round's decision. */
+    private final ReclaimFreeze freeze = new ReclaimFreeze();
     private final PeerCounters peers = new PeerCounters();
     private View view;
     /** Whether {@link #view} is primary for this node. */
@@ -128,12 +111,8 @@ final class LockDriver<M extends ProtocolMessage> {
     private PrimaryGate<M> protocol;
     private final EpochInbox<Incoming> inbox = new EpochInbox<>(MAX_EARLY_MESSAGES, this::receive);
     private final LoopTimers protocolTimers;
-    /** The protocol of each condition of this lock used on this node, created on first use. */
-    private final Map<String, ConditionProtocol> conditions = new HashMap<>();
-
-    /** A received message, positioned at its payload: the algorithm's, or ({@code condition}) a condition's. */
-    private record Incoming(WireReader in, boolean condition) {
-    }
+    /** The lock's conditions on this node. */
+    private final LockConditions conditions;
 
     /**
      * @param fencingFloor  the node's fencing floor, read whenever the protocol is created
@@ -148,11 +127,11 @@ final class LockDriver<M extends ProtocolMessage> {
         this.facade = facade;
         this.definition = definition;
         this.options = options;
-        this.codec = definition.codec();
-        this.transport = transport;
         this.self = transport.self();
-        this.outbox = new Outbox(definition.name(), name);
-        this.loop = new SerialExecutor(pool, this::flush);
+        this.sender = new LockMessageSender<>(definition.name(), name, definition.codec(), transport, peers);
+        this.reader = new LockMessageReader<>(definition.name(), name, definition.codec());
+        this.conditions = new LockConditions(self, () -> view, sender);
+        this.loop = new SerialExecutor(pool, sender::flush);
         this.fencingFloor = fencingFloor;
         this.ownershipLost = ownershipLost;
         this.protocolTimers = new LoopTimers(timers, task -> loop.execute(() -> runOrHold(task)), () -> !stopped,
@@ -166,7 +145,7 @@ final class LockDriver<M extends ProtocolMessage> {
         this.primary = primary;
         inbox.install(initialView.epoch(), initialView::contains);
         this.protocol = newProtocol();
-        flush(); // what the algorithm sent when it was created (nothing runs the loop yet)
+        sender.flush(); // what the algorithm sent when it was created (nothing runs the loop yet)
     }
 
     /** A fresh instance of the algorithm in the current view, fenced above the node's floor. */
@@ -258,11 +237,7 @@ final class LockDriver<M extends ProtocolMessage> {
 
     /** On the loop: runs {@code event} now, or keeps it for the decision while frozen. */
     private void runOrHold(Runnable event) {
-        if (frozen) {
-            held.add(event);
-        } else {
-            event.run();
-        }
+        freeze.runOrHold(event);
     }
 
     /** Queues a message received from the transport; {@code in} is positioned at the algorithm's payload. */
@@ -292,13 +267,12 @@ final class LockDriver<M extends ProtocolMessage> {
      * commit creates its algorithm again above the raised fencing floor, a thaw lets it go on).
      */
     void freezeUntilDecided() {
-        frozen = true;
-        createdFrozen = true;
+        freeze.freezeUntilDecided();
     }
 
     /** Whether this driver started frozen ({@link #freezeUntilDecided()}). */
     boolean createdFrozen() {
-        return createdFrozen;
+        return freeze.createdFrozen();
     }
 
     /**
@@ -308,25 +282,15 @@ final class LockDriver<M extends ProtocolMessage> {
      */
     void vote(long epoch, Consumer<LockVote> answer) {
         loop.execute(() -> {
-            boolean atRest = !stopped && !frozen && idle && pins.get() == 0 && held.isEmpty()
-                    && view.epoch() == epoch && local.idle() && conditionWaiters.isEmpty() && conditionsAtRest()
-                    && protocol.atRest();
+            boolean atRest = !stopped && !freeze.frozen() && idle && pins.get() == 0 && freeze.nothingHeld()
+                    && view.epoch() == epoch && local.idle() && conditions.atRest() && protocol.atRest();
             if (atRest) {
-                frozen = true;
+                freeze.freeze();
                 answer.accept(peers.atRestVote(name, protocol.highestFence()));
             } else {
                 answer.accept(LockVote.busy(name));
             }
         });
-    }
-
-    private boolean conditionsAtRest() {
-        for (ConditionProtocol condition : conditions.values()) {
-            if (condition.queued() > 0 || condition.localWaiters() > 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
@@ -336,7 +300,7 @@ final class LockDriver<M extends ProtocolMessage> {
      */
     void commit(LockRegistry registry, Consumer<LockDriver<?>> buried) {
         loop.execute(() -> {
-            if (!frozen) {
+            if (!freeze.frozen()) {
                 return;
             }
             protocolTimers.cancelAll();
@@ -344,45 +308,35 @@ final class LockDriver<M extends ProtocolMessage> {
             peers.clear();
             epochGrants = 0;
             protocol = newProtocol();
-            frozen = false;
-            if (held.isEmpty() && registry.bury(name, this)) {
+            freeze.unfreeze();
+            if (freeze.nothingHeld() && registry.bury(name, this)) {
                 stopped = true;
                 buried.accept(this);
                 return;
             }
-            replayHeld();
+            freeze.thaw();
         });
     }
 
     /** The round did not reclaim this lock: events that waited are handled now. */
     void thaw() {
         loop.execute(() -> {
-            if (frozen) {
-                frozen = false;
-                replayHeld();
+            if (freeze.frozen()) {
+                freeze.thaw();
             }
         });
-    }
-
-    private void replayHeld() {
-        List<Runnable> due = new ArrayList<>(held);
-        held.clear();
-        for (Runnable event : due) {
-            event.run();
-        }
     }
 
     // ---- conditions (called by RuntimeCondition's threads) ----
 
     /** Registers a new waiter of condition {@code condition} and queues its await on the event loop. */
     ConditionWaiter conditionAwait(String condition) {
-        ConditionWaiter waiter = new ConditionWaiter(lastWaiter.incrementAndGet());
-        conditionWaiters.put(waiter.id(), waiter);
+        ConditionWaiter waiter = conditions.register();
         submit(() -> {
             if (stopped) {
-                wakeWaiter(waiter.id());
+                conditions.wake(waiter.id());
             } else {
-                condition(condition).onAwait(waiter.id());
+                conditions.await(condition, waiter.id());
             }
         });
         return waiter;
@@ -390,10 +344,10 @@ final class LockDriver<M extends ProtocolMessage> {
 
     /** The waiter's thread stopped waiting without a wake-up (timeout, interrupt). */
     void conditionGiveUp(String condition, ConditionWaiter waiter) {
-        conditionWaiters.remove(waiter.id());
+        conditions.forget(waiter);
         submit(() -> {
             if (!stopped) {
-                condition(condition).onGiveUp(waiter.id());
+                conditions.giveUp(condition, waiter.id());
             }
         });
     }
@@ -402,18 +356,9 @@ final class LockDriver<M extends ProtocolMessage> {
     void conditionSignal(String condition, boolean all) {
         submit(() -> {
             if (!stopped) {
-                condition(condition).onSignal(all);
+                conditions.signal(condition, all);
             }
         });
-    }
-
-    private ConditionProtocol condition(String condition) {
-        return conditions.computeIfAbsent(condition, c -> new ConditionProtocol(self, view, new ConditionEffects(c)));
-    }
-
-    private boolean wakeWaiter(long id) {
-        ConditionWaiter waiter = conditionWaiters.remove(id);
-        return waiter != null && waiter.wake();
     }
 
     /**
@@ -450,16 +395,16 @@ final class LockDriver<M extends ProtocolMessage> {
         local.close(reason);
         loop.execute(() -> {
             stopped = true;
-            held.clear();
+            freeze.dropHeld();
             protocolTimers.cancelAll();
-            conditionWaiters.keySet().forEach(this::wakeWaiter); // they wake, and fail to reacquire: closed
+            conditions.wakeAll(); // they wake, and fail to reacquire: closed
         });
     }
 
     LockMetrics metrics() {
-        return LockMetrics.of(definition.name(), entries.sum(), messagesSent.sum(), bytesSent.sum(),
+        return LockMetrics.of(definition.name(), entries.sum(), sender.messagesSent(), sender.bytesSent(),
                 messagesReceived.sum(), malformed.sum(), stale.sum(), local.localHandoffs(), local.acquireWaitTimes(),
-                local.holdTimes(), local.queueLength(), epochGrants, framesSent.sum());
+                local.holdTimes(), local.queueLength(), epochGrants, sender.framesSent());
     }
 
     // ---- event loop ----
@@ -512,33 +457,14 @@ final class LockDriver<M extends ProtocolMessage> {
                 ownershipLost.accept(new OwnershipLoss(name, lost.fencingToken(), lost.holder(), newView.epoch()));
             }
         }
-        for (ConditionProtocol condition : conditions.values()) {
-            condition.onView(newView); // wakes every waiter: none is lost with a keeper or a member that left
-        }
+        conditions.onView(newView); // wakes every waiter: none is lost with a keeper or a member that left
         inbox.install(newView.epoch(), newView::contains); // replays the messages that waited for it
     }
 
-    /** A message of a bundle: the epoch its envelope names, and its payload. */
-    private record BundledMessage(long epoch, Incoming incoming) {
-    }
-
     private void receiveBundle(NodeId from, WireReader in) {
-        List<BundledMessage> parts = new ArrayList<>();
+        List<BundledMessage> parts;
         try {
-            int count = in.readVarInt(Outbox.MAX_BUNDLE);
-            for (int i = 0; i < count; i++) {
-                WireReader part = in.slice(in.readVarInt(in.remaining()));
-                Envelope header = Envelope.readFrom(part);
-                boolean condition = header.kind() == Envelope.KIND_CONDITION;
-                if ((!condition && header.kind() != Envelope.KIND_MUTEX) || !header.name().equals(name)
-                        || !header.algorithm().equals(definition.name())) {
-                    throw new MalformedMessageException("a bundle of lock '" + name + "' carries a message of kind "
-                            + header.kind() + " of lock '" + header.name() + "' (" + header.algorithm()
-                            + "); a bundle carries only its own lock's mutex and condition messages");
-                }
-                parts.add(new BundledMessage(header.epoch(), new Incoming(part, condition)));
-            }
-            in.expectEnd();
+            parts = reader.readBundle(in);
         } catch (MalformedMessageException e) {
             malformed(from, e);
             return;
@@ -572,8 +498,7 @@ final class LockDriver<M extends ProtocolMessage> {
         }
         M message;
         try {
-            message = codec.decode(in);
-            in.expectEnd();
+            message = reader.readMutex(in);
         } catch (MalformedMessageException e) {
             malformed(from, e);
             return;
@@ -586,18 +511,15 @@ final class LockDriver<M extends ProtocolMessage> {
     }
 
     private void receiveCondition(NodeId from, WireReader in) {
-        String condition;
-        ConditionMessage message;
+        LockMessageReader.ConditionFrame frame;
         try {
-            condition = in.readString();
-            message = CONDITION_CODEC.decode(in);
-            in.expectEnd();
+            frame = reader.readCondition(in);
         } catch (MalformedMessageException e) {
             malformed(from, e);
             return;
         }
         messagesReceived.increment();
-        condition(condition).onMessage(from, message);
+        conditions.receive(from, frame.condition(), frame.message());
     }
 
     private void malformed(NodeId from, RuntimeException e) {
@@ -605,63 +527,6 @@ final class LockDriver<M extends ProtocolMessage> {
         if (inbox.firstUnreadable()) {
             LOG.warn("lock '{}': dropped a malformed message from {} ({}); further ones are only counted", name, from,
                     e.getMessage());
-        }
-    }
-
-    /** Writes what the loop's pass sent: one frame per destination ({@link Outbox}); on the loop, after each pass. */
-    private void flush() {
-        outbox.flush(this::sendFrame);
-    }
-
-    private void sendFrame(NodeId to, byte[] frame) {
-        if (!to.equals(self)) {
-            framesSent.increment();
-        }
-        transport.send(to, frame);
-    }
-
-    private byte[] encode(M message) {
-        WireWriter out = new WireWriter(48);
-        new Envelope(Envelope.KIND_MUTEX, definition.name(), name, view.epoch()).writeTo(out);
-        codec.encode(message, out);
-        return out.toByteArray();
-    }
-
-    /** A condition protocol's effects; called only from the event loop. */
-    private final class ConditionEffects implements ConditionProtocol.Effects {
-
-        private final String condition;
-
-        ConditionEffects(String condition) {
-            this.condition = condition;
-        }
-
-        @Override
-        public void send(NodeId to, ConditionMessage message) {
-            WireWriter out = new WireWriter(48);
-            new Envelope(Envelope.KIND_CONDITION, definition.name(), name, view.epoch()).writeTo(out);
-            out.writeString(condition);
-            CONDITION_CODEC.encode(message, out);
-            byte[] bytes = out.toByteArray();
-            if (!to.equals(self)) {
-                messagesSent.increment();
-                bytesSent.add(bytes.length);
-                peers.sent(to);
-            }
-            outbox.add(to, bytes);
-        }
-
-        @Override
-        public void registered(long waiter) {
-            ConditionWaiter w = conditionWaiters.get(waiter);
-            if (w != null) {
-                w.registered();
-            }
-        }
-
-        @Override
-        public boolean wake(long waiter) {
-            return wakeWaiter(waiter);
         }
     }
 
@@ -673,13 +538,7 @@ final class LockDriver<M extends ProtocolMessage> {
             if (LOG.isTraceEnabled()) {
                 LOG.trace("lock '{}' epoch {}: {} -> {}: {}", name, view.epoch(), self, to, message);
             }
-            byte[] bytes = encode(message);
-            if (!to.equals(self)) {
-                messagesSent.increment();
-                bytesSent.add(bytes.length);
-                peers.sent(to);
-            }
-            outbox.add(to, bytes);
+            sender.send(to, message, view.epoch());
         }
 
         @Override
@@ -687,15 +546,7 @@ final class LockDriver<M extends ProtocolMessage> {
             if (LOG.isTraceEnabled()) {
                 LOG.trace("lock '{}' epoch {}: {} -> all of {}: {}", name, view.epoch(), self, view.members(), message);
             }
-            byte[] bytes = encode(message);
-            for (NodeId member : view.members()) {
-                if (!member.equals(self)) {
-                    messagesSent.increment();
-                    bytesSent.add(bytes.length);
-                    peers.sent(member);
-                    outbox.add(member, bytes);
-                }
-            }
+            sender.broadcast(view, message);
         }
 
         @Override

@@ -3,7 +3,10 @@
  * lock. For each lock name a {@code LockDriver} runs a serial event loop that feeds the algorithm
  * its events and carries out its effects; a {@code LocalLockState} keeps thread ownership, hold
  * counts, the local wait queue (at most one distributed request per node and lock), timeouts,
- * interrupts and abandoned grants; {@code RuntimeLock} is the facade applications hold.
+ * interrupts and abandoned grants; {@code RuntimeLock} is the facade applications hold. Beside each
+ * {@code LockDriver}: {@code LockMessageSender} and {@code LockMessageReader} (its messages on the wire, the
+ * one send path that counts them), {@code LockConditions} (its distributed conditions) and
+ * {@code ReclaimFreeze} (its events while a reclamation round decides).
  *
  * <p>For each election group an {@code ElectionDriver} runs the configured election algorithm on its
  * own serial loop, one protocol instance per run (an epoch, or a round within one after
