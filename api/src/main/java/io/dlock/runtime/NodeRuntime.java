@@ -15,20 +15,17 @@ import io.dlock.protocol.ProtocolFamily;
 import io.dlock.membership.PrimaryComponent;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.MalformedMessageException;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.TransportException;
 import io.dlock.spi.TransportFactory;
 import io.dlock.spi.View;
-import io.dlock.spi.WireReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,8 +34,6 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,8 +41,10 @@ import org.slf4j.LoggerFactory;
  * The {@link LockService} of one node: owns the transport, the threads (a small pool for the locks'
  * event loops, one timer thread, one thread that calls leader listeners), and one {@link LockDriver}
  * per lock name in use, created on first use or on the first message for that name and kept in the
- * node's {@link LockRegistry}. Routes every received message to its driver by the name in its
- * {@link Envelope}.
+ * node's {@link LockRegistry}. The facade and the owner of the node's lifecycle (start, close); the other
+ * jobs each have their class: {@link MessageRouter} routes every received message by its {@link Envelope},
+ * {@link NodeMembership} keeps the view and the majority rule's verdict, {@link ElectionRegistry} the
+ * election groups, {@link NodeLockMetrics} the node's lock counters.
  *
  * <p>With {@code dlock.lock.idle-expiry-ms} above 0, a lock unused here for that long is nominated for
  * reclamation, and its state goes on every member at once when a round ({@link ReclaimDriver}) finds it at
@@ -78,8 +75,8 @@ public final class NodeRuntime implements LockService {
     private final AtomicLong fencingFloor = new AtomicLong();
     /** Ownership listeners by lock name; they outlive the lock's driver. */
     private final Map<String, OwnershipListeners> ownershipListeners = new ConcurrentHashMap<>();
-    /** The counters of drivers a reclamation buried; guarded by itself. */
-    private LockMetrics buriedMetrics;
+    /** The node's lock counters: live, buried, foreign messages. */
+    private final NodeLockMetrics lockMetrics;
     private final DriverSource driverSource = new DriverSource() {
         @Override
         public LockDriver<?> pin(String name) {
@@ -109,23 +106,16 @@ public final class NodeRuntime implements LockService {
             });
         }
     };
-    private final Map<String, GroupElection> elections = new ConcurrentHashMap<>();
-    private final LongAdder foreign = new LongAdder();
+    /** The node's election groups. */
+    private final ElectionRegistry elections;
+    /** Routes every received message by its envelope. */
+    private final MessageRouter router;
     /** The node's MBeans, or null without {@code dlock.metrics.jmx=true}. */
     private final JmxRegistrations jmx;
-    /** Views installed after the first; guarded by primaryComponent. */
-    private long viewChanges;
-    /** Time in non-primary views before the current one; guarded by primaryComponent. */
-    private long nonPrimaryNanos;
-    /** When the current view was installed ({@link System#nanoTime()}); guarded by primaryComponent. */
-    private long viewSince;
-    private volatile View view;
-    /** The majority rule; guarded by itself (views come from the transport's thread, one at a time). */
-    private final PrimaryComponent primaryComponent;
+    /** The current view and the majority rule's verdict on it. */
+    private final NodeMembership membership;
     /** The configured mutex options over the algorithm's {@link MutexProtocolDefinition#runtimeDefaults()}. */
     private final ProtocolOptions mutexOptions;
-    /** Whether {@link #view} is primary ({@link PrimaryComponent}); written with it under primaryComponent. */
-    private volatile boolean primary;
     /** The last leader of {@link #COORDINATOR_GROUP}, or null (no election runs for the mutex). */
     private volatile EpochLeader coordinator;
 
@@ -141,7 +131,6 @@ public final class NodeRuntime implements LockService {
     private final Object closeLock = new Object();
     /** Whether a close has begun; guarded by closeLock. */
     private boolean closeStarted;
-    private volatile boolean foreignLogged;
     /** The clean-leave handshake: announces this node's leave on close, records the others'. */
     private final CleanLeave cleanLeave;
     /** The epoch lease: whether this node may still act in its view (docs/architecture.md, "Epoch leases"). */
@@ -149,8 +138,7 @@ public final class NodeRuntime implements LockService {
 
     private NodeRuntime(DlockConfig config, Transport transport) {
         this.config = config;
-        this.primaryComponent = config.clusterSize().isPresent() ? new PrimaryComponent(config.clusterSize().getAsInt())
-                : new PrimaryComponent();
+        this.membership = new NodeMembership(config.clusterSize());
         this.mutexOptions = config.mutexOptions().over(config.mutex().definition().runtimeDefaults());
         this.cleanLeave = new CleanLeave(transport, this::departing);
         this.transport = transport;
@@ -162,11 +150,15 @@ public final class NodeRuntime implements LockService {
         this.leases = new LeaseKeeper(transport, config.lease(), timers, this::holdLeaseLapsed);
         this.notifier = Executors.newSingleThreadExecutor(threads("dlock-" + cluster + "-events"));
         this.jmx = config.metricsJmx() ? new JmxRegistrations(cluster, transport::self) : null;
-        this.buriedMetrics = LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, 0, 0, 0);
+        this.lockMetrics = new NodeLockMetrics(config.mutex().configName(), transport::self);
         this.drivers = new LockRegistry(config.idleExpiry(), config.maxLiveLocks(), timers, pool, this::newLockDriver);
         this.reclaim = config.idleExpiry().isZero() ? null
                 : new ReclaimDriver(transport, config.mutex().configName(), drivers, fencingFloor, config.idleExpiry(),
-                pool, timers, this::buried, why -> foreign(transport.self(), why));
+                pool, timers, this::buried, why -> lockMetrics.foreign(transport.self(), why));
+        this.elections = new ElectionRegistry(config, transport, membership, pool, timers, notifier,
+                this::coordinatorElected, lockMetrics::foreign);
+        this.router = new MessageRouter(config.mutex().configName(), MAX_NAME_LENGTH, elections, leases, cleanLeave,
+                reclaim, this::pinIfOpen, lockMetrics::foreign);
     }
 
     /** Starts a node with the transport named by the configuration, found through {@link ServiceLoader}. */
@@ -208,7 +200,7 @@ public final class NodeRuntime implements LockService {
             transport.close();
             throw e;
         }
-        if (runtime.view == null) {
+        if (runtime.membership.view() == null) {
             runtime.close();
             throw new IllegalStateException("transport " + transport + " started without delivering a view");
         }
@@ -222,7 +214,7 @@ public final class NodeRuntime implements LockService {
         }
         LOG.info("dlock node {} joined cluster '{}' ({}, mutex {}, election {}, view {})", transport.self(),
                 config.cluster(), config.transport(), mutex.name(), config.election().configName(),
-                runtime.view.members());
+                runtime.membership.view().members());
         return runtime;
     }
 
@@ -232,28 +224,16 @@ public final class NodeRuntime implements LockService {
      * with the last view seen and why it is not primary.
      */
     private void awaitPrimaryView(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String why;
-        View last;
-        synchronized (primaryComponent) {
-            try {
-                while (!primary && System.nanoTime() - deadline < 0) {
-                    primaryComponent.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (primary) {
-                return;
-            }
-            why = primaryComponent.whyNotPrimary();
-            last = view;
+        NodeMembership.NotPrimary notPrimary = membership.awaitPrimary(timeout);
+        if (notPrimary == null) {
+            return;
         }
+        View last = notPrimary.last();
         close();
         throw new TransportException("node " + transport.self() + " is not in a primary view of cluster '"
                 + config.cluster() + "': waited " + timeout.toMillis() + " ms after joining (on JGroups, the rest of"
-                + " dlock.jgroups.join-timeout-ms): last view " + last.epoch() + " " + last.members() + " has " + why
-                + (Thread.currentThread().isInterrupted() ? " (interrupted)" : "")
+                + " dlock.jgroups.join-timeout-ms): last view " + last.epoch() + " " + last.members() + " has "
+                + notPrimary.why() + (Thread.currentThread().isInterrupted() ? " (interrupted)" : "")
                 + "; start the other members, check that they reach each other, or check " + DlockConfig.CLUSTER_SIZE);
     }
 
@@ -269,7 +249,7 @@ public final class NodeRuntime implements LockService {
 
     @Override
     public View view() {
-        return view;
+        return membership.view();
     }
 
     @Override
@@ -288,36 +268,7 @@ public final class NodeRuntime implements LockService {
     public LeaderElection election(String group) {
         requireName("election group", group);
         requireOpen();
-        boolean[] created = new boolean[1];
-        GroupElection election = elections.computeIfAbsent(group, g -> {
-            created[0] = true;
-            return newElection(g, true);
-        });
-        ViewState state = viewState();
-        election.onView(state.view(), state.primary()); // no-op unless a view arrived while it was being created
-        if (!created[0] && election instanceof ElectionDriver<?> driver) {
-            driver.startIfNoLeader(); // created by a message: start if this node still knows no leader
-        }
-        return election.facade();
-    }
-
-    private GroupElection newElection(String group, boolean byApplication) {
-        Optional<ElectionProtocolDefinition<?>> definition = config.election().definition();
-        if (definition.isEmpty()) {
-            ViewState state = viewState();
-            return new ViewLeaderElection(group, transport.self(), notifier, state.view(), state.primary());
-        }
-        return newElectionDriver(group, definition.get(), byApplication);
-    }
-
-    private <M extends ProtocolMessage> ElectionDriver<M> newElectionDriver(String group, ElectionProtocolDefinition<?> raw,
-                                                                    boolean byApplication) {
-        @SuppressWarnings("unchecked")
-        ElectionProtocolDefinition<M> definition = (ElectionProtocolDefinition<M>) raw;
-        ViewState state = viewState();
-        return new ElectionDriver<>(group, definition, config.electionOptions(), transport, state.view(), state.primary(),
-                pool, timers, notifier,
-                byApplication, group.equals(COORDINATOR_GROUP) ? this::coordinatorElected : null);
+        return elections.forApplication(group);
     }
 
     /**
@@ -333,22 +284,12 @@ public final class NodeRuntime implements LockService {
 
     @Override
     public LockMetrics metrics() {
-        LockMetrics sum;
-        synchronized (this) {
-            sum = buriedMetrics.plus(LockMetrics.of(config.mutex().configName(), 0, 0, 0, 0, foreign.sum(), 0, 0));
-        }
-        for (LockDriver<?> e : drivers.all()) {
-            sum = sum.plus(e.metrics());
-        }
-        return sum;
+        return lockMetrics.sum(drivers.all());
     }
 
     @Override
     public NodeMetrics nodeMetrics() {
-        synchronized (primaryComponent) {
-            long current = primary ? 0 : System.nanoTime() - viewSince;
-            return NodeMetrics.of(view.epoch(), primary, viewChanges, nonPrimaryNanos + current);
-        }
+        return membership.nodeMetrics();
     }
 
     /**
@@ -376,9 +317,7 @@ public final class NodeRuntime implements LockService {
         for (LockDriver<?> e : drivers.all()) {
             e.close("node " + transport.self() + " left cluster '" + config.cluster() + "'");
         }
-        for (GroupElection e : elections.values()) {
-            e.close();
-        }
+        elections.close();
         transport.close();
         if (jmx != null) {
             jmx.unregisterAll();
@@ -392,7 +331,7 @@ public final class NodeRuntime implements LockService {
      * majority (see {@link CleanLeave}); bounded by {@link CleanLeave#ACK_TIMEOUT}.
      */
     private void announceLeave() {
-        View current = view;
+        View current = membership.view();
         if (current == null || current.size() < 2) {
             return;
         }
@@ -409,9 +348,7 @@ public final class NodeRuntime implements LockService {
 
     /** A member announced its clean leave: the majority rule stops counting it once a view drops it. */
     private void departing(NodeId member) {
-        synchronized (primaryComponent) {
-            primaryComponent.departing(member);
-        }
+        membership.departing(member);
         leases.departing(member);
     }
 
@@ -444,104 +381,25 @@ public final class NodeRuntime implements LockService {
         if (gate.isClosed()) {
             return;
         }
-        WireReader in = new WireReader(payload);
-        Envelope envelope;
-        try {
-            envelope = Envelope.readFrom(in);
-        } catch (MalformedMessageException e) {
-            foreign(from, e.getMessage());
-            return;
-        }
-        if (envelope.kind() == Envelope.KIND_ELECTION) {
-            onElectionMessage(from, envelope, payload, in.position());
-            return;
-        }
-        if (envelope.kind() == Envelope.KIND_MEMBERSHIP) {
-            try {
-                int type = in.readByte();
-                if (LeaseKeeper.handles(type)) {
-                    leases.onMessage(from, envelope, type, in);
-                } else if (CleanLeave.handles(type)) {
-                    cleanLeave.onMessage(from, envelope, type, in);
-                } else {
-                    throw new MalformedMessageException("unknown membership message type " + type + "; allowed: "
-                            + CleanLeave.LEAVING + ", " + CleanLeave.LEAVING_ACK + " (clean leave), " + LeaseKeeper.PROBE
-                            + ", " + LeaseKeeper.PROBE_ACK + " (epoch lease)");
-                }
-            } catch (MalformedMessageException e) {
-                foreign(from, e.getMessage());
-            }
-            return;
-        }
-        if (!envelope.algorithm().equals(config.mutex().configName())) {
-            foreign(from, "lock '" + envelope.name() + "' uses algorithm " + envelope.algorithm()
-                    + " there but " + config.mutex().configName() + " here");
-            return;
-        }
-        if (envelope.kind() != Envelope.KIND_RECLAIM
-                && (envelope.name().isEmpty() || envelope.name().length() > MAX_NAME_LENGTH)) {
-            foreign(from, "bad lock name of length " + envelope.name().length());
-            return;
-        }
-        if (envelope.kind() == Envelope.KIND_RECLAIM) {
-            if (reclaim != null) {
-                reclaim.deliver(from, envelope.epoch(), payload, in.position());
-            } else {
-                foreign(from, "reclamation message, but " + DlockConfig.IDLE_EXPIRY_MS + "=0 here; set the same"
-                        + " value on every node");
-            }
-            return;
-        }
-        LockDriver<?> driver = pinIfOpen(envelope.name());
-        if (driver == null) {
-            return; // closed meanwhile
-        }
-        try {
-            if (envelope.kind() == Envelope.KIND_CONDITION) {
-                driver.deliverCondition(from, envelope.epoch(), payload, in.position());
-            } else if (envelope.kind() == Envelope.KIND_BUNDLE) {
-                driver.deliverBundle(from, payload, in.position());
-            } else {
-                driver.deliver(from, envelope.epoch(), payload, in.position());
-            }
-        } finally {
-            driver.unpin();
-        }
+        router.onMessage(from, payload);
     }
 
     private void onView(View newView) {
-        boolean isPrimary;
-        String why;
-        Predicate<Set<NodeId>> quorum;
-        synchronized (primaryComponent) {
-            View old = view;
-            if (old != null && newView.epoch() <= old.epoch()) {
-                return;
-            }
-            isPrimary = primaryComponent.accept(newView);
-            long now = System.nanoTime();
-            if (old != null) {
-                viewChanges++;
-                if (!primary) {
-                    nonPrimaryNanos += now - viewSince;
-                }
-            }
-            viewSince = now;
-            primary = isPrimary;
-            view = newView;
-            why = primaryComponent.whyNotPrimary();
-            quorum = primaryComponent.quorumRule();
-            primaryComponent.notifyAll(); // a start waiting for a primary view
+        NodeMembership.Installed installed = membership.install(newView);
+        if (installed == null) {
+            return;
         }
-        leases.onView(newView, isPrimary, quorum); // before the drivers: they ask it in the new view
+        boolean isPrimary = installed.primary();
+        String why = installed.whyNotPrimary();
+        leases.onView(newView, isPrimary, installed.quorum()); // before the drivers: they ask it in the new view
         cleanLeave.onView(newView);
         if (!isPrimary) {
             LOG.info("node {}: view {} {} is not primary ({}): no lock is granted and no leader elected until a"
                     + " primary view", transport.self(), newView.epoch(), newView.members(), why);
-        } else if (primaryComponent.clusterSize() > 0 && newView.size() > primaryComponent.clusterSize()) {
+        } else if (membership.clusterSize() > 0 && newView.size() > membership.clusterSize()) {
             LOG.warn("node {}: view {} has {} members but {}={}: the majority rule is only safe while at most that"
                     + " many nodes run; raise it", transport.self(), newView.epoch(), newView.size(),
-                    DlockConfig.CLUSTER_SIZE, primaryComponent.clusterSize());
+                    DlockConfig.CLUSTER_SIZE, membership.clusterSize());
         }
         for (LockDriver<?> e : drivers.all()) {
             e.viewChanged(newView, isPrimary);
@@ -549,48 +407,15 @@ public final class NodeRuntime implements LockService {
         if (reclaim != null) {
             reclaim.onView(newView); // after the drivers: a vote of the new epoch finds them in it
         }
-        for (GroupElection e : elections.values()) {
-            e.onView(newView, isPrimary);
-        }
+        elections.onView(newView, isPrimary);
     }
 
     /** Whether the current view is primary for this node (the majority rule, {@link PrimaryComponent}). */
     public boolean isPrimary() {
-        return primary;
-    }
-
-    /** The current view and its verdict, read together. */
-    private ViewState viewState() {
-        synchronized (primaryComponent) {
-            return new ViewState(view, primary);
-        }
-    }
-
-    /** A view and whether it is primary. */
-    private record ViewState(View view, boolean primary) {
+        return membership.isPrimary();
     }
 
     // ---- internals ----
-
-    private void onElectionMessage(NodeId from, Envelope envelope, byte[] payload, int offset) {
-        if (config.election().definition().isEmpty()) {
-            foreign(from, "election messages are not handled by the '" + config.election().configName() + "' election");
-            return;
-        }
-        if (!envelope.algorithm().equals(config.election().configName())) {
-            foreign(from, "election group '" + envelope.name() + "' uses algorithm " + envelope.algorithm()
-                    + " there but " + config.election().configName() + " here");
-            return;
-        }
-        if (envelope.name().isEmpty() || envelope.name().length() > MAX_NAME_LENGTH) {
-            foreign(from, "bad election group name of length " + envelope.name().length());
-            return;
-        }
-        GroupElection election = elections.computeIfAbsent(envelope.name(), g -> newElection(g, false));
-        ViewState state = viewState();
-        election.onView(state.view(), state.primary());
-        election.deliver(from, envelope.epoch(), payload, offset);
-    }
 
     /**
      * The driver of {@code name}, created if needed, pinned (the caller unpins it).
@@ -612,7 +437,7 @@ public final class NodeRuntime implements LockService {
         }
         try {
             LockDriver<?> driver = drivers.pin(name);
-            ViewState state = viewState();
+            NodeMembership.ViewState state = membership.current();
             driver.viewChanged(state.view(), state.primary()); // no-op unless a view arrived while it was created
             return driver;
         } finally {
@@ -623,7 +448,7 @@ public final class NodeRuntime implements LockService {
     private <M extends ProtocolMessage> LockDriver<M> newLockDriver(String name) {
         @SuppressWarnings("unchecked")
         MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) config.mutex().definition();
-        ViewState state = viewState();
+        NodeMembership.ViewState state = membership.current();
         LockDriver<M> driver = new LockDriver<>(name, definition, mutexOptions, transport, state.view(),
                 state.primary(), pool, timers, config.localHandoff(), leases, fencingFloor::get,
                 loss -> tellOwnershipLoss(name, loss),
@@ -647,10 +472,7 @@ public final class NodeRuntime implements LockService {
 
     /** A reclamation buried {@code driver}: its counters join the node's totals, its MBean goes. */
     private void buried(LockDriver<?> driver) {
-        LockMetrics last = driver.metrics();
-        synchronized (this) {
-            buriedMetrics = buriedMetrics.plus(last);
-        }
+        lockMetrics.buried(driver.metrics());
         if (jmx != null) {
             jmx.unregisterLock(driver.name());
         }
@@ -674,14 +496,6 @@ public final class NodeRuntime implements LockService {
     /** The node's fencing floor (raised by reclamations). */
     public long fencingFloor() {
         return fencingFloor.get();
-    }
-
-    private void foreign(NodeId from, String why) {
-        foreign.increment();
-        if (!foreignLogged) {
-            foreignLogged = true;
-            LOG.warn("node {}: dropped a message from {}: {}; further ones are only counted", transport.self(), from, why);
-        }
     }
 
     private void requireOpen() {
