@@ -106,6 +106,13 @@ import java.util.concurrent.locks.Lock;
  * {@link #unlock()} by a thread that does not hold the lock throws
  * {@link IllegalMonitorStateException} and changes nothing.
  *
+ * <h2>After the service closed</h2>
+ * Once {@link LockService#close()} has begun tearing the node down, a handle kept by the application
+ * throws {@link IllegalStateException} from {@code lock()} (uninterruptible too), {@code lockInterruptibly},
+ * both {@code tryLock}, {@code newCondition} and {@code fencingToken()}, and builds no lock state;
+ * {@code unlock()} throws {@link IllegalMonitorStateException} (the close dropped every hold),
+ * {@code isHeldByCurrentThread()} is false and {@code getHoldCount()} is 0.
+ *
  * <h2>Memory effects</h2>
  * Within one JVM, a successful {@code unlock()} happens-before every subsequent successful
  * acquisition, as for {@link java.util.concurrent.locks.ReentrantLock}. Across JVMs the lock gives

@@ -10,7 +10,7 @@ import java.util.function.Predicate;
 /**
  * The epoch rule for the messages of one lock or election group on one node: which arriving message
  * is delivered now, which waits for a view this node has not installed yet, and which is dropped.
- * The runtime's {@code LockEngine} and {@code ElectionDriver} and the simulator's nodes all decide
+ * The runtime's {@code LockDriver} and {@code ElectionDriver} and the simulator's nodes all decide
  * through it, so the rule is written once and runs under deterministic simulation.
  *
  * <h2>The rule</h2>

@@ -14,7 +14,7 @@ import java.util.Set;
 
 /**
  * Keeps one lock's {@link MutexProtocol} out of non-primary views ({@link PrimaryComponent}): the
- * wrapper every driver (the runtime's {@code LockEngine} and the simulator's nodes) puts around the
+ * wrapper every driver (the runtime's {@code LockDriver} and the simulator's nodes) puts around the
  * protocol it creates, so both run the same rule. The algorithm never sees a non-primary view.
  *
  * <h2>In a non-primary view (the node is <em>frozen</em>)</h2>

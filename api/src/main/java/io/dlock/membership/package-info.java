@@ -4,7 +4,7 @@
  * the last primary view, clean leaves discounted), and {@link io.dlock.membership.PrimaryGate} keeps a
  * lock's protocol frozen in the other views and rejoins it as a new member after a heal.
  * {@link io.dlock.membership.EpochInbox} applies the epoch rule to incoming messages (drop older, hold
- * newer, replay on install), for the runtime's lock engines and election drivers and the simulator's nodes.
+ * newer, replay on install), for the runtime's lock drivers and election drivers and the simulator's nodes.
  * {@link io.dlock.membership.EpochLease} decides whether a node may still act in its view (a quorum confirmed the
  * view within the lease) and keeps the promise that lets a view excluding a member grant only after that member's
  * lease has ended.

@@ -8,7 +8,7 @@ import java.util.TreeMap;
 /**
  * One lock's messages sent to and received from each other member in the current epoch: what a reclamation
  * vote carries so that the steward can tell whether a message of the lock is still in flight
- * ({@link LockVote}). Shared by the runtime's lock engines and the simulator's keyed locks, so both count the
+ * ({@link LockVote}). Shared by the runtime's lock drivers and the simulator's keyed locks, so both count the
  * same way. Not thread-safe: confined to the lock's event loop.
  */
 public final class PeerCounters {

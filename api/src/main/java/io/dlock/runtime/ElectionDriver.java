@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Drives one election group's {@link ElectionProtocol} on one node, and is that group's
- * {@link LeaderElection}: a serial event loop, like {@link LockEngine}'s, that feeds the protocol
+ * {@link LeaderElection}: a serial event loop, like {@link LockDriver}'s, that feeds the protocol
  * starts, messages and timers, turns its effects into transport sends and timers, and reports the
  * leaders it learns to {@link LeaderListeners}.
  *

@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the node's {@link EpochLease}: probes the other members every quarter lease on the node's timer
- * thread, answers their probes, and tells the lock engines when the lease lets them act again or when the
- * hold lease ran out. The engines ask {@link #mayGrant()} before a grant reaches a local thread, a local
+ * thread, answers their probes, and tells the lock drivers when the lease lets them act again or when the
+ * hold lease ran out. The drivers ask {@link #mayGrant()} before a grant reaches a local thread, a local
  * hand-off or a re-entry, and {@link #holdValid()} before a holder's unlock or token read succeeds.
  *
  * <p>Wire format: an {@link Envelope} of kind {@link Envelope#KIND_MEMBERSHIP} (empty algorithm and name,

@@ -113,7 +113,6 @@ final class LocalLockState {
     private long grantedFence;
     private long heldFence;
     private String closedReason;
-    private long abandonedGrants;
     /** Hand-offs made under the current distributed grant. */
     private int handoffs;
     private long totalHandoffs;
@@ -422,8 +421,7 @@ final class LocalLockState {
                 throw lost("its unlock ended the local hold, but another node may have held the lock meanwhile");
             }
             if (owner != me) {
-                throw new IllegalMonitorStateException("thread " + me.getName() + " does not hold this lock"
-                        + (owner == null ? "" : "; it is held by thread " + owner.getName()));
+                throw notHolder(me);
             }
             if (--holds == 0) {
                 if (closedReason == null && !lease.holdValid()) {
@@ -440,6 +438,30 @@ final class LocalLockState {
         } finally {
             mutex.unlock();
         }
+    }
+
+    /**
+     * Throws what {@link #release()} throws for the calling thread if it neither holds the lock nor has a lost
+     * hold to count down; changes nothing.
+     *
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     */
+    void requireReleasable() {
+        mutex.lock();
+        try {
+            Thread me = Thread.currentThread();
+            if (owner != me && lostOwner != me) {
+                throw notHolder(me);
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** A non-holder's unlock; called with the mutex held. */
+    private IllegalMonitorStateException notHolder(Thread me) {
+        return new IllegalMonitorStateException("thread " + me.getName() + " does not hold this lock"
+                + (owner == null ? "" : "; it is held by thread " + owner.getName()));
     }
 
     /**
@@ -685,10 +707,14 @@ final class LocalLockState {
         }
     }
 
-    /** @throws IllegalMonitorStateException if the calling thread does not hold the lock */
+    /**
+     * @throws IllegalStateException        if the node is closed
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     */
     long fencingToken() {
         mutex.lock();
         try {
+            requireOpen();
             if (lostOwner == Thread.currentThread()) {
                 throw lost("its fencing token " + lostFence + " may be superseded");
             }
@@ -701,16 +727,6 @@ final class LocalLockState {
                 throw lost("its fencing token " + lostFence + " may be superseded");
             }
             return heldFence;
-        } finally {
-            mutex.unlock();
-        }
-    }
-
-    /** Grants that arrived after every local thread had given up, and were released at once. */
-    long abandonedGrants() {
-        mutex.lock();
-        try {
-            return abandonedGrants;
         } finally {
             mutex.unlock();
         }
@@ -773,7 +789,6 @@ final class LocalLockState {
     }
 
     private void abandon() {
-        abandonedGrants++;
         phase = Phase.IDLE;
         if (closedReason == null) {
             issueRelease.run();

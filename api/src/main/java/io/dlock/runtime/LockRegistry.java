@@ -15,61 +15,61 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 
 /**
- * The lock engines of one node, by name:
+ * The lock drivers of one node, by name:
  * <ul>
- *   <li>{@code engines}: every live engine, from its creation to its burial, the one authority on whether the
+ *   <li>{@code drivers}: every live driver, from its creation to its burial, the one authority on whether the
  *       node has state for a name;</li>
- *   <li>{@code inUse}: a Caffeine cache of the same engines, whose entries expire after the idle expiry without
+ *   <li>{@code inUse}: a Caffeine cache of the same drivers, whose entries expire after the idle expiry without
  *       an access (every lock, unlock and message of the lock is one), and which holds at most
- *       {@code dlock.lock.max-live} engines (Caffeine evicts the least used first, by frequency and recency).
- *       Caffeine keeps the access order and expires on the node's timer thread. An expired or evicted engine is
+ *       {@code dlock.lock.max-live} drivers (Caffeine evicts the least used first, by frequency and recency).
+ *       Caffeine keeps the access order and expires on the node's timer thread. An expired or evicted driver is
  *       <em>idle</em>: it keeps its state and still
  *       works (any access brings it back into use); it is what the node nominates for reclamation, and the only
- *       kind of engine a reclamation round may freeze. A committed round {@link #bury buries} it.</li>
+ *       kind of driver a reclamation round may freeze. A committed round {@link #bury buries} it.</li>
  * </ul>
- * The cache never drops state on its own: expiry only marks an engine idle; whether its state may go is decided
+ * The cache never drops state on its own: expiry only marks a driver idle; whether its state may go is decided
  * cluster-wide ({@link io.dlock.reclaim.Reclamation}) by the algorithm's own rule
- * ({@link io.dlock.protocol.MutexProtocol#atRest()}). A reclamation vote reads {@code engines} only, never the
+ * ({@link io.dlock.protocol.MutexProtocol#atRest()}). A reclamation vote reads {@code drivers} only, never the
  * cache, so that voting does not count as a use.
  *
- * <p><b>Uses.</b> A lookup of an engine in use reads the map of live engines and tells the cache of the use at
- * most once per eighth of the expiry, so an engine expires between 7/8 of the expiry and the expiry after its
- * last use. An idle engine is brought back into use through the cache.
+ * <p><b>Uses.</b> A lookup of a driver in use reads the map of live drivers and tells the cache of the use at
+ * most once per eighth of the expiry, so a driver expires between 7/8 of the expiry and the expiry after its
+ * last use. An idle driver is brought back into use through the cache.
  *
- * <p><b>Pins.</b> A caller that uses an engine {@link #pin pins} it first and unpins it after; an engine is
- * buried only when nobody pins it ({@link LockEngine#tryBury()}), and a pin on a buried engine fails, so the
- * caller looks the name up again and gets a new engine. A name therefore never has two live engines on a node.
+ * <p><b>Pins.</b> A caller that uses a driver {@link #pin pins} it first and unpins it after; a driver is
+ * buried only when nobody pins it ({@link LockDriver#tryBury()}), and a pin on a buried driver fails, so the
+ * caller looks the name up again and gets a new driver. A name therefore never has two live drivers on a node.
  */
 final class LockRegistry {
 
-    private final Map<String, LockEngine<?>> engines = new ConcurrentHashMap<>();
-    private final Cache<String, LockEngine<?>> inUse;
-    /** The engines that expired from use, for nomination (a subset of {@code engines}). */
-    private final Map<String, LockEngine<?>> idle = new ConcurrentHashMap<>();
+    private final Map<String, LockDriver<?>> drivers = new ConcurrentHashMap<>();
+    private final Cache<String, LockDriver<?>> inUse;
+    /** The drivers that expired from use, for nomination (a subset of {@code drivers}). */
+    private final Map<String, LockDriver<?>> idle = new ConcurrentHashMap<>();
     /**
-     * Names this node voted absent for in an undecided reclamation round. An engine created for one of them
-     * meanwhile starts frozen ({@link LockEngine#freezeUntilDecided()}): it belongs to the lock's next
+     * Names this node voted absent for in an undecided reclamation round. A driver created for one of them
+     * meanwhile starts frozen ({@link LockDriver#freezeUntilDecided()}): it belongs to the lock's next
      * incarnation, so it must be created again after the node raised its fencing floor, if the round commits.
-     * Reserved and created under the same map bin ({@link ConcurrentHashMap#compute}), so no engine slips between.
+     * Reserved and created under the same map bin ({@link ConcurrentHashMap#compute}), so no driver slips between.
      */
     private final Set<String> reserved = ConcurrentHashMap.newKeySet();
-    private final Function<String, LockEngine<?>> factory;
+    private final Function<String, LockDriver<?>> factory;
     /**
-     * The hot path tells the cache of a use at most this often per engine (an eighth of the expiry): a lock in
+     * The hot path tells the cache of a use at most this often per driver (an eighth of the expiry): a lock in
      * steady use costs one map lookup per call, not a cache read, and still never expires.
      */
     private final long touchEveryNanos;
 
     /**
-     * @param idleExpiry how long an engine stays in use without an access; {@link Duration#ZERO}: for ever
-     * @param maxLive    how many engines stay in use at most (Caffeine's size bound, by frequency and recency of
+     * @param idleExpiry how long a driver stays in use without an access; {@link Duration#ZERO}: for ever
+     * @param maxLive    how many drivers stay in use at most (Caffeine's size bound, by frequency and recency of
      *                   use); the ones evicted become idle at once; 0: no bound
      * @param timers     the node's timer thread, on which Caffeine expires entries
      * @param pool       where Caffeine does its maintenance
-     * @param factory    creates the engine of a name seen for the first time (or again after a burial)
+     * @param factory    creates the driver of a name seen for the first time (or again after a burial)
      */
     LockRegistry(Duration idleExpiry, int maxLive, ScheduledExecutorService timers, Executor pool,
-                 Function<String, LockEngine<?>> factory) {
+                 Function<String, LockDriver<?>> factory) {
         this.factory = factory;
         this.touchEveryNanos = idleExpiry.isZero() ? Long.MAX_VALUE : idleExpiry.toNanos() / 8;
         Caffeine<Object, Object> builder = Caffeine.newBuilder().executor(pool);
@@ -79,71 +79,71 @@ final class LockRegistry {
                 builder.maximumSize(maxLive);
             }
         }
-        this.inUse = builder.<String, LockEngine<?>>evictionListener((name, engine, cause) -> {
-            if ((cause == RemovalCause.EXPIRED || cause == RemovalCause.SIZE) && name != null && engine != null
-                    && !engine.buried()) {
-                engine.markIdle(true);
-                idle.put(name, engine);
+        this.inUse = builder.<String, LockDriver<?>>evictionListener((name, driver, cause) -> {
+            if ((cause == RemovalCause.EXPIRED || cause == RemovalCause.SIZE) && name != null && driver != null
+                    && !driver.buried()) {
+                driver.markIdle(true);
+                idle.put(name, driver);
             }
         }).build();
     }
 
     /**
-     * The engine of {@code name}, pinned (the caller must {@link LockEngine#unpin()} it): the one in use, else
+     * The driver of {@code name}, pinned (the caller must {@link LockDriver#unpin()} it): the one in use, else
      * the idle one (back in use now), else a new one.
      */
-    LockEngine<?> pin(String name) {
-        LockEngine<?> engine = engines.get(name);
-        if (engine != null && !engine.idle() && engine.pin()) {
+    LockDriver<?> pin(String name) {
+        LockDriver<?> driver = drivers.get(name);
+        if (driver != null && !driver.idle() && driver.pin()) {
             long now = System.nanoTime();
-            if (now - engine.touchedAt() > touchEveryNanos) {
-                engine.touched(now);
+            if (now - driver.touchedAt() > touchEveryNanos) {
+                driver.touched(now);
                 inUse.getIfPresent(name); // a use, for the cache's expiry; at most once per touch interval
             }
-            return engine;
+            return driver;
         }
         while (true) {
-            engine = inUse.get(name, this::toUse);
-            if (engine.pin()) {
-                engine.touched(System.nanoTime());
-                return engine;
+            driver = inUse.get(name, this::toUse);
+            if (driver.pin()) {
+                driver.touched(System.nanoTime());
+                return driver;
             }
-            inUse.asMap().remove(name, engine); // buried between the lookup and the pin: look again
+            inUse.asMap().remove(name, driver); // buried between the lookup and the pin: look again
         }
     }
 
-    /** Caffeine's loader: the node's engine of {@code name} (created if it has none) goes back into use. */
-    private LockEngine<?> toUse(String name) {
-        LockEngine<?> engine = engines.compute(name, (key, current) ->
+    /** Caffeine's loader: the node's driver of {@code name} (created if it has none) goes back into use. */
+    private LockDriver<?> toUse(String name) {
+        LockDriver<?> driver = drivers.compute(name, (key, current) ->
                 current == null || current.buried() ? create(key) : current);
-        if (idle.remove(name, engine)) {
-            engine.markIdle(false);
+        if (idle.remove(name, driver)) {
+            driver.markIdle(false);
         }
-        return engine;
+        return driver;
     }
 
-    private LockEngine<?> create(String name) {
-        LockEngine<?> engine = factory.apply(name);
+    private LockDriver<?> create(String name) {
+        LockDriver<?> driver = factory.apply(name);
         if (reserved.contains(name)) {
-            engine.freezeUntilDecided(); // not yet published: no event has reached it
+            driver.freezeUntilDecided(); // not yet published: no event has reached it
         }
-        return engine;
+        return driver;
     }
 
-    /** The engine of {@code name} if there is one, without creating it and without counting an access. */
-    LockEngine<?> peek(String name) {
-        return engines.get(name);
+    /** The driver of {@code name} if there is one, without creating it and without counting an access. */
+    LockDriver<?> peek(String name) {
+        return drivers.get(name);
     }
 
     /**
-     * What a reclamation vote finds for {@code name}: the live engine (it votes itself, and refuses unless it
+     * What a reclamation vote finds for {@code name}: the live driver (it votes itself, and refuses unless it
      * is idle); or, with no state here, the name reserved until the round's decision ({@link #unreserve}), so
-     * that an engine created meanwhile waits for it; or a name another undecided round reserved already. Not an
+     * that a driver created meanwhile waits for it; or a name another undecided round reserved already. Not an
      * access.
      */
     VoteTarget forVote(String name) {
         VoteTarget[] found = new VoteTarget[1];
-        engines.compute(name, (key, current) -> {
+        drivers.compute(name, (key, current) -> {
             if (current != null && !current.buried()) {
                 found[0] = VoteTarget.live(current);
             } else {
@@ -157,11 +157,11 @@ final class LockRegistry {
     /**
      * Ends the reservation of {@code name} (its round is decided).
      *
-     * @return the engine created during the reservation, frozen, for the decision to apply to; null if none
+     * @return the driver created during the reservation, frozen, for the decision to apply to; null if none
      */
-    LockEngine<?> unreserve(String name) {
-        LockEngine<?>[] created = new LockEngine<?>[1];
-        engines.compute(name, (key, current) -> {
+    LockDriver<?> unreserve(String name) {
+        LockDriver<?>[] created = new LockDriver<?>[1];
+        drivers.compute(name, (key, current) -> {
             if (reserved.remove(key) && current != null && !current.buried() && current.createdFrozen()) {
                 created[0] = current;
             }
@@ -171,33 +171,33 @@ final class LockRegistry {
     }
 
     /**
-     * Removes {@code engine} for good if nobody pins it (see {@link LockEngine#tryBury()}).
+     * Removes {@code driver} for good if nobody pins it (see {@link LockDriver#tryBury()}).
      *
      * @return whether it was buried
      */
-    boolean bury(String name, LockEngine<?> engine) {
-        if (!engine.tryBury()) {
+    boolean bury(String name, LockDriver<?> driver) {
+        if (!driver.tryBury()) {
             return false;
         }
-        engines.remove(name, engine);
-        idle.remove(name, engine);
-        inUse.asMap().remove(name, engine);
+        drivers.remove(name, driver);
+        idle.remove(name, driver);
+        inUse.asMap().remove(name, driver);
         return true;
     }
 
-    /** Every live engine. */
-    Iterable<LockEngine<?>> all() {
-        return engines.values();
+    /** Every live driver. */
+    Iterable<LockDriver<?>> all() {
+        return drivers.values();
     }
 
-    /** The idle engines (expired from use, not buried). */
-    Iterable<LockEngine<?>> idleEngines() {
+    /** The idle drivers (expired from use, not buried). */
+    Iterable<LockDriver<?>> idleDrivers() {
         return idle.values();
     }
 
-    /** Live engines (for metrics and tests). */
+    /** Live drivers (for metrics and tests). */
     long size() {
-        return engines.size();
+        return drivers.size();
     }
 
     /** Lets Caffeine expire what is due now (tests with a short expiry call it instead of waiting for the timer). */

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * A protocol's named timers ({@code setTimer}/{@code cancelTimer} of its effects) on a serial event
  * loop: setting a name again replaces its timer; a timer fires on the loop, and reaches the protocol
  * only if it is still the one set under its name and the owner is still live. Used by
- * {@code LockEngine} (one per lock) and {@code ElectionDriver} (one per run).
+ * {@code LockDriver} (one per lock) and {@code ElectionDriver} (one per run).
  *
  * <p>Loop-confined: call every method from the owner's loop; the timers' own thread only hands the
  * firing back to the loop. If the scheduler refuses a timer (the node is closing), it is not set.

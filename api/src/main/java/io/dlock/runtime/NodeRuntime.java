@@ -17,20 +17,17 @@ import io.dlock.protocol.ProtocolFamily;
 import io.dlock.membership.PrimaryComponent;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.MalformedMessageException;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.TransportException;
 import io.dlock.spi.TransportFactory;
 import io.dlock.spi.View;
-import io.dlock.spi.WireReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,24 +36,24 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The {@link LockService} of one node: owns the transport, the threads (a small pool for the locks'
- * event loops, one timer thread, one thread that calls leader listeners), and one {@link LockEngine}
+ * event loops, one timer thread, one thread that calls leader listeners), and one {@link LockDriver}
  * per lock name in use, created on first use or on the first message for that name and kept in the
- * node's {@link LockRegistry}. Routes every received message to its engine by the name in its
- * {@link Envelope}.
+ * node's {@link LockRegistry}. The facade and the owner of the node's lifecycle (start, close); the other
+ * jobs each have their class: {@link MessageRouter} routes every received message by its {@link Envelope},
+ * {@link NodeMembership} keeps the view and the majority rule's verdict, {@link ElectionRegistry} the
+ * election groups, {@link NodeLockMetrics} the node's lock counters.
  *
  * <p>With {@code dlock.lock.idle-expiry-ms} above 0, a lock unused here for that long is nominated for
  * reclamation, and its state goes on every member at once when a round ({@link ReclaimDriver}) finds it at
  * rest everywhere with nothing in flight; the facades the application holds keep working (they find the
- * lock's engine by name on every call).
+ * lock's driver by name on every call).
  *
- * <p>Every view goes through the node's {@link PrimaryComponent} (the majority rule): the engines and
+ * <p>Every view goes through the node's {@link PrimaryComponent} (the majority rule): the drivers and
  * the elections are told whether it is primary, and in a view that is not, no lock is granted and no
  * leader is elected.
  */
@@ -72,25 +69,30 @@ public final class NodeRuntime implements LockService {
     private final ExecutorService pool;
     private final ScheduledThreadPoolExecutor timers;
     private final ExecutorService notifier;
-    /** The lock engines, in use and idle. */
-    private final LockRegistry engines;
+    /** The lock drivers, in use and idle. */
+    private final LockRegistry drivers;
     /** Drives the reclamation rounds; null with {@code dlock.lock.idle-expiry-ms=0}. */
     private final ReclaimDriver reclaim;
     /** Every lock's fencing tokens here stay above it: raised by each reclamation (docs/algorithms.md R3). */
     private final AtomicLong fencingFloor = new AtomicLong();
-    /** Ownership listeners by lock name; they outlive the lock's engine. */
+    /** Ownership listeners by lock name; they outlive the lock's driver. */
     private final Map<String, OwnershipListeners> ownershipListeners = new ConcurrentHashMap<>();
-    /** The counters of engines a reclamation buried; guarded by itself. */
-    private LockMetrics buriedMetrics;
-    private final EngineSource engineSource = new EngineSource() {
+    /** The node's lock counters: live, buried, foreign messages. */
+    private final NodeLockMetrics lockMetrics;
+    private final DriverSource driverSource = new DriverSource() {
         @Override
-        public LockEngine<?> pin(String name) {
-            return pinEngine(name);
+        public LockDriver<?> pin(String name) {
+            return pinDriver(name);
         }
 
         @Override
-        public LockEngine<?> peek(String name) {
-            return engines.peek(name);
+        public LockDriver<?> peek(String name) {
+            return drivers.peek(name);
+        }
+
+        @Override
+        public void requireOpen() {
+            NodeRuntime.this.requireOpen();
         }
 
         @Override
@@ -106,31 +108,31 @@ public final class NodeRuntime implements LockService {
             });
         }
     };
-    private final Map<String, GroupElection> elections = new ConcurrentHashMap<>();
-    private final LongAdder foreign = new LongAdder();
+    /** The node's election groups. */
+    private final ElectionRegistry elections;
+    /** Routes every received message by its envelope. */
+    private final MessageRouter router;
     /** The node's MBeans, or null without {@code dlock.metrics.jmx=true}. */
     private final JmxRegistrations jmx;
-    /** Views installed after the first; guarded by primaryComponent. */
-    private long viewChanges;
-    /** Time in non-primary views before the current one; guarded by primaryComponent. */
-    private long nonPrimaryNanos;
-    /** When the current view was installed ({@link System#nanoTime()}); guarded by primaryComponent. */
-    private long viewSince;
-    private volatile View view;
-    /** The majority rule; guarded by itself (views come from the transport's thread, one at a time). */
-    private final PrimaryComponent primaryComponent;
+    /** The current view and the majority rule's verdict on it. */
+    private final NodeMembership membership;
     /** The configured mutex options over the algorithm's {@link MutexProtocolDefinition#runtimeDefaults()}. */
     private final ProtocolOptions mutexOptions;
-    /** Whether {@link #view} is primary ({@link PrimaryComponent}); written with it under primaryComponent. */
-    private volatile boolean primary;
     /** The last leader of {@link #COORDINATOR_GROUP}, or null (no election runs for the mutex). */
     private volatile EpochLeader coordinator;
 
     /** A leader and the epoch it leads. */
     private record EpochLeader(NodeId leader, long epoch) {
     }
-    private volatile boolean closed;
-    private volatile boolean foreignLogged;
+    /**
+     * Shut when the close tears the node down: from then on no lock state is pinned or built (a pin that races
+     * the close completes before the teardown, which then closes what it built, or is refused).
+     */
+    private final ClosingGate gate = new ClosingGate();
+    /** Held by the one close that runs, so that concurrent closes return after it. */
+    private final Object closeLock = new Object();
+    /** Whether a close has begun; guarded by closeLock. */
+    private boolean closeStarted;
     /** The clean-leave handshake: announces this node's leave on close, records the others'. */
     private final CleanLeave cleanLeave;
     /** The epoch lease: whether this node may still act in its view (docs/architecture.md, "Epoch leases"). */
@@ -138,8 +140,7 @@ public final class NodeRuntime implements LockService {
 
     private NodeRuntime(DlockConfig config, Transport transport) {
         this.config = config;
-        this.primaryComponent = config.clusterSize().isPresent() ? new PrimaryComponent(config.clusterSize().getAsInt())
-                : new PrimaryComponent();
+        this.membership = new NodeMembership(config.clusterSize());
         this.mutexOptions = new ProtocolOptions(config.mutexOptions())
                 .over(AlgorithmDefinitions.mutex(config.mutex()).runtimeDefaults());
         this.cleanLeave = new CleanLeave(transport, this::departing);
@@ -152,11 +153,15 @@ public final class NodeRuntime implements LockService {
         this.leases = new LeaseKeeper(transport, config.lease(), timers, this::holdLeaseLapsed);
         this.notifier = Executors.newSingleThreadExecutor(threads("dlock-" + cluster + "-events"));
         this.jmx = config.metricsJmx() ? new JmxRegistrations(cluster, transport::self) : null;
-        this.buriedMetrics = LockMetrics.empty(config.mutex().configName());
-        this.engines = new LockRegistry(config.idleExpiry(), config.maxLiveLocks(), timers, pool, this::newEngine);
+        this.lockMetrics = new NodeLockMetrics(config.mutex().configName(), transport::self);
+        this.drivers = new LockRegistry(config.idleExpiry(), config.maxLiveLocks(), timers, pool, this::newLockDriver);
         this.reclaim = config.idleExpiry().isZero() ? null
-                : new ReclaimDriver(transport, config.mutex().configName(), engines, fencingFloor, config.idleExpiry(),
-                pool, timers, this::buried, why -> foreign(transport.self(), why));
+                : new ReclaimDriver(transport, config.mutex().configName(), drivers, fencingFloor, config.idleExpiry(),
+                pool, timers, this::buried, why -> lockMetrics.foreign(transport.self(), why));
+        this.elections = new ElectionRegistry(config, transport, membership, pool, timers, notifier,
+                this::coordinatorElected, lockMetrics::foreign);
+        this.router = new MessageRouter(config.mutex().configName(), MAX_NAME_LENGTH, elections, leases, cleanLeave,
+                reclaim, this::pinIfOpen, lockMetrics::foreign);
     }
 
     /** Starts a node with the transport named by the configuration, found through {@link ServiceLoader}. */
@@ -198,7 +203,7 @@ public final class NodeRuntime implements LockService {
             transport.close();
             throw e;
         }
-        if (runtime.view == null) {
+        if (runtime.membership.view() == null) {
             runtime.close();
             throw new IllegalStateException("transport " + transport + " started without delivering a view");
         }
@@ -212,7 +217,7 @@ public final class NodeRuntime implements LockService {
         }
         LOG.info("dlock node {} joined cluster '{}' ({}, mutex {}, election {}, view {})", transport.self(),
                 config.cluster(), config.transport(), mutex.name(), config.election().configName(),
-                runtime.view.members());
+                runtime.membership.view().members());
         return runtime;
     }
 
@@ -222,28 +227,16 @@ public final class NodeRuntime implements LockService {
      * with the last view seen and why it is not primary.
      */
     private void awaitPrimaryView(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        String why;
-        View last;
-        synchronized (primaryComponent) {
-            try {
-                while (!primary && System.nanoTime() - deadline < 0) {
-                    primaryComponent.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (primary) {
-                return;
-            }
-            why = primaryComponent.whyNotPrimary();
-            last = view;
+        NodeMembership.NotPrimary notPrimary = membership.awaitPrimary(timeout);
+        if (notPrimary == null) {
+            return;
         }
+        View last = notPrimary.last();
         close();
         throw new TransportException("node " + transport.self() + " is not in a primary view of cluster '"
                 + config.cluster() + "': waited " + timeout.toMillis() + " ms after joining (on JGroups, the rest of"
-                + " dlock.jgroups.join-timeout-ms): last view " + last.epoch() + " " + last.members() + " has " + why
-                + (Thread.currentThread().isInterrupted() ? " (interrupted)" : "")
+                + " dlock.jgroups.join-timeout-ms): last view " + last.epoch() + " " + last.members() + " has "
+                + notPrimary.why() + (Thread.currentThread().isInterrupted() ? " (interrupted)" : "")
                 + "; start the other members, check that they reach each other, or check " + DlockConfig.CLUSTER_SIZE);
     }
 
@@ -259,7 +252,7 @@ public final class NodeRuntime implements LockService {
 
     @Override
     public ClusterView view() {
-        ViewState state = viewState();
+        NodeMembership.ViewState state = membership.current();
         return new ClusterView(state.view().epoch(), state.view().members(), state.primary(), nodeId());
     }
 
@@ -267,11 +260,11 @@ public final class NodeRuntime implements LockService {
     public DistributedLock lock(String name) {
         requireName("lock", name);
         requireOpen();
-        LockEngine<?> engine = pinEngine(name); // the lock exists here from now on (a first message may create it too)
+        LockDriver<?> driver = pinDriver(name); // the lock exists here from now on (a first message may create it too)
         try {
-            return engine.facade();
+            return driver.facade();
         } finally {
-            engine.unpin();
+            driver.unpin();
         }
     }
 
@@ -279,36 +272,7 @@ public final class NodeRuntime implements LockService {
     public LeaderElection election(String group) {
         requireName("election group", group);
         requireOpen();
-        boolean[] created = new boolean[1];
-        GroupElection election = elections.computeIfAbsent(group, g -> {
-            created[0] = true;
-            return newElection(g, true);
-        });
-        ViewState state = viewState();
-        election.onView(state.view(), state.primary()); // no-op unless a view arrived while it was being created
-        if (!created[0] && election instanceof ElectionDriver<?> driver) {
-            driver.startIfNoLeader(); // created by a message: start if this node still knows no leader
-        }
-        return election.facade();
-    }
-
-    private GroupElection newElection(String group, boolean byApplication) {
-        Optional<ElectionProtocolDefinition<?>> definition = AlgorithmDefinitions.election(config.election());
-        if (definition.isEmpty()) {
-            ViewState state = viewState();
-            return new ViewLeaderElection(group, transport.self(), notifier, state.view(), state.primary());
-        }
-        return newDriver(group, definition.get(), byApplication);
-    }
-
-    private <M extends ProtocolMessage> ElectionDriver<M> newDriver(String group, ElectionProtocolDefinition<?> raw,
-                                                                    boolean byApplication) {
-        @SuppressWarnings("unchecked")
-        ElectionProtocolDefinition<M> definition = (ElectionProtocolDefinition<M>) raw;
-        ViewState state = viewState();
-        return new ElectionDriver<>(group, definition, new ProtocolOptions(config.electionOptions()), transport,
-                state.view(), state.primary(), pool, timers, notifier,
-                byApplication, group.equals(COORDINATOR_GROUP) ? this::coordinatorElected : null);
+        return elections.forApplication(group);
     }
 
     /**
@@ -317,49 +281,47 @@ public final class NodeRuntime implements LockService {
      */
     private void coordinatorElected(NodeId leader, long epoch) {
         coordinator = new EpochLeader(leader, epoch);
-        for (LockEngine<?> e : engines.all()) {
+        for (LockDriver<?> e : drivers.all()) {
             e.leaderElected(leader, epoch);
         }
     }
 
     @Override
     public LockMetrics metrics() {
-        LockMetrics sum;
-        synchronized (this) {
-            sum = buriedMetrics.plus(
-                    LockMetrics.builder(config.mutex().configName()).malformedDropped(foreign.sum()).build());
-        }
-        for (LockEngine<?> e : engines.all()) {
-            sum = sum.plus(e.metrics());
-        }
-        return sum;
+        return lockMetrics.sum(drivers.all());
     }
 
     @Override
     public NodeMetrics nodeMetrics() {
-        synchronized (primaryComponent) {
-            long current = primary ? 0 : System.nanoTime() - viewSince;
-            return NodeMetrics.of(view.epoch(), primary, viewChanges, nonPrimaryNanos + current, engines.size());
+        return membership.nodeMetrics(drivers.size());
+    }
+
+    /**
+     * Leaves the cluster, once: the first call closes; calls made meanwhile on other threads return when it is
+     * done; a call made from within the close on its own thread, and any later call, returns at once.
+     */
+    @Override
+    public void close() {
+        synchronized (closeLock) {
+            if (closeStarted) {
+                return;
+            }
+            closeStarted = true;
+            leaveAndTearDown();
         }
     }
 
-    @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
+    private void leaveAndTearDown() {
         leases.stop(); // acts no more before it says it leaves: the others need not wait for its lease
         announceLeave();
-        closed = true;
+        gate.close(); // no lock state is pinned or built from now on; what was is in drivers now
         if (reclaim != null) {
             reclaim.close();
         }
-        for (LockEngine<?> e : engines.all()) {
+        for (LockDriver<?> e : drivers.all()) {
             e.close("node " + transport.self() + " left cluster '" + config.cluster() + "'");
         }
-        for (GroupElection e : elections.values()) {
-            e.close();
-        }
+        elections.close();
         transport.close();
         if (jmx != null) {
             jmx.unregisterAll();
@@ -373,7 +335,7 @@ public final class NodeRuntime implements LockService {
      * majority (see {@link CleanLeave}); bounded by {@link CleanLeave#ACK_TIMEOUT}.
      */
     private void announceLeave() {
-        View current = view;
+        View current = membership.view();
         if (current == null || current.size() < 2) {
             return;
         }
@@ -390,15 +352,13 @@ public final class NodeRuntime implements LockService {
 
     /** A member announced its clean leave: the majority rule stops counting it once a view drops it. */
     private void departing(NodeId member) {
-        synchronized (primaryComponent) {
-            primaryComponent.departing(member);
-        }
+        membership.departing(member);
         leases.departing(member);
     }
 
     /** The hold lease ran out: every lock held here may have been granted elsewhere meanwhile. */
     private void holdLeaseLapsed() {
-        for (LockEngine<?> e : engines.all()) {
+        for (LockDriver<?> e : drivers.all()) {
             e.holdLeaseLapsed();
         }
     }
@@ -422,178 +382,89 @@ public final class NodeRuntime implements LockService {
     };
 
     private void onMessage(NodeId from, byte[] payload) {
-        if (closed) {
+        if (gate.isClosed()) {
             return;
         }
-        WireReader in = new WireReader(payload);
-        Envelope envelope;
-        try {
-            envelope = Envelope.readFrom(in);
-        } catch (MalformedMessageException e) {
-            foreign(from, e.getMessage());
-            return;
-        }
-        if (envelope.kind() == Envelope.KIND_ELECTION) {
-            onElectionMessage(from, envelope, payload, in.position());
-            return;
-        }
-        if (envelope.kind() == Envelope.KIND_MEMBERSHIP) {
-            try {
-                int type = in.readByte();
-                if (LeaseKeeper.handles(type)) {
-                    leases.onMessage(from, envelope, type, in);
-                } else if (CleanLeave.handles(type)) {
-                    cleanLeave.onMessage(from, envelope, type, in);
-                } else {
-                    throw new MalformedMessageException("unknown membership message type " + type + "; allowed: "
-                            + CleanLeave.LEAVING + ", " + CleanLeave.LEAVING_ACK + " (clean leave), " + LeaseKeeper.PROBE
-                            + ", " + LeaseKeeper.PROBE_ACK + " (epoch lease)");
-                }
-            } catch (MalformedMessageException e) {
-                foreign(from, e.getMessage());
-            }
-            return;
-        }
-        if (!envelope.algorithm().equals(config.mutex().configName())) {
-            foreign(from, "lock '" + envelope.name() + "' uses algorithm " + envelope.algorithm()
-                    + " there but " + config.mutex().configName() + " here");
-            return;
-        }
-        if (envelope.kind() != Envelope.KIND_RECLAIM
-                && (envelope.name().isEmpty() || envelope.name().length() > MAX_NAME_LENGTH)) {
-            foreign(from, "bad lock name of length " + envelope.name().length());
-            return;
-        }
-        if (envelope.kind() == Envelope.KIND_RECLAIM) {
-            if (reclaim != null) {
-                reclaim.deliver(from, envelope.epoch(), payload, in.position());
-            } else {
-                foreign(from, "reclamation message, but " + DlockConfig.IDLE_EXPIRY_MS + "=0 here; set the same"
-                        + " value on every node");
-            }
-            return;
-        }
-        LockEngine<?> engine = pinEngine(envelope.name());
-        try {
-            if (envelope.kind() == Envelope.KIND_CONDITION) {
-                engine.deliverCondition(from, envelope.epoch(), payload, in.position());
-            } else if (envelope.kind() == Envelope.KIND_BUNDLE) {
-                engine.deliverBundle(from, payload, in.position());
-            } else {
-                engine.deliver(from, envelope.epoch(), payload, in.position());
-            }
-        } finally {
-            engine.unpin();
-        }
+        router.onMessage(from, payload);
     }
 
     private void onView(View newView) {
-        boolean isPrimary;
-        String why;
-        Predicate<Set<NodeId>> quorum;
-        synchronized (primaryComponent) {
-            View old = view;
-            if (old != null && newView.epoch() <= old.epoch()) {
-                return;
-            }
-            isPrimary = primaryComponent.accept(newView);
-            long now = System.nanoTime();
-            if (old != null) {
-                viewChanges++;
-                if (!primary) {
-                    nonPrimaryNanos += now - viewSince;
-                }
-            }
-            viewSince = now;
-            primary = isPrimary;
-            view = newView;
-            why = primaryComponent.whyNotPrimary();
-            quorum = primaryComponent.quorumRule();
-            primaryComponent.notifyAll(); // a start waiting for a primary view
+        NodeMembership.Installed installed = membership.install(newView);
+        if (installed == null) {
+            return;
         }
-        leases.onView(newView, isPrimary, quorum); // before the engines: they ask it in the new view
+        boolean isPrimary = installed.primary();
+        String why = installed.whyNotPrimary();
+        leases.onView(newView, isPrimary, installed.quorum()); // before the drivers: they ask it in the new view
         cleanLeave.onView(newView);
         if (!isPrimary) {
             LOG.info("node {}: view {} {} is not primary ({}): no lock is granted and no leader elected until a"
                     + " primary view", transport.self(), newView.epoch(), newView.members(), why);
-        } else if (primaryComponent.clusterSize() > 0 && newView.size() > primaryComponent.clusterSize()) {
+        } else if (membership.clusterSize() > 0 && newView.size() > membership.clusterSize()) {
             LOG.warn("node {}: view {} has {} members but {}={}: the majority rule is only safe while at most that"
                     + " many nodes run; raise it", transport.self(), newView.epoch(), newView.size(),
-                    DlockConfig.CLUSTER_SIZE, primaryComponent.clusterSize());
+                    DlockConfig.CLUSTER_SIZE, membership.clusterSize());
         }
-        for (LockEngine<?> e : engines.all()) {
+        for (LockDriver<?> e : drivers.all()) {
             e.viewChanged(newView, isPrimary);
         }
         if (reclaim != null) {
-            reclaim.onView(newView); // after the engines: a vote of the new epoch finds them in it
+            reclaim.onView(newView); // after the drivers: a vote of the new epoch finds them in it
         }
-        for (GroupElection e : elections.values()) {
-            e.onView(newView, isPrimary);
-        }
+        elections.onView(newView, isPrimary);
     }
 
     /** Whether the current view is primary for this node (the majority rule, {@link PrimaryComponent}). */
     public boolean isPrimary() {
-        return primary;
-    }
-
-    /** The current view and its verdict, read together. */
-    private ViewState viewState() {
-        synchronized (primaryComponent) {
-            return new ViewState(view, primary);
-        }
-    }
-
-    /** A view and whether it is primary. */
-    private record ViewState(View view, boolean primary) {
+        return membership.isPrimary();
     }
 
     // ---- internals ----
 
-    private void onElectionMessage(NodeId from, Envelope envelope, byte[] payload, int offset) {
-        if (AlgorithmDefinitions.election(config.election()).isEmpty()) {
-            foreign(from, "election messages are not handled by the '" + config.election().configName() + "' election");
-            return;
+    /**
+     * The driver of {@code name}, created if needed, pinned (the caller unpins it).
+     *
+     * @throws IllegalStateException if the node is closed
+     */
+    private LockDriver<?> pinDriver(String name) {
+        LockDriver<?> driver = pinIfOpen(name);
+        if (driver == null) {
+            throw closed();
         }
-        if (!envelope.algorithm().equals(config.election().configName())) {
-            foreign(from, "election group '" + envelope.name() + "' uses algorithm " + envelope.algorithm()
-                    + " there but " + config.election().configName() + " here");
-            return;
-        }
-        if (envelope.name().isEmpty() || envelope.name().length() > MAX_NAME_LENGTH) {
-            foreign(from, "bad election group name of length " + envelope.name().length());
-            return;
-        }
-        GroupElection election = elections.computeIfAbsent(envelope.name(), g -> newElection(g, false));
-        ViewState state = viewState();
-        election.onView(state.view(), state.primary());
-        election.deliver(from, envelope.epoch(), payload, offset);
+        return driver;
     }
 
-    /** The engine of {@code name}, created if needed, pinned (the caller unpins it). */
-    private LockEngine<?> pinEngine(String name) {
-        LockEngine<?> engine = engines.pin(name);
-        ViewState state = viewState();
-        engine.viewChanged(state.view(), state.primary()); // no-op unless a view arrived while it was being created
-        return engine;
+    /** The driver of {@code name}, created if needed, pinned (the caller unpins it); null if the node is closed. */
+    private LockDriver<?> pinIfOpen(String name) {
+        if (!gate.enter()) {
+            return null;
+        }
+        try {
+            LockDriver<?> driver = drivers.pin(name);
+            NodeMembership.ViewState state = membership.current();
+            driver.viewChanged(state.view(), state.primary()); // no-op unless a view arrived while it was created
+            return driver;
+        } finally {
+            gate.exit();
+        }
     }
 
-    private <M extends ProtocolMessage> LockEngine<M> newEngine(String name) {
+    private <M extends ProtocolMessage> LockDriver<M> newLockDriver(String name) {
         @SuppressWarnings("unchecked")
         MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) AlgorithmDefinitions.mutex(config.mutex());
-        ViewState state = viewState();
-        LockEngine<M> engine = new LockEngine<>(name, definition, mutexOptions, transport, state.view(),
+        NodeMembership.ViewState state = membership.current();
+        LockDriver<M> driver = new LockDriver<>(name, definition, mutexOptions, transport, state.view(),
                 state.primary(), pool, timers, config.localHandoff(), leases, fencingFloor::get,
                 loss -> tellOwnershipLoss(name, loss),
-                new RuntimeLock(name, engineSource, config.mutex().configName(), config.tryTimeout().toNanos()));
+                new RuntimeLock(name, driverSource, config.mutex().configName(), config.tryTimeout().toNanos()));
         if (jmx != null) {
-            jmx.registerLock(name, engine.facade());
+            jmx.registerLock(name, driver.facade());
         }
         EpochLeader c = coordinator;
         if (c != null) {
-            engine.leaderElected(c.leader(), c.epoch());
+            driver.leaderElected(c.leader(), c.epoch());
         }
-        return engine;
+        return driver;
     }
 
     private void tellOwnershipLoss(String name, OwnershipLoss loss) {
@@ -603,14 +474,11 @@ public final class NodeRuntime implements LockService {
         }
     }
 
-    /** A reclamation buried {@code engine}: its counters join the node's totals, its MBean goes. */
-    private void buried(LockEngine<?> engine) {
-        LockMetrics last = engine.metrics();
-        synchronized (this) {
-            buriedMetrics = buriedMetrics.plus(last);
-        }
+    /** A reclamation buried {@code driver}: its counters join the node's totals, its MBean goes. */
+    private void buried(LockDriver<?> driver) {
+        lockMetrics.buried(driver.metrics());
         if (jmx != null) {
-            jmx.unregisterLock(engine.name());
+            jmx.unregisterLock(driver.name());
         }
     }
 
@@ -619,14 +487,14 @@ public final class NodeRuntime implements LockService {
         return reclaim == null ? 0 : reclaim.reclaimed();
     }
 
-    /** Lock engines this node keeps now, in use and idle (for tests and diagnostics). */
-    public long lockEngines() {
-        return engines.size();
+    /** Lock drivers this node keeps now, in use and idle (for tests and diagnostics). */
+    public long lockDrivers() {
+        return drivers.size();
     }
 
     /** Lets the registry expire what is due now instead of at its timer's next tick (tests). */
     public void expireIdleLocks() {
-        engines.cleanUp();
+        drivers.cleanUp();
     }
 
     /** The node's fencing floor (raised by reclamations). */
@@ -634,18 +502,14 @@ public final class NodeRuntime implements LockService {
         return fencingFloor.get();
     }
 
-    private void foreign(NodeId from, String why) {
-        foreign.increment();
-        if (!foreignLogged) {
-            foreignLogged = true;
-            LOG.warn("node {}: dropped a message from {}: {}; further ones are only counted", transport.self(), from, why);
+    private void requireOpen() {
+        if (gate.isClosed()) {
+            throw closed();
         }
     }
 
-    private void requireOpen() {
-        if (closed) {
-            throw new IllegalStateException("lock service of node " + transport.self() + " is closed");
-        }
+    private IllegalStateException closed() {
+        return new IllegalStateException("lock service of node " + transport.self() + " is closed");
     }
 
     private static void requireName(String what, String name) {

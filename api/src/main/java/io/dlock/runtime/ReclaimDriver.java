@@ -31,10 +31,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Drives the node's {@link Reclamation} on a serial loop of its own: messages (kind {@link Envelope#KIND_RECLAIM},
- * filtered by epoch through an {@link EpochInbox}), views, and a sweep that nominates the engines the
- * {@link LockRegistry} has moved to its idle place; and carries out the protocol's decisions on the engines:
- * {@linkplain LockEngine#vote votes} (each on its lock's loop), {@linkplain LockEngine#commit commits} after
- * raising the node's fencing floor, {@linkplain LockEngine#thaw thaws}.
+ * filtered by epoch through an {@link EpochInbox}), views, and a sweep that nominates the drivers the
+ * {@link LockRegistry} has moved to its idle place; and carries out the protocol's decisions on the drivers:
+ * {@linkplain LockDriver#vote votes} (each on its lock's loop), {@linkplain LockDriver#commit commits} after
+ * raising the node's fencing floor, {@linkplain LockDriver#thaw thaws}.
  */
 final class ReclaimDriver implements Reclamation.Port {
 
@@ -54,7 +54,7 @@ final class ReclaimDriver implements Reclamation.Port {
     private final String algorithm;
     private final LockRegistry registry;
     private final AtomicLong fencingFloor;
-    private final Consumer<LockEngine<?>> buried;
+    private final Consumer<LockDriver<?>> buried;
     private final Consumer<String> malformed;
     /**
      * How long a nominated name waits for a FREEZE before this node nominates it again: a safety net for a
@@ -70,17 +70,17 @@ final class ReclaimDriver implements Reclamation.Port {
     private Reclamation protocol;
     private View view;
     private final EpochInbox<ReclaimMessage> inbox = new EpochInbox<>(MAX_EARLY_MESSAGES, this::receive);
-    /** The engines this node froze by its votes, by lock name, until the round's decision. */
-    private final Map<String, LockEngine<?>> frozen = new HashMap<>();
+    /** The drivers this node froze by its votes, by lock name, until the round's decision. */
+    private final Map<String, LockDriver<?>> frozen = new HashMap<>();
 
     /**
-     * @param fencingFloor the node's floor, raised by every commit before the committed engines are recreated
-     * @param buried       told of every engine a commit buried (its counters join the node's totals)
+     * @param fencingFloor the node's floor, raised by every commit before the committed drivers are recreated
+     * @param buried       told of every driver a commit buried (its counters join the node's totals)
      * @param malformed    told why a reclamation message could not be read
      */
     ReclaimDriver(Transport transport, String algorithm, LockRegistry registry, AtomicLong fencingFloor,
                   Duration idleExpiry, Executor pool, ScheduledExecutorService timers,
-                  Consumer<LockEngine<?>> buried, Consumer<String> malformed) {
+                  Consumer<LockDriver<?>> buried, Consumer<String> malformed) {
         this.transport = transport;
         this.algorithm = algorithm;
         this.registry = registry;
@@ -143,7 +143,7 @@ final class ReclaimDriver implements Reclamation.Port {
     }
 
     /**
-     * Nominates the idle engines that are not waiting for a round already: never nominated, or considered by a
+     * Nominates the idle drivers that are not waiting for a round already: never nominated, or considered by a
      * round since (its FREEZE cleared the wait: a round that did not commit is retried), or nominated longer ago
      * than {@link #RENOMINATE_AFTER_EXPIRIES} expiries (at most 5 minutes). Without the wait, every node would send every idle name
      * again each expiry, and with 100 000 idle names the steward would do nothing but read nominations.
@@ -154,14 +154,14 @@ final class ReclaimDriver implements Reclamation.Port {
         }
         long now = System.nanoTime();
         List<String> names = new ArrayList<>();
-        for (LockEngine<?> engine : registry.idleEngines()) {
+        for (LockDriver<?> driver : registry.idleDrivers()) {
             if (names.size() >= MAX_NOMINATED_PER_SWEEP) {
                 break;
             }
-            long last = engine.nominatedAt();
-            if (!engine.buried() && !frozen.containsKey(engine.name()) && (last == 0 || now - last > renominateNanos)) {
-                engine.nominated(now);
-                names.add(engine.name());
+            long last = driver.nominatedAt();
+            if (!driver.buried() && !frozen.containsKey(driver.name()) && (last == 0 || now - last > renominateNanos)) {
+                driver.nominated(now);
+                names.add(driver.name());
             }
         }
         protocol.nominate(names);
@@ -181,17 +181,17 @@ final class ReclaimDriver implements Reclamation.Port {
     public void freeze(RoundId round, List<String> names) {
         long epoch = view.epoch();
         LockVote[] votes = new LockVote[names.size()];
-        LockEngine<?>[] voters = new LockEngine<?>[names.size()];
+        LockDriver<?>[] voters = new LockDriver<?>[names.size()];
         AtomicInteger owed = new AtomicInteger(names.size());
         Runnable done = () -> loop.execute(() -> votesIn(round, votes, voters));
         for (int i = 0; i < votes.length; i++) {
             String name = names.get(i);
             VoteTarget target = registry.forVote(name);
-            LockEngine<?> engine = target.engine();
-            if (engine != null) {
-                engine.nominated(0); // a round considers it: this node may nominate it again if it stays idle
+            LockDriver<?> driver = target.driver();
+            if (driver != null) {
+                driver.nominated(0); // a round considers it: this node may nominate it again if it stays idle
             }
-            if (engine == null) {
+            if (driver == null) {
                 votes[i] = target == VoteTarget.RESERVED ? LockVote.absent(name) : LockVote.busy(name);
                 if (owed.decrementAndGet() == 0) {
                     done.run();
@@ -199,8 +199,8 @@ final class ReclaimDriver implements Reclamation.Port {
                 continue;
             }
             int slot = i;
-            voters[i] = engine;
-            engine.vote(epoch, vote -> {
+            voters[i] = driver;
+            driver.vote(epoch, vote -> {
                 votes[slot] = vote;
                 if (owed.decrementAndGet() == 0) {
                     done.run();
@@ -209,7 +209,7 @@ final class ReclaimDriver implements Reclamation.Port {
         }
     }
 
-    private void votesIn(RoundId round, LockVote[] votes, LockEngine<?>[] voters) {
+    private void votesIn(RoundId round, LockVote[] votes, LockDriver<?>[] voters) {
         for (int i = 0; i < votes.length; i++) {
             if (votes[i].atRest() && voters[i] != null) {
                 frozen.put(votes[i].name(), voters[i]);
@@ -222,10 +222,10 @@ final class ReclaimDriver implements Reclamation.Port {
     public void commit(List<String> names, long floor) {
         fencingFloor.accumulateAndGet(floor, Math::max);
         for (String name : names) {
-            LockEngine<?> engine = decided(name);
-            if (engine != null) {
+            LockDriver<?> driver = decided(name);
+            if (driver != null) {
                 reclaimed.increment();
-                engine.commit(registry, buried);
+                driver.commit(registry, buried);
             }
         }
         LOG.debug("node {}: reclaimed {} lock(s), fencing floor {}", transport.self(), names.size(), fencingFloor.get());
@@ -234,16 +234,16 @@ final class ReclaimDriver implements Reclamation.Port {
     @Override
     public void thaw(List<String> names) {
         for (String name : names) {
-            LockEngine<?> engine = decided(name);
-            if (engine != null) {
-                engine.thaw();
+            LockDriver<?> driver = decided(name);
+            if (driver != null) {
+                driver.thaw();
             }
         }
     }
 
-    /** The frozen engine a decision applies to: the one that voted, or one created after an absent vote. */
-    private LockEngine<?> decided(String name) {
-        LockEngine<?> engine = frozen.remove(name);
-        return engine != null ? engine : registry.unreserve(name);
+    /** The frozen driver a decision applies to: the one that voted, or one created after an absent vote. */
+    private LockDriver<?> decided(String name) {
+        LockDriver<?> driver = frozen.remove(name);
+        return driver != null ? driver : registry.unreserve(name);
     }
 }

@@ -16,7 +16,7 @@ final class RuntimeCondition implements Condition {
     private final String name;
     private final RuntimeLock lock;
 
-    /** Finds the lock's engine on every call (see {@link RuntimeLock}): the caller must hold the lock. */
+    /** Finds the lock's driver on every call (see {@link RuntimeLock}): the caller must hold the lock. */
     RuntimeCondition(String name, RuntimeLock lock) {
         this.name = name;
         this.lock = lock;
@@ -70,12 +70,12 @@ final class RuntimeCondition implements Condition {
     }
 
     private void signal(boolean all, String operation) {
-        LockEngine<?> engine = lock.pinEngine();
+        LockDriver<?> driver = lock.pinDriver();
         try {
-            engine.local().requireHeldForCondition(operation);
-            engine.conditionSignal(name, all);
+            driver.local().requireHeldForCondition(operation);
+            driver.conditionSignal(name, all);
         } finally {
-            engine.unpin();
+            driver.unpin();
         }
     }
 
@@ -85,21 +85,21 @@ final class RuntimeCondition implements Condition {
      * @return true if woken by a signal (or a view change), false if the time ran out
      */
     private boolean await(boolean timed, long deadline, boolean interruptible) throws InterruptedException {
-        LockEngine<?> engine = lock.pinEngine(); // held by the caller: the engine stays for the whole wait
+        LockDriver<?> driver = lock.pinDriver(); // held by the caller: the driver stays for the whole wait
         try {
-            return await(engine, engine.local(), timed, deadline, interruptible);
+            return await(driver, driver.local(), timed, deadline, interruptible);
         } finally {
-            engine.unpin();
+            driver.unpin();
         }
     }
 
-    private boolean await(LockEngine<?> engine, LocalLockState local, boolean timed, long deadline,
+    private boolean await(LockDriver<?> driver, LocalLockState local, boolean timed, long deadline,
                           boolean interruptible) throws InterruptedException {
         local.requireHeldForCondition("await");
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException();
         }
-        ConditionWaiter waiter = engine.conditionAwait(name);
+        ConditionWaiter waiter = driver.conditionAwait(name);
         if (!waiter.awaitRegistered()) {
             return true; // a view change woke it before it was queued: it never released the lock
         }
@@ -113,7 +113,7 @@ final class RuntimeCondition implements Condition {
             interrupted = e;
         }
         if (!woken) {
-            engine.conditionGiveUp(name, waiter);
+            driver.conditionGiveUp(name, waiter);
         }
         local.reacquireAfterWait(holds);
         if (interrupted != null) {

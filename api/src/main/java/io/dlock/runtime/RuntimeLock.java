@@ -9,24 +9,24 @@ import java.util.concurrent.locks.Condition;
 
 /**
  * The {@link DistributedLock} handed to applications: a thin facade that keeps only the lock's name. Each call
- * finds the lock's {@link LockEngine} through the node ({@link EngineSource}), pinned for the call, so a facade
+ * finds the lock's {@link LockDriver} through the node ({@link DriverSource}), pinned for the call, so a facade
  * kept by the application works on after the lock's idle state was reclaimed: the next call recreates it.
  * {@link LocalLockState} does the local work (ownership, reentrancy, waiting, timeouts, interrupts) and the
- * engine the distributed work.
+ * driver the distributed work.
  */
 final class RuntimeLock implements DistributedLock {
 
     private final String name;
-    private final EngineSource engines;
+    private final DriverSource drivers;
     private final String algorithm;
     private final long tryTimeoutNanos;
     private final AtomicInteger conditionsCreated = new AtomicInteger();
     /** Longest condition name (it travels in every condition message). */
     private static final int MAX_CONDITION_NAME = 200;
 
-    RuntimeLock(String name, EngineSource engines, String algorithm, long tryTimeoutNanos) {
+    RuntimeLock(String name, DriverSource drivers, String algorithm, long tryTimeoutNanos) {
         this.name = name;
-        this.engines = engines;
+        this.drivers = drivers;
         this.algorithm = algorithm;
         this.tryTimeoutNanos = tryTimeoutNanos;
     }
@@ -36,60 +36,70 @@ final class RuntimeLock implements DistributedLock {
         return name;
     }
 
-    /** The lock's engine, pinned: the caller unpins it. */
-    LockEngine<?> pinEngine() {
-        return engines.pin(name);
+    /** The lock's driver, pinned: the caller unpins it. */
+    LockDriver<?> pinDriver() {
+        return drivers.pin(name);
     }
 
     @Override
     public void lock() {
-        LockEngine<?> engine = engines.pin(name);
+        LockDriver<?> driver = drivers.pin(name);
         try {
-            engine.local().acquire(false, -1);
+            driver.local().acquire(false, -1);
         } catch (InterruptedException e) {
             throw new AssertionError("uninterruptible acquire was interrupted", e);
         } finally {
-            engine.unpin();
+            driver.unpin();
         }
     }
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        LockEngine<?> engine = engines.pin(name);
+        LockDriver<?> driver = drivers.pin(name);
         try {
-            engine.local().acquire(true, -1);
+            driver.local().acquire(true, -1);
         } finally {
-            engine.unpin();
+            driver.unpin();
         }
     }
 
     @Override
     public boolean tryLock() {
-        LockEngine<?> engine = engines.pin(name);
+        LockDriver<?> driver = drivers.pin(name);
         try {
-            return engine.local().tryAcquireUninterruptibly(tryTimeoutNanos);
+            return driver.local().tryAcquireUninterruptibly(tryTimeoutNanos);
         } finally {
-            engine.unpin();
+            driver.unpin();
         }
     }
 
     @Override
     public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-        LockEngine<?> engine = engines.pin(name);
+        LockDriver<?> driver = drivers.pin(name);
         try {
-            return engine.local().acquire(true, Math.max(0, unit.toNanos(time)));
+            return driver.local().acquire(true, Math.max(0, unit.toNanos(time)));
         } finally {
-            engine.unpin();
+            driver.unpin();
         }
     }
 
+    /**
+     * Looks before it pins: a thread that does not hold the lock fails without creating the lock's state (a
+     * lock whose state was reclaimed, or was never created here, is held by no thread here).
+     */
     @Override
     public void unlock() {
-        LockEngine<?> engine = engines.pin(name);
+        LockDriver<?> driver = drivers.peek(name);
+        if (driver == null) {
+            throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
+                    + " does not hold this lock");
+        }
+        driver.local().requireReleasable();
+        driver = drivers.pin(name); // the same driver: one a thread holds is never reclaimed; the pin is a use
         try {
-            engine.local().release();
+            driver.local().release();
         } finally {
-            engine.unpin();
+            driver.unpin();
         }
     }
 
@@ -100,6 +110,7 @@ final class RuntimeLock implements DistributedLock {
 
     @Override
     public Condition newCondition(String conditionName) {
+        drivers.requireOpen();
         if (conditionName == null || conditionName.isEmpty() || conditionName.length() > MAX_CONDITION_NAME) {
             throw new IllegalArgumentException("condition name must be 1 to " + MAX_CONDITION_NAME + " characters, got "
                     + (conditionName == null ? "null" : "'" + conditionName + "'"));
@@ -108,46 +119,48 @@ final class RuntimeLock implements DistributedLock {
     }
 
     /**
-     * The current thread's token. A lock with no engine here is not held by anyone here: the call fails as on
-     * an engine whose lock is not held.
+     * The current thread's token. Only looks: a lock with no driver here is not held by anyone here, so the call
+     * fails as on a driver whose lock is not held, and creates nothing; no pin is needed, as a lock a thread
+     * holds is never reclaimed.
      */
     @Override
     public long fencingToken() {
-        LockEngine<?> engine = engines.pin(name);
-        try {
-            return engine.local().fencingToken();
-        } finally {
-            engine.unpin();
+        drivers.requireOpen();
+        LockDriver<?> driver = drivers.peek(name);
+        if (driver == null) {
+            throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
+                    + " does not hold this lock, so it has no fencing token");
         }
+        return driver.local().fencingToken();
     }
 
     @Override
     public boolean isHeldByCurrentThread() {
-        LockEngine<?> engine = engines.peek(name);
-        return engine != null && engine.local().isHeldByCurrentThread();
+        LockDriver<?> driver = drivers.peek(name);
+        return driver != null && driver.local().isHeldByCurrentThread();
     }
 
     @Override
     public int getHoldCount() {
-        LockEngine<?> engine = engines.peek(name);
-        return engine == null ? 0 : engine.local().holdCount();
+        LockDriver<?> driver = drivers.peek(name);
+        return driver == null ? 0 : driver.local().holdCount();
     }
 
     /** The lock's counters since its state was last created on this node (zero if it has none now). */
     @Override
     public LockMetrics metrics() {
-        LockEngine<?> engine = engines.peek(name);
-        return engine == null ? LockMetrics.empty(algorithm) : engine.metrics();
+        LockDriver<?> driver = drivers.peek(name);
+        return driver == null ? LockMetrics.empty(algorithm) : driver.metrics();
     }
 
     @Override
     public void addOwnershipListener(OwnershipListener listener) {
-        engines.addOwnershipListener(name, listener);
+        drivers.addOwnershipListener(name, listener);
     }
 
     @Override
     public void removeOwnershipListener(OwnershipListener listener) {
-        engines.removeOwnershipListener(name, listener);
+        drivers.removeOwnershipListener(name, listener);
     }
 
     @Override

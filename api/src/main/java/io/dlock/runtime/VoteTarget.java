@@ -1,7 +1,7 @@
 package io.dlock.runtime;
 
 /**
- * What a reclamation vote found for one lock name on this node ({@link LockRegistry#forVote}): a live engine,
+ * What a reclamation vote found for one lock name on this node ({@link LockRegistry#forVote}): a live driver,
  * which votes itself; no state, the name now reserved until the round's decision (the vote is "absent"); or no
  * state but a reservation by another undecided round (the vote is "busy": this round must not drop what the
  * other may still recreate).
@@ -13,18 +13,18 @@ final class VoteTarget {
     /** No state here; another undecided round reserved the name. */
     static final VoteTarget RESERVED_BEFORE = new VoteTarget(null);
 
-    private final LockEngine<?> engine;
+    private final LockDriver<?> driver;
 
-    private VoteTarget(LockEngine<?> engine) {
-        this.engine = engine;
+    private VoteTarget(LockDriver<?> driver) {
+        this.driver = driver;
     }
 
-    static VoteTarget live(LockEngine<?> engine) {
-        return new VoteTarget(engine);
+    static VoteTarget live(LockDriver<?> driver) {
+        return new VoteTarget(driver);
     }
 
-    /** The live engine, or null. */
-    LockEngine<?> engine() {
-        return engine;
+    /** The live driver, or null. */
+    LockDriver<?> driver() {
+        return driver;
     }
 }

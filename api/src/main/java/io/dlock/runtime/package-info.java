@@ -1,9 +1,12 @@
 /**
  * The runtime that drives the algorithms on a real node: threads, time, and the local half of every
- * lock. For each lock name a {@code LockEngine} runs a serial event loop that feeds the algorithm
+ * lock. For each lock name a {@code LockDriver} runs a serial event loop that feeds the algorithm
  * its events and carries out its effects; a {@code LocalLockState} keeps thread ownership, hold
  * counts, the local wait queue (at most one distributed request per node and lock), timeouts,
- * interrupts and abandoned grants; {@code RuntimeLock} is the facade applications hold.
+ * interrupts and abandoned grants; {@code RuntimeLock} is the facade applications hold. Beside each
+ * {@code LockDriver}: {@code LockMessageSender} and {@code LockMessageReader} (its messages on the wire, the
+ * one send path that counts them), {@code LockConditions} (its distributed conditions) and
+ * {@code ReclaimFreeze} (its events while a reclamation round decides).
  *
  * <p>For each election group an {@code ElectionDriver} runs the configured election algorithm on its
  * own serial loop, one protocol instance per run (an epoch, or a round within one after
@@ -13,7 +16,7 @@
  * node also runs the group {@code dlock.mutex-coordinator}, whose leader becomes the coordinator of
  * every lock.
  *
- * <p>Lock engines and election drivers share two loop-confined helpers: {@link io.dlock.membership.EpochInbox}, the
+ * <p>Lock drivers and election drivers share two loop-confined helpers: {@link io.dlock.membership.EpochInbox}, the
  * epoch rule for arriving messages (drop older epochs, hold newer ones up to a bound, replay them
  * when the view is installed), public because the simulator's nodes decide through it too; and
  * {@code LoopTimers}, the protocol's named timers.

@@ -2,6 +2,8 @@ package io.dlock.inmemory;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.DistributedLock;
@@ -36,11 +38,11 @@ class LockReclamationTest {
         return (NodeRuntime) node;
     }
 
-    /** Waits until no node keeps an engine (nudging Caffeine so the test does not depend on its timer). */
+    /** Waits until no node keeps a driver (nudging Caffeine so the test does not depend on its timer). */
     private static void awaitAllReclaimed(InMemoryCluster cluster) {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
             cluster.nodes.forEach(n -> runtime(n).expireIdleLocks());
-            return cluster.nodes.stream().allMatch(n -> runtime(n).lockEngines() == 0);
+            return cluster.nodes.stream().allMatch(n -> runtime(n).lockDrivers() == 0);
         });
     }
 
@@ -69,7 +71,7 @@ class LockReclamationTest {
                 held.add(lock); // held: never reclaimed while the count is read
             }
             assertEquals(5, node.nodeMetrics().liveLocks(), "5 names held on node 0");
-            assertEquals(runtime(node).lockEngines(), node.nodeMetrics().liveLocks());
+            assertEquals(runtime(node).lockDrivers(), node.nodeMetrics().liveLocks());
             held.forEach(DistributedLock::unlock);
             awaitAllReclaimed(cluster);
             for (LockService n : cluster.nodes) {
@@ -93,7 +95,7 @@ class LockReclamationTest {
             }
             awaitAllReclaimed(cluster);
             long reclaimed = cluster.nodes.stream().mapToLong(n -> runtime(n).reclaimedLocks()).sum();
-            assertTrue(reclaimed >= 30, "at least one engine per name reclaimed, got " + reclaimed);
+            assertTrue(reclaimed >= 30, "at least one driver per name reclaimed, got " + reclaimed);
             for (Map.Entry<String, DistributedLock> e : kept.entrySet()) {
                 long token = lockAndUnlock(e.getValue());
                 assertTrue(token > firstTokens.get(e.getKey()), e.getKey() + ": token " + token
@@ -135,7 +137,7 @@ class LockReclamationTest {
             Thread.sleep(EXPIRY.toMillis() * 3);
             assertTrue(held.isHeldByCurrentThread());
             assertEquals(token, held.fencingToken());
-            assertTrue(runtime(cluster.node(1)).lockEngines() >= 1, "the held lock keeps its engine");
+            assertTrue(runtime(cluster.node(1)).lockDrivers() >= 1, "the held lock keeps its driver");
             held.unlock();
             awaitAllReclaimed(cluster);
         }
@@ -152,6 +154,31 @@ class LockReclamationTest {
             long before = totalSent(cluster);
             Thread.sleep(EXPIRY.toMillis() * 5);
             assertEquals(before, totalSent(cluster), "messages sent while every lock is idle");
+        }
+    }
+
+    /**
+     * {@code fencingToken()} and {@code unlock()} by a thread that does not hold a lock whose state was reclaimed
+     * throw as for any non-holder, and only look: they bring back no lock state and send nothing.
+     */
+    @ParameterizedTest
+    @EnumSource(MutexAlgorithm.class)
+    void nonHolderCallsOnAReclaimedLockCreateNoState(MutexAlgorithm algorithm) throws InterruptedException {
+        try (InMemoryCluster cluster = cluster(3, algorithm)) {
+            DistributedLock kept = cluster.node(1).lock("looked-at");
+            lockAndUnlock(kept);
+            awaitAllReclaimed(cluster);
+            long before = totalSent(cluster);
+
+            assertThrows(IllegalMonitorStateException.class, kept::fencingToken);
+            assertThrows(IllegalMonitorStateException.class, kept::unlock);
+            assertFalse(kept.isHeldByCurrentThread());
+            assertEquals(0, kept.getHoldCount());
+
+            for (LockService node : cluster.nodes) {
+                assertEquals(0, runtime(node).lockDrivers(), "lock state on " + node.nodeId());
+            }
+            assertEquals(before, totalSent(cluster), "messages sent by looking at a reclaimed lock");
         }
     }
 
@@ -173,7 +200,7 @@ class LockReclamationTest {
             }
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
                 cluster.nodes.forEach(n -> runtime(n).expireIdleLocks());
-                return cluster.nodes.stream().allMatch(n -> runtime(n).lockEngines() <= 2L * bound);
+                return cluster.nodes.stream().allMatch(n -> runtime(n).lockDrivers() <= 2L * bound);
             });
             assertTrue(cluster.nodes.stream().allMatch(n -> runtime(n).reclaimedLocks() >= 1000 - 2L * bound),
                     "reclaimed long before the hour-long expiry");

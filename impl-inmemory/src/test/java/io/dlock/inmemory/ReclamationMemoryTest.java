@@ -52,7 +52,7 @@ class ReclamationMemoryTest {
             useEachNameOnce(cluster);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 cluster.nodes.forEach(n -> ((NodeRuntime) n).expireIdleLocks());
-                return cluster.nodes.stream().allMatch(n -> ((NodeRuntime) n).lockEngines() == 0);
+                return cluster.nodes.stream().allMatch(n -> ((NodeRuntime) n).lockDrivers() == 0);
             });
             long after = usedAfterGc(memory);
             long perName = Math.max(0, after - before) / NAMES;

@@ -41,7 +41,7 @@ class JGroupsReclamationTest {
                 contend(cluster, counters, lastToken);
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
                     cluster.nodes.forEach(n -> ((NodeRuntime) n).expireIdleLocks());
-                    return cluster.nodes.stream().allMatch(n -> ((NodeRuntime) n).lockEngines() == 0);
+                    return cluster.nodes.stream().allMatch(n -> ((NodeRuntime) n).lockDrivers() == 0);
                 });
             }
             for (int k = 0; k < NAMES; k++) {

@@ -157,18 +157,18 @@ public final class ProcessNode {
      * such a query out of the library's API.
      */
     static String tokenState(DistributedLock lock) throws Exception {
-        Object source = field(lock, "engines"); // the facade finds its engine by name on every call
+        Object source = field(lock, "drivers"); // the facade finds its driver by name on every call
         Method peek = source.getClass().getDeclaredMethod("peek", String.class);
         peek.setAccessible(true);
-        Object engine = peek.invoke(source, lock.name());
-        if (engine == null) {
+        Object driver = peek.invoke(source, lock.name());
+        if (driver == null) {
             return "false"; // no state for the lock on this node: it holds no token
         }
-        Executor loop = (Executor) field(engine, "loop");
+        Executor loop = (Executor) field(driver, "loop");
         CompletableFuture<String> answer = new CompletableFuture<>();
         loop.execute(() -> {
             try {
-                Object protocol = field(engine, "protocol");
+                Object protocol = field(driver, "protocol");
                 if (protocol instanceof io.dlock.membership.PrimaryGate<?> gate) {
                     protocol = gate.inner(); // the majority rule's wrapper around the algorithm
                 }

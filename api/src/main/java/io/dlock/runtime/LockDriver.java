@@ -2,11 +2,7 @@ package io.dlock.runtime;
 
 import io.dlock.LockMetrics;
 import io.dlock.OwnershipLoss;
-import io.dlock.condition.ConditionCodec;
-import io.dlock.condition.ConditionMessage;
-import io.dlock.condition.ConditionProtocol;
 import io.dlock.membership.EpochInbox;
-import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.MutexProtocolDefinition;
@@ -19,18 +15,14 @@ import io.dlock.spi.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
-import io.dlock.spi.WireWriter;
 import io.dlock.reclaim.LockVote;
 import io.dlock.reclaim.PeerCounters;
-import java.util.ArrayList;
-import java.util.HashMap;
+import io.dlock.runtime.LockMessageReader.BundledMessage;
+import io.dlock.runtime.LockMessageReader.Incoming;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -39,8 +31,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Drives one lock's {@link MutexProtocol} on one node: a serial event loop that feeds it requests,
- * releases, messages, views and timers; the effects that turn its answers into transport sends, grants
- * and timers; epoch filtering; and the lock's counters.
+ * releases, messages, views and timers; the effects that turn its answers into sends, grants and timers;
+ * epoch filtering; and the lock's counters. Beside it, each with one job: {@link LocalLockState} (the local
+ * threads), {@link LockMessageSender} and {@link LockMessageReader} (the lock's messages on the wire),
+ * {@link LockConditions} (the lock's conditions) and {@link ReclaimFreeze} (the events that wait for a
+ * reclamation round's decision).
  *
  * <p>Every protocol call happens on the event loop, one at a time. Messages pass the lock's
  * {@link EpochInbox}: those of an older epoch are dropped; those of a newer epoch (the sender installed
@@ -51,35 +46,34 @@ import org.slf4j.LoggerFactory;
  * wait, and the protocol sees the next primary view only.
  *
  * <h2>Reclamation</h2>
- * A reclamation round ({@link io.dlock.reclaim.Reclamation}, driven by {@link ReclaimDriver}) asks the engine
+ * A reclamation round ({@link io.dlock.reclaim.Reclamation}, driven by {@link ReclaimDriver}) asks the driver
  * to {@linkplain #vote vote}: if the lock has been idle here for the expiry ({@link #markIdle}), nobody pins
  * it, no local thread holds or waits for it, no condition has a waiter and the algorithm says it is at rest,
- * the engine <em>freezes</em>: every event (message, request, view, timer) waits in {@code held} until the
- * decision. {@link #commit} replaces the protocol by a fresh one (a new incarnation, fenced above the node's
- * floor) and, if nothing waits and nobody pins the engine, buries it; {@link #thaw} replays what waited.
+ * the driver <em>freezes</em>: every event (message, request, view, timer) waits in its {@link ReclaimFreeze}
+ * until the decision. {@link #commit} replaces the protocol by a fresh one (a new incarnation, fenced above the node's
+ * floor) and, if nothing waits and nobody pins the driver, buries it; {@link #thaw} replays what waited.
  *
- * <p><b>Pins.</b> Whoever submits an event pins the engine (a facade call, a message delivery); each queued
+ * <p><b>Pins.</b> Whoever submits an event pins the driver (a facade call, a message delivery); each queued
  * event holds a pin of its own until it runs or is held. So, on the event loop, "no pin and nothing held"
  * means no event of the lock is on its way here, and burying it loses nothing.
  *
  * @param <M> the algorithm's message type
  */
-final class LockEngine<M extends ProtocolMessage> {
+final class LockDriver<M extends ProtocolMessage> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(LockEngine.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LockDriver.class);
     /** Messages of future epochs kept at most; beyond that they are dropped and counted as stale. */
     private static final int MAX_EARLY_MESSAGES = 10_000;
 
     private final String name;
     private final MutexProtocolDefinition<M> definition;
-    private final MessageCodec<M> codec;
-    private final Transport transport;
     private final NodeId self;
     private final SerialExecutor loop;
-    /** What the loop's current pass sends; written at the end of the pass, one frame per destination. */
-    private final Outbox outbox;
+    /** The way out of the lock's messages: encodes, counts, and writes them at the end of each pass. */
+    private final LockMessageSender<M> sender;
+    private final LockMessageReader<M> reader;
     private final LocalLockState local;
-    /** The facade handed out for this lock while this engine lives (facades find engines by name, so an
+    /** The facade handed out for this lock while this driver lives (facades find drivers by name, so an
      * older facade keeps working too). */
     private final RuntimeLock facade;
     private final ProtocolOptions options;
@@ -87,27 +81,19 @@ final class LockEngine<M extends ProtocolMessage> {
     private final LeaseCheck lease;
     /** The node's fencing floor, read when the protocol is (re)created. */
     private final LongSupplier fencingFloor;
-    /** Tells the lock's ownership listeners (kept by the node, by lock name, so they outlive this engine). */
+    /** Tells the lock's ownership listeners (kept by the node, by lock name, so they outlive this driver). */
     private final Consumer<OwnershipLoss> ownershipLost;
     /** Pins (see the class comment); -1 once buried. */
     private final AtomicInteger pins = new AtomicInteger();
-    /** Whether the registry has moved this engine to its idle place (unused here for the idle expiry). */
+    /** Whether the registry has moved this driver to its idle place (unused here for the idle expiry). */
     private volatile boolean idle;
-    /** When the registry last told its cache of a use of this engine ({@link System#nanoTime()}). */
+    /** When the registry last told its cache of a use of this driver ({@link System#nanoTime()}). */
     private volatile long touchedAt;
     /** The newest view epoch queued to the loop (a cheap check before queuing another). */
     private volatile long viewQueued;
-    /** When this engine was last nominated for reclamation ({@link System#nanoTime()}), 0 if never. */
+    /** When this driver was last nominated for reclamation ({@link System#nanoTime()}), 0 if never. */
     private volatile long nominatedAt;
-    private static final ConditionCodec CONDITION_CODEC = new ConditionCodec();
-    /** The waiters of this lock's conditions on this node, by waiter number; the event loop wakes them. */
-    private final Map<Long, ConditionWaiter> conditionWaiters = new ConcurrentHashMap<>();
-    private final AtomicLong lastWaiter = new AtomicLong();
-
     private final LongAdder entries = new LongAdder();
-    private final LongAdder messagesSent = new LongAdder();
-    private final LongAdder framesSent = new LongAdder();
-    private final LongAdder bytesSent = new LongAdder();
     private final LongAdder messagesReceived = new LongAdder();
     private final LongAdder malformed = new LongAdder();
     private final LongAdder stale = new LongAdder();
@@ -116,11 +102,8 @@ final class LockEngine<M extends ProtocolMessage> {
 
     // Loop-confined state.
     private boolean stopped;
-    /** Frozen by a reclamation vote: events wait in {@link #held} until the round's decision. */
-    private boolean frozen;
-    /** Created while its name was reserved by a reclamation round; set before publication, never changed. */
-    private boolean createdFrozen;
-    private final List<Runnable> held = new ArrayList<>();
+    /** Frozen by a reclamation vote: events wait there until the round's decision. */
+    private final ReclaimFreeze freeze = new ReclaimFreeze();
     private final PeerCounters peers = new PeerCounters();
     private View view;
     /** Whether {@link #view} is primary for this node. */
@@ -128,19 +111,15 @@ final class LockEngine<M extends ProtocolMessage> {
     private PrimaryGate<M> protocol;
     private final EpochInbox<Incoming> inbox = new EpochInbox<>(MAX_EARLY_MESSAGES, this::receive);
     private final LoopTimers protocolTimers;
-    /** The protocol of each condition of this lock used on this node, created on first use. */
-    private final Map<String, ConditionProtocol> conditions = new HashMap<>();
-
-    /** A received message, positioned at its payload: the algorithm's, or ({@code condition}) a condition's. */
-    private record Incoming(WireReader in, boolean condition) {
-    }
+    /** The lock's conditions on this node. */
+    private final LockConditions conditions;
 
     /**
      * @param fencingFloor  the node's fencing floor, read whenever the protocol is created
      * @param ownershipLost tells the lock's ownership listeners of a lost hold
-     * @param facade        what {@code LockService.lock(name)} returns while this engine lives
+     * @param facade        what {@code LockService.lock(name)} returns while this driver lives
      */
-    LockEngine(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
+    LockDriver(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
                View initialView, boolean primary, Executor pool, ScheduledExecutorService timers,
                int localHandoff, LeaseCheck lease, LongSupplier fencingFloor, Consumer<OwnershipLoss> ownershipLost,
                RuntimeLock facade) {
@@ -148,11 +127,11 @@ final class LockEngine<M extends ProtocolMessage> {
         this.facade = facade;
         this.definition = definition;
         this.options = options;
-        this.codec = definition.codec();
-        this.transport = transport;
         this.self = transport.self();
-        this.outbox = new Outbox(definition.name(), name);
-        this.loop = new SerialExecutor(pool, this::flush);
+        this.sender = new LockMessageSender<>(definition.name(), name, definition.codec(), transport, peers);
+        this.reader = new LockMessageReader<>(definition.name(), name, definition.codec());
+        this.conditions = new LockConditions(self, () -> view, sender);
+        this.loop = new SerialExecutor(pool, sender::flush);
         this.fencingFloor = fencingFloor;
         this.ownershipLost = ownershipLost;
         this.protocolTimers = new LoopTimers(timers, task -> loop.execute(() -> runOrHold(task)), () -> !stopped,
@@ -166,7 +145,7 @@ final class LockEngine<M extends ProtocolMessage> {
         this.primary = primary;
         inbox.install(initialView.epoch(), initialView::contains);
         this.protocol = newProtocol();
-        flush(); // what the algorithm sent when it was created (nothing runs the loop yet)
+        sender.flush(); // what the algorithm sent when it was created (nothing runs the loop yet)
     }
 
     /** A fresh instance of the algorithm in the current view, fenced above the node's floor. */
@@ -189,7 +168,7 @@ final class LockEngine<M extends ProtocolMessage> {
 
     // ---- pins and the event loop ----
 
-    /** Pins this engine; false if it is buried (look the name up again). */
+    /** Pins this driver; false if it is buried (look the name up again). */
     boolean pin() {
         while (true) {
             int n = pins.get();
@@ -206,7 +185,7 @@ final class LockEngine<M extends ProtocolMessage> {
         pins.decrementAndGet();
     }
 
-    /** Buries this engine if nobody pins it: no pin succeeds afterwards. */
+    /** Buries this driver if nobody pins it: no pin succeeds afterwards. */
     boolean tryBury() {
         return pins.compareAndSet(0, -1);
     }
@@ -215,7 +194,7 @@ final class LockEngine<M extends ProtocolMessage> {
         return pins.get() < 0;
     }
 
-    /** Whether the registry has marked this engine idle (expired from use). */
+    /** Whether the registry has marked this driver idle (expired from use). */
     boolean idle() {
         return idle;
     }
@@ -228,7 +207,7 @@ final class LockEngine<M extends ProtocolMessage> {
         touchedAt = nanoTime;
     }
 
-    /** The registry moved this engine to its idle place ({@code true}) or back into use. */
+    /** The registry moved this driver to its idle place ({@code true}) or back into use. */
     void markIdle(boolean idle) {
         this.idle = idle;
     }
@@ -244,7 +223,7 @@ final class LockEngine<M extends ProtocolMessage> {
     /**
      * Hands an event of the lock to its loop, with a pin of its own until it runs (or waits, frozen): on the
      * calling thread if the loop is idle (a caller's request or release, a transport thread's delivery), else
-     * queued. An event for a buried engine is dropped: nobody can be waiting for it.
+     * queued. An event for a buried driver is dropped: nobody can be waiting for it.
      */
     private void submit(Runnable event) {
         if (!pin()) {
@@ -258,11 +237,7 @@ final class LockEngine<M extends ProtocolMessage> {
 
     /** On the loop: runs {@code event} now, or keeps it for the decision while frozen. */
     private void runOrHold(Runnable event) {
-        if (frozen) {
-            held.add(event);
-        } else {
-            event.run();
-        }
+        freeze.runOrHold(event);
     }
 
     /** Queues a message received from the transport; {@code in} is positioned at the algorithm's payload. */
@@ -287,32 +262,30 @@ final class LockEngine<M extends ProtocolMessage> {
     // ---- reclamation (called by ReclaimDriver) ----
 
     /**
-     * Called by the registry before this engine is published, when its name is reserved by an undecided round
-     * this node voted absent in: the engine starts frozen, and its events wait for the round's decision (a
+     * Called by the registry before this driver is published, when its name is reserved by an undecided round
+     * this node voted absent in: the driver starts frozen, and its events wait for the round's decision (a
      * commit creates its algorithm again above the raised fencing floor, a thaw lets it go on).
      */
     void freezeUntilDecided() {
-        frozen = true;
-        createdFrozen = true;
+        freeze.freezeUntilDecided();
     }
 
-    /** Whether this engine started frozen ({@link #freezeUntilDecided()}). */
+    /** Whether this driver started frozen ({@link #freezeUntilDecided()}). */
     boolean createdFrozen() {
-        return createdFrozen;
+        return freeze.createdFrozen();
     }
 
     /**
      * Votes on reclaiming this lock in a round of {@code epoch}, on the loop: at rest (and then frozen) only if
      * it has been idle here for the expiry, nobody pins it, no local thread holds or waits for it, no condition
-     * has a waiter, this engine is in {@code epoch}, and the algorithm is at rest.
+     * has a waiter, this driver is in {@code epoch}, and the algorithm is at rest.
      */
     void vote(long epoch, Consumer<LockVote> answer) {
         loop.execute(() -> {
-            boolean atRest = !stopped && !frozen && idle && pins.get() == 0 && held.isEmpty()
-                    && view.epoch() == epoch && local.idle() && conditionWaiters.isEmpty() && conditionsAtRest()
-                    && protocol.atRest();
+            boolean atRest = !stopped && !freeze.frozen() && idle && pins.get() == 0 && freeze.nothingHeld()
+                    && view.epoch() == epoch && local.idle() && conditions.atRest() && protocol.atRest();
             if (atRest) {
-                frozen = true;
+                freeze.freeze();
                 answer.accept(peers.atRestVote(name, protocol.highestFence()));
             } else {
                 answer.accept(LockVote.busy(name));
@@ -320,23 +293,14 @@ final class LockEngine<M extends ProtocolMessage> {
         });
     }
 
-    private boolean conditionsAtRest() {
-        for (ConditionProtocol condition : conditions.values()) {
-            if (condition.queued() > 0 || condition.localWaiters() > 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * The round committed: the lock's state here is replaced by a fresh instance (fenced above the node's floor,
-     * which the caller raised first); then the engine is buried if nothing waits and nobody pins it ({@code
+     * which the caller raised first); then the driver is buried if nothing waits and nobody pins it ({@code
      * buried} is told), else it thaws and goes on as the lock's next incarnation.
      */
-    void commit(LockRegistry registry, Consumer<LockEngine<?>> buried) {
+    void commit(LockRegistry registry, Consumer<LockDriver<?>> buried) {
         loop.execute(() -> {
-            if (!frozen) {
+            if (!freeze.frozen()) {
                 return;
             }
             protocolTimers.cancelAll();
@@ -344,45 +308,35 @@ final class LockEngine<M extends ProtocolMessage> {
             peers.clear();
             epochGrants = 0;
             protocol = newProtocol();
-            frozen = false;
-            if (held.isEmpty() && registry.bury(name, this)) {
+            freeze.unfreeze();
+            if (freeze.nothingHeld() && registry.bury(name, this)) {
                 stopped = true;
                 buried.accept(this);
                 return;
             }
-            replayHeld();
+            freeze.thaw();
         });
     }
 
     /** The round did not reclaim this lock: events that waited are handled now. */
     void thaw() {
         loop.execute(() -> {
-            if (frozen) {
-                frozen = false;
-                replayHeld();
+            if (freeze.frozen()) {
+                freeze.thaw();
             }
         });
-    }
-
-    private void replayHeld() {
-        List<Runnable> due = new ArrayList<>(held);
-        held.clear();
-        for (Runnable event : due) {
-            event.run();
-        }
     }
 
     // ---- conditions (called by RuntimeCondition's threads) ----
 
     /** Registers a new waiter of condition {@code condition} and queues its await on the event loop. */
     ConditionWaiter conditionAwait(String condition) {
-        ConditionWaiter waiter = new ConditionWaiter(lastWaiter.incrementAndGet());
-        conditionWaiters.put(waiter.id(), waiter);
+        ConditionWaiter waiter = conditions.register();
         submit(() -> {
             if (stopped) {
-                wakeWaiter(waiter.id());
+                conditions.wake(waiter.id());
             } else {
-                condition(condition).onAwait(waiter.id());
+                conditions.await(condition, waiter.id());
             }
         });
         return waiter;
@@ -390,10 +344,10 @@ final class LockEngine<M extends ProtocolMessage> {
 
     /** The waiter's thread stopped waiting without a wake-up (timeout, interrupt). */
     void conditionGiveUp(String condition, ConditionWaiter waiter) {
-        conditionWaiters.remove(waiter.id());
+        conditions.forget(waiter);
         submit(() -> {
             if (!stopped) {
-                condition(condition).onGiveUp(waiter.id());
+                conditions.giveUp(condition, waiter.id());
             }
         });
     }
@@ -402,18 +356,9 @@ final class LockEngine<M extends ProtocolMessage> {
     void conditionSignal(String condition, boolean all) {
         submit(() -> {
             if (!stopped) {
-                condition(condition).onSignal(all);
+                conditions.signal(condition, all);
             }
         });
-    }
-
-    private ConditionProtocol condition(String condition) {
-        return conditions.computeIfAbsent(condition, c -> new ConditionProtocol(self, view, new ConditionEffects(c)));
-    }
-
-    private boolean wakeWaiter(long id) {
-        ConditionWaiter waiter = conditionWaiters.remove(id);
-        return waiter != null && waiter.wake();
     }
 
     /**
@@ -422,7 +367,7 @@ final class LockEngine<M extends ProtocolMessage> {
      */
     void viewChanged(View newView, boolean primary) {
         if (newView.epoch() <= viewQueued) {
-            return; // queued already (every lookup of the engine offers the node's view; most offer no news)
+            return; // queued already (every lookup of the driver offers the node's view; most offer no news)
         }
         viewQueued = newView.epoch();
         submit(() -> installView(newView, primary));
@@ -450,22 +395,18 @@ final class LockEngine<M extends ProtocolMessage> {
         local.close(reason);
         loop.execute(() -> {
             stopped = true;
-            held.clear();
+            freeze.dropHeld();
             protocolTimers.cancelAll();
-            conditionWaiters.keySet().forEach(this::wakeWaiter); // they wake, and fail to reacquire: closed
+            conditions.wakeAll(); // they wake, and fail to reacquire: closed
         });
     }
 
     LockMetrics metrics() {
-        return LockMetrics.builder(definition.name()).entries(entries.sum()).messagesSent(messagesSent.sum())
-                .bytesSent(bytesSent.sum()).messagesReceived(messagesReceived.sum()).malformedDropped(malformed.sum())
+        return LockMetrics.builder(definition.name()).entries(entries.sum()).messagesSent(sender.messagesSent())
+                .bytesSent(sender.bytesSent()).messagesReceived(messagesReceived.sum()).malformedDropped(malformed.sum())
                 .staleDropped(stale.sum()).localHandoffs(local.localHandoffs()).acquireWait(local.acquireWaitTimes())
                 .hold(local.holdTimes()).waitingThreads(local.queueLength()).epochGrants(epochGrants)
-                .framesSent(framesSent.sum()).build();
-    }
-
-    long abandonedGrants() {
-        return local.abandonedGrants();
+                .framesSent(sender.framesSent()).build();
     }
 
     // ---- event loop ----
@@ -518,33 +459,14 @@ final class LockEngine<M extends ProtocolMessage> {
                 ownershipLost.accept(new OwnershipLoss(name, lost.fencingToken(), lost.holder(), newView.epoch()));
             }
         }
-        for (ConditionProtocol condition : conditions.values()) {
-            condition.onView(newView); // wakes every waiter: none is lost with a keeper or a member that left
-        }
+        conditions.onView(newView); // wakes every waiter: none is lost with a keeper or a member that left
         inbox.install(newView.epoch(), newView::contains); // replays the messages that waited for it
     }
 
-    /** A message of a bundle: the epoch its envelope names, and its payload. */
-    private record BundledMessage(long epoch, Incoming incoming) {
-    }
-
     private void receiveBundle(NodeId from, WireReader in) {
-        List<BundledMessage> parts = new ArrayList<>();
+        List<BundledMessage> parts;
         try {
-            int count = in.readVarInt(Outbox.MAX_BUNDLE);
-            for (int i = 0; i < count; i++) {
-                WireReader part = in.slice(in.readVarInt(in.remaining()));
-                Envelope header = Envelope.readFrom(part);
-                boolean condition = header.kind() == Envelope.KIND_CONDITION;
-                if ((!condition && header.kind() != Envelope.KIND_MUTEX) || !header.name().equals(name)
-                        || !header.algorithm().equals(definition.name())) {
-                    throw new MalformedMessageException("a bundle of lock '" + name + "' carries a message of kind "
-                            + header.kind() + " of lock '" + header.name() + "' (" + header.algorithm()
-                            + "); a bundle carries only its own lock's mutex and condition messages");
-                }
-                parts.add(new BundledMessage(header.epoch(), new Incoming(part, condition)));
-            }
-            in.expectEnd();
+            parts = reader.readBundle(in);
         } catch (MalformedMessageException e) {
             malformed(from, e);
             return;
@@ -578,8 +500,7 @@ final class LockEngine<M extends ProtocolMessage> {
         }
         M message;
         try {
-            message = codec.decode(in);
-            in.expectEnd();
+            message = reader.readMutex(in);
         } catch (MalformedMessageException e) {
             malformed(from, e);
             return;
@@ -592,18 +513,15 @@ final class LockEngine<M extends ProtocolMessage> {
     }
 
     private void receiveCondition(NodeId from, WireReader in) {
-        String condition;
-        ConditionMessage message;
+        LockMessageReader.ConditionFrame frame;
         try {
-            condition = in.readString();
-            message = CONDITION_CODEC.decode(in);
-            in.expectEnd();
+            frame = reader.readCondition(in);
         } catch (MalformedMessageException e) {
             malformed(from, e);
             return;
         }
         messagesReceived.increment();
-        condition(condition).onMessage(from, message);
+        conditions.receive(from, frame.condition(), frame.message());
     }
 
     private void malformed(NodeId from, RuntimeException e) {
@@ -611,63 +529,6 @@ final class LockEngine<M extends ProtocolMessage> {
         if (inbox.firstUnreadable()) {
             LOG.warn("lock '{}': dropped a malformed message from {} ({}); further ones are only counted", name, from,
                     e.getMessage());
-        }
-    }
-
-    /** Writes what the loop's pass sent: one frame per destination ({@link Outbox}); on the loop, after each pass. */
-    private void flush() {
-        outbox.flush(this::sendFrame);
-    }
-
-    private void sendFrame(NodeId to, byte[] frame) {
-        if (!to.equals(self)) {
-            framesSent.increment();
-        }
-        transport.send(to, frame);
-    }
-
-    private byte[] encode(M message) {
-        WireWriter out = new WireWriter(48);
-        new Envelope(Envelope.KIND_MUTEX, definition.name(), name, view.epoch()).writeTo(out);
-        codec.encode(message, out);
-        return out.toByteArray();
-    }
-
-    /** A condition protocol's effects; called only from the event loop. */
-    private final class ConditionEffects implements ConditionProtocol.Effects {
-
-        private final String condition;
-
-        ConditionEffects(String condition) {
-            this.condition = condition;
-        }
-
-        @Override
-        public void send(NodeId to, ConditionMessage message) {
-            WireWriter out = new WireWriter(48);
-            new Envelope(Envelope.KIND_CONDITION, definition.name(), name, view.epoch()).writeTo(out);
-            out.writeString(condition);
-            CONDITION_CODEC.encode(message, out);
-            byte[] bytes = out.toByteArray();
-            if (!to.equals(self)) {
-                messagesSent.increment();
-                bytesSent.add(bytes.length);
-                peers.sent(to);
-            }
-            outbox.add(to, bytes);
-        }
-
-        @Override
-        public void registered(long waiter) {
-            ConditionWaiter w = conditionWaiters.get(waiter);
-            if (w != null) {
-                w.registered();
-            }
-        }
-
-        @Override
-        public boolean wake(long waiter) {
-            return wakeWaiter(waiter);
         }
     }
 
@@ -679,13 +540,7 @@ final class LockEngine<M extends ProtocolMessage> {
             if (LOG.isTraceEnabled()) {
                 LOG.trace("lock '{}' epoch {}: {} -> {}: {}", name, view.epoch(), self, to, message);
             }
-            byte[] bytes = encode(message);
-            if (!to.equals(self)) {
-                messagesSent.increment();
-                bytesSent.add(bytes.length);
-                peers.sent(to);
-            }
-            outbox.add(to, bytes);
+            sender.send(to, message, view.epoch());
         }
 
         @Override
@@ -693,15 +548,7 @@ final class LockEngine<M extends ProtocolMessage> {
             if (LOG.isTraceEnabled()) {
                 LOG.trace("lock '{}' epoch {}: {} -> all of {}: {}", name, view.epoch(), self, view.members(), message);
             }
-            byte[] bytes = encode(message);
-            for (NodeId member : view.members()) {
-                if (!member.equals(self)) {
-                    messagesSent.increment();
-                    bytesSent.add(bytes.length);
-                    peers.sent(member);
-                    outbox.add(member, bytes);
-                }
-            }
+            sender.broadcast(view, message);
         }
 
         @Override
