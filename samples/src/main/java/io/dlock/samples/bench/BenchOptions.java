@@ -1,7 +1,12 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import io.dlock.DlockConfig;
 import io.dlock.bench.BenchHarness;
+import io.dlock.samples.ChoiceConverter;
+import io.dlock.samples.Cli;
+import io.dlock.samples.FormatOption;
+import io.dlock.samples.MutexAlgorithmsOption;
+import io.dlock.samples.NodeCounts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

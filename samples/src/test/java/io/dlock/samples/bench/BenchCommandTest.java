@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dlock.MutexVariant;
 import io.dlock.bench.Measurement;
+import io.dlock.samples.MutexVariantConverter;
+import io.dlock.samples.Run;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -41,7 +43,7 @@ class BenchCommandTest {
         assertNull(o.algorithms.algorithms);
         assertEquals(MutexVariantConverter.registered(), o.algorithms.chosen());
         assertFalse(o.baselines);
-        assertEquals(OutputFormat.TEXT, o.format.format);
+        assertFalse(o.format.json());
         assertEquals(List.of(), o.perKeys());
         assertEquals(1000, o.idleExpiryMs);
     }

@@ -1,8 +1,9 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dlock.samples.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

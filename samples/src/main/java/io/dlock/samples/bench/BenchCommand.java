@@ -1,6 +1,7 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import io.dlock.MutexVariant;
+import io.dlock.samples.DlockCommand;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +54,7 @@ import picocli.CommandLine.Mixin;
         description = "Measure uncontended latency, contended throughput, messages per entry and fairness of each "
                 + "algorithm on JGroups (loopback TCP) and the in-memory network, against the JGroups floor and the baselines;"
                 + " with --per-key, also many locks (one per key) and the heap they retain once reclaimed.")
-final class BenchCommand extends DlockCommand {
+public final class BenchCommand extends DlockCommand {
 
     @Mixin
     BenchOptions options;
