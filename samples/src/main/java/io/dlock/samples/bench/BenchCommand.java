@@ -34,7 +34,9 @@ import picocli.CommandLine.Mixin;
  *       interleaved with each algorithm's uncontended run at its size ({@link BenchFloor}); every uncontended
  *       median is printed as a multiple of the round trip of its own slices.</li>
  * </ul>
- * Transports: JGroups over 127.0.0.1 with dlock's default TCP stack (N channels in one JVM), and the
+ * Transports: JGroups over 127.0.0.1 with dlock's default TCP stack (N channels in one JVM; {@code --stack} gives
+ * another, e.g. a copy of the default stack with another bundler or {@code tcp_nodelay} off, to compare stacks:
+ * each uncontended median is also printed as a multiple of the round trip on the same stack), and the
  * real-time in-memory network. Each run warms up for {@code --warmup} seconds before it measures for
  * {@code --seconds}; before the first uncontended run of a transport, a throwaway cluster locks and unlocks for
  * {@link BenchClusters#JIT_WARMUP_SECONDS} seconds so that the JIT has compiled the runtime's path. {@code --baselines} also runs the benchmark-only baselines (JGroups 5.3.24
@@ -114,7 +116,7 @@ public final class BenchCommand extends DlockCommand {
         }
         double took = (System.nanoTime() - start) / 1e9;
         print(options.format.json() ? BenchReport.json(rows)
-                : BenchReport.text(rows, options.warmup, options.seconds, took));
+                : BenchReport.text(rows, options.stack, options.warmup, options.seconds, took));
         return rows.stream().anyMatch(r -> r.failures() > 0) ? 1 : 0;
     }
 }
