@@ -12,5 +12,10 @@
  * </ul>
  * A transport's test class extends a contract, says how to start (and, for a partition, split and heal) its
  * cluster and which algorithms it runs, and may add checks of its own through the contract's hooks.
+ *
+ * <p>This package is in dlock-api's test sources and is published, alone, as dlock-api's test-jar; a transport's
+ * module uses it with {@code <type>test-jar</type><scope>test</scope>} and declares the suite's own test
+ * dependencies (JUnit Jupiter, Awaitility), which a test-jar does not bring. It exists only in the test tree, so it
+ * is no package of module {@code io.dlock.api}; tests compile and run on the class path (see the parent pom).
  */
 package io.dlock.contract;
