@@ -1,6 +1,7 @@
 /**
  * The {@code dlock} command line and the examples. An application, so it exports nothing; its command
- * package is open to picocli, which reads the commands' annotated fields by reflection. JGroups comes
+ * packages ({@code io.dlock.samples} and {@code io.dlock.samples.bench}) are open to picocli, which reads the
+ * commands' annotated fields by reflection. JGroups comes
  * with {@code io.dlock.jgroups}; xchart 3.8.8 has no module descriptor (automatic module
  * {@code org.knowm.xchart}, from its manifest); picocli, progressbar and slf4j have descriptors.
  * It uses dlock's public API only ({@code dlock bench --per-key} reads the live locks from
@@ -18,4 +19,5 @@ module io.dlock.samples {
     requires java.management;
 
     opens io.dlock.samples to info.picocli;
+    opens io.dlock.samples.bench to info.picocli;
 }

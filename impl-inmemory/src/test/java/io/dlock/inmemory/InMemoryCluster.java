@@ -5,13 +5,14 @@ import static org.awaitility.Awaitility.await;
 import io.dlock.DlockConfig;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
+import io.dlock.contract.LockCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
 /** N lock services in one JVM on a fresh in-memory cluster; closes them all. Test fixture. */
-final class InMemoryCluster implements AutoCloseable {
+final class InMemoryCluster implements LockCluster {
 
     final List<LockService> nodes = new ArrayList<>();
 
@@ -28,8 +29,9 @@ final class InMemoryCluster implements AutoCloseable {
                 .until(() -> nodes.stream().allMatch(s -> s.view().size() == n));
     }
 
-    LockService node(int i) {
-        return nodes.get(i);
+    @Override
+    public List<LockService> nodes() {
+        return nodes;
     }
 
     @Override

@@ -5,13 +5,14 @@ import static org.awaitility.Awaitility.await;
 import io.dlock.DlockConfig;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
+import io.dlock.contract.LockCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
 /** N lock services in one JVM on a fresh JGroups cluster (unique name, own ports); closes them all. Test fixture. */
-final class JGroupsCluster implements AutoCloseable {
+final class JGroupsCluster implements LockCluster {
 
     /**
      * Ports for TCP stacks in this JVM: each cluster gets its own block, away from the shipped default 7800 and
@@ -91,8 +92,9 @@ final class JGroupsCluster implements AutoCloseable {
                         && nodes.stream().map(s -> s.view().epoch()).distinct().count() == 1);
     }
 
-    LockService node(int i) {
-        return nodes.get(i);
+    @Override
+    public List<LockService> nodes() {
+        return nodes;
     }
 
     @Override

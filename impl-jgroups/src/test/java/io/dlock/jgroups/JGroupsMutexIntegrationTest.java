@@ -9,6 +9,8 @@ import io.dlock.DistributedLock;
 import io.dlock.LockMetrics;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
+import io.dlock.contract.LockContract;
+import io.dlock.contract.RepresentativeAlgorithms;
 import io.dlock.inmemory.sim.DelayModel;
 import io.dlock.inmemory.sim.Simulation;
 import io.dlock.inmemory.sim.SimulationResult;
@@ -31,111 +33,83 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every registered mutual-exclusion algorithm on 3 and 5 JGroups channels in one JVM: mutual exclusion of
- * an unsynchronized counter across nodes and threads, increasing fences, and the same messages per entry
- * as the simulator for the same algorithm, N and per-node workload.
+ * an unsynchronized counter across nodes and threads with increasing fences ({@link LockContract}, shared with the
+ * in-memory transport's {@code DistributedLockContractTest}; 3 threads per node, 20 increments each), and the same
+ * messages per entry as the simulator for the same algorithm, N and per-node workload. The rest of the Lock
+ * contract runs on three representative algorithms ({@link #algorithms()}). Also: many locks on one channel, and
+ * faults below JGroups' reliability layer.
  */
 @Timeout(120)
-class JGroupsMutexIntegrationTest {
+class JGroupsMutexIntegrationTest extends LockContract<JGroupsCluster> {
 
-    private static final int THREADS_PER_NODE = 3;
-    private static final int INCREMENTS = 20;
+    /** The cluster's settled metrics when the counter run started ({@link #beforeCounting}); tests run one at a time. */
+    private LockMetrics beforeCounting;
 
-    /** State only the lock protects: plain fields. */
-    private static final class Counter {
-        long value;
-        long lastFence = -1;
-        int fenceViolations;
-    }
-
-    static Stream<Arguments> algorithmsAndSizes() {
-        return Stream.of(MutexAlgorithm.values()).flatMap(a -> Stream.of(Arguments.of(a, 3), Arguments.of(a, 5)));
+    @Override
+    protected JGroupsCluster start(int n, MutexAlgorithm algorithm) {
+        return JGroupsCluster.loopback(n, algorithm);
     }
 
     /**
-     * Several threads per node increment a plain counter under the lock: no update is lost, fences
-     * increase, and messages per entry equal the simulator's.
+     * Centralized, Ricart-Agrawala and Suzuki-Kasami (a coordinator, a permission and a token algorithm) for the
+     * Lock-contract tests in the default build; every algorithm with {@code -Ddlock.test.contract-all=true}. The
+     * counter run covers every algorithm always ({@link #counterRuns()}).
      */
-    @ParameterizedTest(name = "{0} N={1}")
-    @MethodSource("algorithmsAndSizes")
-    void exactCountAndSimulatorMessageCounts(MutexAlgorithm algorithm, int n) throws Exception {
-        try (JGroupsCluster cluster = JGroupsCluster.loopback(n, algorithm)) {
-            // Warm-up: every node creates the lock and uses it once, so start-up traffic (state queries of
-            // lazily created protocols) is not counted below.
-            for (LockService node : cluster.nodes) {
-                DistributedLock lock = node.lock("counter");
-                acquire(cluster, lock);
-                lock.unlock();
-            }
-            LockMetrics before = settledTotal(cluster, algorithm);
+    @Override
+    protected Stream<MutexAlgorithm> algorithms() {
+        return RepresentativeAlgorithms.unless("dlock.test.contract-all");
+    }
 
-            Counter counter = new Counter();
-            ExecutorService pool = Executors.newFixedThreadPool(n * THREADS_PER_NODE);
-            List<Future<?>> futures = new ArrayList<>();
-            for (LockService node : cluster.nodes) {
-                DistributedLock lock = node.lock("counter");
-                for (int t = 0; t < THREADS_PER_NODE; t++) {
-                    futures.add(pool.submit(() -> {
-                        for (int i = 0; i < INCREMENTS; i++) {
-                            acquire(cluster, lock);
-                            try {
-                                long fence = lock.fencingToken();
-                                if (fence <= counter.lastFence) {
-                                    counter.fenceViolations++;
-                                }
-                                counter.lastFence = fence;
-                                long v = counter.value;
-                                Thread.yield();
-                                counter.value = v + 1;
-                            } finally {
-                                lock.unlock();
-                            }
-                        }
-                    }));
-                }
-            }
-            for (Future<?> f : futures) {
-                f.get(100, TimeUnit.SECONDS);
-            }
-            pool.shutdown();
-            DistributedLock lock = cluster.node(0).lock("counter");
-            acquire(cluster, lock);
-            long finalValue;
-            int violations;
-            try {
-                finalValue = counter.value;
-                violations = counter.fenceViolations;
-            } finally {
-                lock.unlock();
-            }
-            assertEquals((long) n * THREADS_PER_NODE * INCREMENTS, finalValue);
-            assertEquals(0, violations);
+    /** Every algorithm at N = 3 and 5. */
+    @Override
+    protected Stream<Arguments> counterRuns() {
+        return Stream.of(MutexAlgorithm.values()).flatMap(a -> Stream.of(Arguments.of(a, 3), Arguments.of(a, 5)));
+    }
 
-            LockMetrics after = settledTotal(cluster, algorithm);
-            long entries = after.entries() - before.entries();
-            long messages = after.messagesSent() - before.messagesSent();
-            assertEquals((long) n * THREADS_PER_NODE * INCREMENTS + 1, entries);
-            // the simulator, same algorithm and N, the same number of entries per node
-            SimulationResult sim = Simulation.of(AlgorithmDefinitions.mutex(algorithm)).nodes(n).seed(1)
-                    .delay(DelayModel.uniform(1, 10))
-                    .workload(Workload.perNode(THREADS_PER_NODE * INCREMENTS).think(0, 20).hold(0, 5))
-                    .run();
-            assertTrue(sim.ok(), sim::describeFailure);
-            // The last check entry above was made by node 0 alone: for a schedule-independent algorithm,
-            // take out exactly what the simulator says one entry by node 0 costs; for the others that
-            // cost depends on where the token or the votes are, so keep it (their check is a bound).
-            boolean exact = SCHEDULE_INDEPENDENT.contains(algorithm);
-            long extra = exact ? messagesOfOneEntry(cluster, algorithm) : 0;
-            long counted = exact ? entries - 1 : entries;
-            double jgroupsPerEntry = (double) (messages - extra) / counted;
-            System.out.printf("%s N=%d: JGroups %d messages / %d entries = %.4f per entry; simulator %.4f%n",
-                    algorithm.configName(), n, messages - extra, counted, jgroupsPerEntry, sim.messagesPerEntry());
-            assertMessagesPerEntry(algorithm, n, jgroupsPerEntry, sim);
-            assertEquals(0, after.malformedDropped());
-        }
+    @Override
+    protected int incrementsPerThread() {
+        return 20;
+    }
+
+    /** The warm-up's traffic is over: the metrics from here on are the run's. */
+    @Override
+    protected void beforeCounting(JGroupsCluster cluster, MutexAlgorithm algorithm) {
+        beforeCounting = settledTotal(cluster, algorithm);
+    }
+
+    /**
+     * Every entry was counted, nothing malformed arrived, and messages per entry equal the simulator's (same
+     * algorithm and N, the same number of entries per node) for a schedule-independent algorithm, or keep within
+     * docs/algorithms.md's bounds for the others.
+     */
+    @Override
+    protected void afterCounting(JGroupsCluster cluster, MutexAlgorithm algorithm, long expectedEntries) {
+        int n = cluster.nodes.size();
+        int perNode = threadsPerNode() * incrementsPerThread();
+        LockMetrics after = settledTotal(cluster, algorithm);
+        long entries = after.entries() - beforeCounting.entries();
+        long messages = after.messagesSent() - beforeCounting.messagesSent();
+        assertEquals(expectedEntries, entries);
+        // the simulator, same algorithm and N, the same number of entries per node
+        SimulationResult sim = Simulation.of(AlgorithmDefinitions.mutex(algorithm)).nodes(n).seed(1)
+                .delay(DelayModel.uniform(1, 10))
+                .workload(Workload.perNode(perNode).think(0, 20).hold(0, 5))
+                .run();
+        assertTrue(sim.ok(), sim::describeFailure);
+        // The last check entry was made by node 0 alone: for a schedule-independent algorithm,
+        // take out exactly what the simulator says one entry by node 0 costs; for the others that
+        // cost depends on where the token or the votes are, so keep it (their check is a bound).
+        boolean exact = SCHEDULE_INDEPENDENT.contains(algorithm);
+        long extra = exact ? messagesOfOneEntry(cluster, algorithm) : 0;
+        long counted = exact ? entries - 1 : entries;
+        double jgroupsPerEntry = (double) (messages - extra) / counted;
+        System.out.printf("%s N=%d: JGroups %d messages / %d entries = %.4f per entry; simulator %.4f%n",
+                algorithm.configName(), n, messages - extra, counted, jgroupsPerEntry, sim.messagesPerEntry());
+        assertMessagesPerEntry(algorithm, n, jgroupsPerEntry, sim);
+        assertEquals(0, after.malformedDropped());
     }
 
     /** Many lock names share one channel per node: each lock protects its own plain counter, and none loses an update. */
@@ -295,30 +269,6 @@ class JGroupsMutexIntegrationTest {
         } else {
             fail("no message check for " + algorithm);
         }
-    }
-
-    /** How long one acquisition may take before the test fails with the cluster's state (never a hang). */
-    private static final long ACQUIRE_TIMEOUT_S = 60;
-
-    /**
-     * Acquires {@code lock} within {@link #ACQUIRE_TIMEOUT_S}, or fails naming the lock, the views and the
-     * metrics of every node, so a lost grant shows up as a readable failure instead of a hung build.
-     */
-    static void acquire(JGroupsCluster cluster, DistributedLock lock) {
-        try {
-            if (lock.tryLock(ACQUIRE_TIMEOUT_S, TimeUnit.SECONDS)) {
-                return;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted while acquiring " + lock.name(), e);
-        }
-        StringBuilder state = new StringBuilder();
-        for (LockService node : cluster.nodes) {
-            state.append("\n  ").append(node.nodeId()).append(" view ").append(node.view())
-                    .append(" metrics ").append(node.metrics());
-        }
-        throw new AssertionError("lock '" + lock.name() + "' not granted within " + ACQUIRE_TIMEOUT_S + " s; nodes:" + state);
     }
 
     /** The summed metrics once nothing is in flight; for a perpetual algorithm (never quiet), just the current sum. */

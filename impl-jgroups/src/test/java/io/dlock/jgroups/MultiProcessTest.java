@@ -8,11 +8,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dlock.MutexAlgorithm;
 import io.dlock.protocol.AlgorithmDefinitions;
+import io.dlock.contract.ChildJvms;
+import io.dlock.contract.ChildJvms.Line;
 import io.dlock.protocol.ProtocolFamily;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,8 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -91,13 +88,8 @@ class MultiProcessTest {
     @TempDir
     Path dir;
 
-    /** A line printed by child {@code node} (1-based id). */
-    private record Line(int node, String text) {
-    }
-
-    private final List<Process> processes = new ArrayList<>();
-    private final List<PrintStream> inputs = new ArrayList<>();
-    private final BlockingQueue<Line> lines = new LinkedBlockingQueue<>();
+    /** The three nodes, numbered by their ids 1..3. */
+    private final ChildJvms children = new ChildJvms();
 
     static Stream<Arguments> killRuns() {
         if (!Boolean.getBoolean("dlock.test.kill-all")) {
@@ -120,12 +112,7 @@ class MultiProcessTest {
 
     @AfterEach
     void destroyAll() throws InterruptedException {
-        for (Process p : processes) {
-            p.destroyForcibly();
-        }
-        for (Process p : processes) {
-            p.waitFor(10, TimeUnit.SECONDS);
-        }
+        children.close();
     }
 
     /** The file's final value equals the number of increments the three processes completed. */
@@ -138,15 +125,15 @@ class MultiProcessTest {
         int done = 0;
         while (done < NODES) {
             Line l = next();
-            if (l.text.startsWith("INC ")) {
+            if (l.text().startsWith("INC ")) {
                 incs++;
-            } else if (l.text.equals("DONE")) {
+            } else if (l.text().equals("DONE")) {
                 done++;
-            } else if (l.text.equals("TIMEOUT") || l.text.startsWith("ERROR")) {
-                fail("node " + l.node + ": " + l.text);
+            } else if (l.text().equals("TIMEOUT") || l.text().startsWith("ERROR")) {
+                fail("node " + l.node() + ": " + l.text());
             }
         }
-        exitAll();
+        children.exitAll();
         assertEquals(NODES * INCREMENTS, incs);
         assertEquals(incs, Long.parseLong(Files.readString(file).trim()));
     }
@@ -171,36 +158,36 @@ class MultiProcessTest {
         while (victim == 0 || done < NODES - 1) {
             Line l = next();
             boolean armed = victim == 0 && incs >= WARMUP;
-            if (l.text.startsWith("HOLD ")) {
+            if (l.text().startsWith("HOLD ")) {
                 if (victim != 0 && recoveryMs < 0) {
                     recoveryMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
                 }
                 // The holder is killed as a holder only, the coordinator while another node holds the lock,
                 // unless the coordinator keeps getting the lock (decentralized is unfair) and would finish.
-                boolean lastChance = incsOf[l.node] >= INCREMENTS - 2;
-                if (armed && target == Target.HOLDER && (l.node != coordinator || lastChance)) {
-                    victim = l.node;
+                boolean lastChance = incsOf[l.node()] >= INCREMENTS - 2;
+                if (armed && target == Target.HOLDER && (l.node() != coordinator || lastChance)) {
+                    victim = l.node();
                     note = victim == coordinator ? "the holder was also the coordinator" : "";
-                    killedAt = kill(victim);
+                    killedAt = children.kill(victim);
                     continue; // the victim dies holding the lock
                 }
-                if (armed && target == Target.COORDINATOR && (l.node != coordinator || lastChance)) {
+                if (armed && target == Target.COORDINATOR && (l.node() != coordinator || lastChance)) {
                     victim = coordinator;
-                    note = victim == l.node ? "the coordinator was also the holder" : "";
-                    killedAt = kill(victim);
-                    if (victim == l.node) {
+                    note = victim == l.node() ? "the coordinator was also the holder" : "";
+                    killedAt = children.kill(victim);
+                    if (victim == l.node()) {
                         continue;
                     }
                 }
-                go(l.node);
-            } else if (l.text.equals("IDLE")) {
+                go(l.node());
+            } else if (l.text().equals("IDLE")) {
                 if (armed && target == Target.TOKEN_HOLDER) {
-                    idle.add(l.node);
+                    idle.add(l.node());
                     if (idle.size() == NODES) { // nobody asks for the lock now: the token rests somewhere
                         int[] found = findTokenHolder();
                         victim = found[0];
                         note = found[1] == 1 ? "" : "token found after " + found[1] + " queries";
-                        killedAt = kill(victim);
+                        killedAt = children.kill(victim);
                         for (int n = 1; n <= NODES; n++) {
                             if (n != victim) {
                                 go(n);
@@ -208,20 +195,20 @@ class MultiProcessTest {
                         }
                     }
                 } else {
-                    go(l.node);
+                    go(l.node());
                 }
-            } else if (l.text.startsWith("INC ")) {
+            } else if (l.text().startsWith("INC ")) {
                 incs++;
-                incsOf[l.node]++;
-            } else if (l.text.equals("DONE")) {
-                assertNotEquals(victim, l.node, "the killed node cannot finish");
-                assertTrue(victim != 0, "node " + l.node + " finished before anything was killed");
+                incsOf[l.node()]++;
+            } else if (l.text().equals("DONE")) {
+                assertNotEquals(victim, l.node(), "the killed node cannot finish");
+                assertTrue(victim != 0, "node " + l.node() + " finished before anything was killed");
                 done++;
-            } else if (l.text.equals("TIMEOUT") || l.text.startsWith("ERROR")) {
-                fail("node " + l.node + ": " + l.text + " (after killing node " + victim + ")");
+            } else if (l.text().equals("TIMEOUT") || l.text().startsWith("ERROR")) {
+                fail("node " + l.node() + ": " + l.text() + " (after killing node " + victim + ")");
             }
         }
-        exitAll();
+        children.exitAll();
         report(algorithm, target, victim, recoveryMs, note);
         assertEquals(incs, Long.parseLong(Files.readString(file).trim()), "the file lost or repeated an increment");
         for (int n = 1; n <= NODES; n++) {
@@ -255,47 +242,41 @@ class MultiProcessTest {
         int done = 0;
         while (lostToken < 0 || unlockedToken < 0 || done < NODES - 1) {
             Line l = next();
-            if (l.text.startsWith("HOLD ")) {
-                long token = Long.parseLong(l.text.split(" ")[2]);
+            if (l.text().startsWith("HOLD ")) {
+                long token = Long.parseLong(l.text().split(" ")[2]);
                 if (paused == 0 && incs >= WARMUP) {
-                    paused = l.node;
+                    paused = l.node();
                     pausedToken = token;
-                    signal(paused, "STOP"); // it holds the lock and waits for "go": freeze it there
+                    children.signal(paused, "STOP"); // it holds the lock and waits for "go": freeze it there
                     continue;
                 }
                 if (paused != 0 && laterToken < 0) {
                     laterToken = token;
                     assertTrue(token > pausedToken, "granted with " + token + " while the paused holder had " + pausedToken);
-                    signal(paused, "CONT");
+                    children.signal(paused, "CONT");
                 }
-                go(l.node);
-            } else if (l.text.startsWith("LOST ")) {
-                assertEquals(paused, l.node, "only the paused holder loses its hold");
-                lostToken = Long.parseLong(l.text.substring("LOST ".length()));
-                inputs.get(paused - 1).println("exit"); // end the lost hold instead of writing
-            } else if (l.text.startsWith("UNLOCKED-LOST ")) {
-                assertEquals(paused, l.node);
-                unlockedToken = Long.parseLong(l.text.substring("UNLOCKED-LOST ".length()));
-            } else if (l.text.equals("IDLE")) {
-                go(l.node);
-            } else if (l.text.startsWith("INC ")) {
+                go(l.node());
+            } else if (l.text().startsWith("LOST ")) {
+                assertEquals(paused, l.node(), "only the paused holder loses its hold");
+                lostToken = Long.parseLong(l.text().substring("LOST ".length()));
+                children.tell(paused, "exit"); // end the lost hold instead of writing
+            } else if (l.text().startsWith("UNLOCKED-LOST ")) {
+                assertEquals(paused, l.node());
+                unlockedToken = Long.parseLong(l.text().substring("UNLOCKED-LOST ".length()));
+            } else if (l.text().equals("IDLE")) {
+                go(l.node());
+            } else if (l.text().startsWith("INC ")) {
                 incs++;
-            } else if (l.text.equals("DONE")) {
+            } else if (l.text().equals("DONE")) {
                 done++;
-            } else if (l.text.equals("TIMEOUT") || l.text.startsWith("ERROR")) {
-                fail("node " + l.node + ": " + l.text + " (paused node " + paused + ")");
+            } else if (l.text().equals("TIMEOUT") || l.text().startsWith("ERROR")) {
+                fail("node " + l.node() + ": " + l.text() + " (paused node " + paused + ")");
             }
         }
-        exitAll();
+        children.exitAll();
         assertEquals(pausedToken, lostToken, "the listener names the token of the lost hold");
         assertEquals(pausedToken, unlockedToken, "the exception names the token of the lost hold");
         assertEquals(incs, Long.parseLong(Files.readString(file).trim()), "the file lost or repeated an increment");
-    }
-
-    private void signal(int node, String signal) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(processes.get(node - 1).pid()))
-                .redirectErrorStream(true).start();
-        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal + " of node " + node + " failed");
     }
 
     /**
@@ -305,19 +286,19 @@ class MultiProcessTest {
      */
     private int[] findTokenHolder() throws InterruptedException {
         for (int round = 1; round <= 50; round++) {
-            for (PrintStream in : inputs) {
-                in.println("token?");
+            for (int n = 1; n <= NODES; n++) {
+                children.tell(n, "token?");
             }
             List<Integer> holders = new ArrayList<>();
             for (int answers = 0; answers < NODES; ) {
                 Line l = next();
-                if (l.text.startsWith("TOKEN ")) {
+                if (l.text().startsWith("TOKEN ")) {
                     answers++;
-                    if (l.text.equals("TOKEN true")) {
-                        holders.add(l.node);
+                    if (l.text().equals("TOKEN true")) {
+                        holders.add(l.node());
                     }
                 } else {
-                    fail("unexpected line from an idle node " + l.node + ": " + l.text);
+                    fail("unexpected line from an idle node " + l.node() + ": " + l.text());
                 }
             }
             assertTrue(holders.size() <= 1, "two nodes hold the token: " + holders);
@@ -329,16 +310,8 @@ class MultiProcessTest {
         return fail("no node held the token in 50 queries");
     }
 
-    private long kill(int node) throws InterruptedException {
-        Process p = processes.get(node - 1);
-        long at = System.nanoTime();
-        p.destroyForcibly();
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "node " + node + " did not die");
-        return at;
-    }
-
     private void go(int node) {
-        inputs.get(node - 1).println("go");
+        children.tell(node, "go");
     }
 
     /** Prints the measured recovery and appends it to target/multiprocess-recovery.csv. */
@@ -358,70 +331,36 @@ class MultiProcessTest {
     private int startAll(MutexAlgorithm algorithm, Path file, boolean controlled) throws IOException, InterruptedException {
         String cluster = "mp-" + UUID.randomUUID();
         int port = JGroupsCluster.freshPorts(8);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String cp = System.getProperty("java.class.path");
         for (int id = 1; id <= NODES; id++) {
-            List<String> cmd = List.of(java, "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                    "-Djgroups.verify_suspect.timeout=" + VERIFY_SUSPECT, "-Djgroups.fd_all3.timeout=" + FD_ALL3_TIMEOUT,
-                    "-cp", cp, ProcessNode.class.getName(),
-                    cluster, algorithm.configName(), Integer.toString(id), Integer.toString(port),
-                    Integer.toString(id), file.toString(), Integer.toString(INCREMENTS), Boolean.toString(controlled));
-            Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            processes.add(p);
-            inputs.add(new PrintStream(p.getOutputStream(), true, StandardCharsets.UTF_8));
-            int node = id;
-            Thread reader = new Thread(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                    String s;
-                    while ((s = r.readLine()) != null) {
-                        lines.add(new Line(node, s));
-                    }
-                } catch (IOException e) {
-                    // the process died
-                }
-            }, "child-" + id);
-            reader.setDaemon(true);
-            reader.start();
+            children.start(id, List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                    "-Djgroups.verify_suspect.timeout=" + VERIFY_SUSPECT, "-Djgroups.fd_all3.timeout=" + FD_ALL3_TIMEOUT),
+                    ProcessNode.class.getName(), List.of(cluster, algorithm.configName(), Integer.toString(id),
+                            Integer.toString(port), Integer.toString(id), file.toString(), Integer.toString(INCREMENTS),
+                            Boolean.toString(controlled)));
             // start one at a time: each waits until it sees all earlier ones (READY with view size = id)
             Line l = next();
-            if (!l.text.equals("READY") || l.node != id) {
+            if (!l.text().equals("READY") || l.node() != id) {
                 fail("expected READY from node " + id + ", got " + l);
             }
         }
         Map<Integer, Integer> coordinators = new HashMap<>();
         if (controlled) {
             for (int id = 1; id <= NODES; id++) {
-                inputs.get(id - 1).println("coordinator?");
+                children.tell(id, "coordinator?");
                 Line l = next();
-                if (!l.text.startsWith("COORDINATOR ")) {
+                if (!l.text().startsWith("COORDINATOR ")) {
                     fail("expected COORDINATOR from node " + id + ", got " + l);
                 }
-                coordinators.put(l.node, Integer.parseInt(l.text.substring("COORDINATOR ".length())));
+                coordinators.put(l.node(), Integer.parseInt(l.text().substring("COORDINATOR ".length())));
             }
         }
-        for (PrintStream in : inputs) {
-            in.println("go");
+        for (int id = 1; id <= NODES; id++) {
+            go(id);
         }
         return coordinators.getOrDefault(1, 0);
     }
 
     private Line next() throws InterruptedException {
-        Line l = lines.poll(LINE_TIMEOUT_S, TimeUnit.SECONDS);
-        if (l == null) {
-            fail("no output from any child process for " + LINE_TIMEOUT_S + " s");
-        }
-        return l;
-    }
-
-    private void exitAll() throws InterruptedException {
-        for (int i = 0; i < processes.size(); i++) {
-            if (processes.get(i).isAlive()) {
-                inputs.get(i).println("exit");
-            }
-        }
-        for (Process p : processes) {
-            p.waitFor(30, TimeUnit.SECONDS);
-        }
+        return children.next(LINE_TIMEOUT_S);
     }
 }

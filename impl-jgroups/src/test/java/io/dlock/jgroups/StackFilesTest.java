@@ -47,6 +47,8 @@ class StackFilesTest {
             assertTrue(xml.contains("<TCP_NIO2 "), name + " does not use TCP_NIO2");
             assertFalse(xml.contains("<TCP "), name + " uses the blocking TCP transport");
             assertTrue(xml.contains("bundler_type=\"no-bundler\""), name + " hands each send to a bundler thread");
+            // a lock+unlock is a few small messages: with Nagle's algorithm each may wait for a delayed ACK (~40 ms)
+            assertTrue(xml.contains("tcp_nodelay=\"true\""), name + " leaves Nagle's algorithm on (tcp_nodelay)");
         }
     }
 }

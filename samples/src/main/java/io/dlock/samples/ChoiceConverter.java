@@ -13,7 +13,7 @@ import picocli.CommandLine.TypeConversionException;
  *
  * @param <T> what the names stand for
  */
-abstract class ChoiceConverter<T> implements ITypeConverter<T> {
+public abstract class ChoiceConverter<T> implements ITypeConverter<T> {
 
     private final String what;
     private final Map<String, T> byName;
@@ -23,7 +23,7 @@ abstract class ChoiceConverter<T> implements ITypeConverter<T> {
      * @param what   what a value is, with its article, for the error ("a format")
      * @param byName the allowed names, lower case, in the order the error lists them
      */
-    ChoiceConverter(String what, Map<String, T> byName) {
+    protected ChoiceConverter(String what, Map<String, T> byName) {
         this.what = what;
         this.byName = Map.copyOf(byName);
         this.names = String.join(", ", byName.keySet());
@@ -39,7 +39,7 @@ abstract class ChoiceConverter<T> implements ITypeConverter<T> {
     }
 
     /** The constants of {@code type} by their {@link #nameOf names}, in declaration order. */
-    static <E extends Enum<E>> Map<String, E> byName(Class<E> type) {
+    protected static <E extends Enum<E>> Map<String, E> byName(Class<E> type) {
         Map<String, E> m = new LinkedHashMap<>();
         for (E e : type.getEnumConstants()) {
             m.put(nameOf(e), e);

@@ -31,7 +31,7 @@ import picocli.CommandLine.ParameterException;
  * nearest commands), on the command line's error writer, and exits with 2. Other exceptions are picocli's default:
  * a stack trace and exit code 1.
  */
-final class Cli {
+public final class Cli {
 
     private Cli() {
     }
@@ -62,26 +62,26 @@ final class Cli {
     }
 
     /** A usage error of {@code spec}'s command about {@code option}: "Invalid value for option '--x': why". */
-    static ParameterException invalid(CommandSpec spec, String option, String why) {
+    public static ParameterException invalid(CommandSpec spec, String option, String why) {
         return new ParameterException(spec.commandLine(), "Invalid value for option '" + option + "': " + why);
     }
 
     /** Refuses {@code value} unless it lies in {@code min..max}, naming the option, the value and the range. */
-    static void checkWithin(CommandSpec spec, String option, double value, double min, double max) {
+    public static void checkWithin(CommandSpec spec, String option, double value, double min, double max) {
         if (!(value >= min && value <= max)) {
             throw invalid(spec, option, number(value) + " is outside " + number(min) + ".." + number(max));
         }
     }
 
     /** Refuses {@code value} unless it is at least {@code min}, naming the option and the value. */
-    static void checkAtLeast(CommandSpec spec, String option, long value, long min) {
+    public static void checkAtLeast(CommandSpec spec, String option, long value, long min) {
         if (value < min) {
             throw invalid(spec, option, value + " is less than " + min);
         }
     }
 
     /** {@code 3} for 3.0, {@code 0.5} for 0.5: values as they were written. */
-    static String number(double v) {
+    public static String number(double v) {
         return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
     }
 }

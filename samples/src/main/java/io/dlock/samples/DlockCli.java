@@ -1,5 +1,6 @@
 package io.dlock.samples;
 
+import io.dlock.samples.bench.BenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -7,7 +8,7 @@ import picocli.CommandLine.Command;
  * The {@code dlock} command line ({@code java -jar samples/target/dlock.jar}). With no arguments it
  * prints its usage. {@link Cli} sets it up; its Javadoc says how a command is written.
  */
-@Command(name = "dlock", mixinStandardHelpOptions = true, version = "dlock 0.1.0-SNAPSHOT",
+@Command(name = "dlock", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "Distributed mutual exclusion and leader election: run, compare and measure the algorithms; "
                 + "judge recorded lock histories.",
         subcommands = {CompareCommand.class, SweepCommand.class, ReportCommand.class, TraceCommand.class,

@@ -9,19 +9,19 @@ import picocli.CommandLine.Spec;
  * What every {@code dlock} subcommand is: a picocli command whose {@link #call()} returns the exit code, and which
  * prints only through its command line's writers ({@link Cli} says how a command is written).
  */
-abstract class DlockCommand implements Callable<Integer> {
+public abstract class DlockCommand implements Callable<Integer> {
 
     /** The command as picocli built it: its command line, its writers, its usage. */
     @Spec
     CommandSpec spec;
 
     /** The command line's output, for a command that prints as it goes; flush it before returning. */
-    PrintWriter out() {
+    protected PrintWriter out() {
         return spec.commandLine().getOut();
     }
 
     /** Prints {@code text} on the command line's output and flushes it. */
-    void print(String text) {
+    protected void print(String text) {
         PrintWriter out = out();
         out.print(text);
         out.flush();

@@ -3,14 +3,14 @@ package io.dlock.samples;
 import picocli.CommandLine.Option;
 
 /** The {@code --format} option of the commands that print results: text (the default) or json. */
-final class FormatOption {
+public final class FormatOption {
 
     @Option(names = "--format", defaultValue = "text", converter = OutputFormat.Converter.class, paramLabel = "FORMAT",
             description = "text (alias: table) or json (default ${DEFAULT-VALUE})")
     OutputFormat format;
 
     /** Whether the output is JSON. */
-    boolean json() {
+    public boolean json() {
         return format == OutputFormat.JSON;
     }
 }

@@ -3,7 +3,7 @@ package io.dlock.samples;
 import java.util.Locale;
 
 /** The two JSON literals the commands write by hand: strings and numbers. */
-final class Json {
+public final class Json {
 
     private Json() {
     }
@@ -34,7 +34,7 @@ final class Json {
     }
 
     /** A JSON number with {@code decimals} decimals, or null for NaN and infinities (JSON has neither). */
-    static String number(double v, int decimals) {
+    public static String number(double v, int decimals) {
         return Double.isNaN(v) || Double.isInfinite(v) ? "null" : String.format(Locale.ROOT, "%." + decimals + "f", v);
     }
 }

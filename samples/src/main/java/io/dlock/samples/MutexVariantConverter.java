@@ -12,7 +12,7 @@ import picocli.CommandLine.TypeConversionException;
  * Converts a mutual-exclusion algorithm's configuration name ({@code ricart-agrawala}) or a variant's
  * ({@code maekawa-basic}) to a {@link MutexVariant}; an unknown name is refused with every allowed one.
  */
-final class MutexVariantConverter implements ITypeConverter<MutexVariant> {
+public final class MutexVariantConverter implements ITypeConverter<MutexVariant> {
 
     @Override
     public MutexVariant convert(String value) {
@@ -25,12 +25,12 @@ final class MutexVariantConverter implements ITypeConverter<MutexVariant> {
     }
 
     /** {@code algorithm} with no option fixed, under its own name. */
-    static MutexVariant of(MutexAlgorithm algorithm) {
+    public static MutexVariant of(MutexAlgorithm algorithm) {
         return new MutexVariant(algorithm.configName(), algorithm, Map.of());
     }
 
     /** Every registered algorithm, in registry order (the variants are not registered). */
-    static List<MutexVariant> registered() {
+    public static List<MutexVariant> registered() {
         return Arrays.stream(MutexAlgorithm.values()).map(MutexVariantConverter::of).toList();
     }
 }

@@ -14,7 +14,7 @@ import picocli.CommandLine.TypeConversionException;
  * @param spec   the text as written (reports quote it)
  * @param counts the node counts, ascending
  */
-record NodeCounts(String spec, List<Integer> counts) {
+public record NodeCounts(String spec, List<Integer> counts) {
 
     /**
      * Largest N a sweep accepts: every algorithm for 2..1024 takes under a minute on 2 cores since the protocols'
@@ -25,7 +25,7 @@ record NodeCounts(String spec, List<Integer> counts) {
     static final int MAX_SWEEP_NODES = 1024;
 
     /** Copies {@code counts}. */
-    NodeCounts {
+    public NodeCounts {
         counts = List.copyOf(counts);
     }
 
@@ -124,7 +124,7 @@ record NodeCounts(String spec, List<Integer> counts) {
     }
 
     /** Cluster sizes of a benchmark on real channels: 2 to 64. */
-    static final class BenchRange extends Converter {
+    public static final class BenchRange extends Converter {
         /** The converter picocli instantiates. */
         BenchRange() {
             super(2, 64);

@@ -11,7 +11,7 @@
  *   <li>{@code elect}: one leader election on the simulator;</li>
  *   <li>{@code node}: a JGroups node taking a lock in a loop;</li>
  *   <li>{@code bench}: latency, throughput, messages per entry and fairness on JGroups and in memory
- *       ({@code Bench*} classes: options, clusters, floor, baselines, output);</li>
+ *       (the package {@link io.dlock.samples.bench}: options, clusters, floor, baselines, output);</li>
  *   <li>{@code check-history}: judges a history recorded under faults (and the fenced store's file) with the
  *       checker of {@link io.dlock.samples.history}: one holder at a time, fencing tokens in real-time order, no lost
  *       update, availability per fault window.</li>
@@ -21,7 +21,7 @@
  * error: one line naming the option, the value and what is allowed, the usage, exit code 2. {@code Cli} sets the
  * command line up and says how a command is written.
  * The simulator commands enumerate {@link io.dlock.MutexAlgorithm} and {@link io.dlock.ElectionAlgorithm}, so a
- * newly registered algorithm appears in all of them. {@link io.dlock.samples.QuickStart} and the package
- * {@link io.dlock.samples.examples} hold examples to copy.
+ * newly registered algorithm appears in all of them. The package {@link io.dlock.samples.examples} holds the
+ * examples to copy.
  */
 package io.dlock.samples;

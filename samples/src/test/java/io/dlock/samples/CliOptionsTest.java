@@ -16,6 +16,19 @@ import picocli.CommandLine;
 @Timeout(60)
 class CliOptionsTest {
 
+    /**
+     * {@code dlock --version} prints the version of the build, from the pom (a filtered resource), not from the code:
+     * {@code dlock 0.1.0-SNAPSHOT} when built from the pom of that version.
+     */
+    @Test
+    void version_isThePomsVersion() {
+        String pomVersion = System.getProperty("dlock.test.project-version");
+        assertTrue(pomVersion != null && !pomVersion.isEmpty(), "surefire sets dlock.test.project-version (samples/pom.xml)");
+        Run r = Run.dlock("--version");
+        assertEquals(0, r.code(), r::toString);
+        assertEquals("dlock " + pomVersion + System.lineSeparator(), r.out(), r::toString);
+    }
+
     /** {@code --nodes} accepts a number, lists, doubling ranges (upper end included), stepped ranges and mixes. */
     @Test
     void parseNodes_forms() {

@@ -13,9 +13,9 @@ import picocli.CommandLine;
  * ({@link CommandLine#setOut}, {@link CommandLine#setErr}). A command must print only there: anything written to
  * {@code System.out} meanwhile fails the run.
  */
-record Run(int code, String out, String err) {
+public record Run(int code, String out, String err) {
 
-    static Run dlock(String... args) {
+    public static Run dlock(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cli = Cli.commandLine();

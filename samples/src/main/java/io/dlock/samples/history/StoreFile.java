@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads the accepted writes of a fenced store kept as text, as {@code io.dlock.samples.FencedFile} keeps them: one line
+ * Reads the accepted writes of a fenced store kept as text, as {@code io.dlock.samples.examples.FencedFile} keeps them: one line
  * per accepted write, oldest first, {@code <token> <value>}, where the value's first word is the counter
  * (e.g. {@code 17 5 n2 r4}: token 17, counter 5; the rest of the value is ignored). Empty lines are skipped.
  *

@@ -3,18 +3,13 @@ package io.dlock.samples.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.dlock.contract.ChildJvms;
+import io.dlock.contract.ChildJvms.Line;
 import io.dlock.samples.LoopbackPorts;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,20 +32,12 @@ class BoundedBufferJvmTest {
     @TempDir
     Path dir;
 
-    private record Line(int node, String text) {
-    }
-
-    private final List<Process> processes = new ArrayList<>();
-    private final BlockingQueue<Line> lines = new LinkedBlockingQueue<>();
+    /** The two producers and the consumer, numbered by their node ids 1..3. */
+    private final ChildJvms children = new ChildJvms();
 
     @AfterEach
     void destroyAll() throws InterruptedException {
-        for (Process p : processes) {
-            p.destroyForcibly();
-        }
-        for (Process p : processes) {
-            p.waitFor(10, TimeUnit.SECONDS);
-        }
+        children.close();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -65,23 +52,21 @@ class BoundedBufferJvmTest {
         List<Integer> taken = new ArrayList<>();
         int done = 0;
         while (done < 3) {
-            Line l = lines.poll(LINE_TIMEOUT_S, TimeUnit.SECONDS);
+            Line l = children.poll(LINE_TIMEOUT_S);
             if (l == null) {
                 fail("no output for " + LINE_TIMEOUT_S + " s; put " + put + ", taken " + taken);
             }
-            if (l.text.startsWith("PUT ")) {
-                put.add(Integer.parseInt(l.text.substring(4)));
-            } else if (l.text.startsWith("TOOK ")) {
-                taken.add(Integer.parseInt(l.text.substring(5)));
-            } else if (l.text.equals("DONE")) {
+            if (l.text().startsWith("PUT ")) {
+                put.add(Integer.parseInt(l.text().substring(4)));
+            } else if (l.text().startsWith("TOOK ")) {
+                taken.add(Integer.parseInt(l.text().substring(5)));
+            } else if (l.text().equals("DONE")) {
                 done++;
-            } else if (!l.text.equals("READY")) {
-                fail("node " + l.node + ": " + l.text);
+            } else if (!l.text().equals("READY")) {
+                fail("node " + l.node() + ": " + l.text());
             }
         }
-        for (Process p : processes) {
-            new PrintStream(p.getOutputStream(), true, StandardCharsets.UTF_8).println("exit");
-        }
+        children.exitAll();
         List<Integer> expected = new ArrayList<>();
         for (int k = 0; k < PER_PRODUCER; k++) {
             expected.add(1 + k);
@@ -94,26 +79,11 @@ class BoundedBufferJvmTest {
     }
 
     private void start(int id, Path file, int port, String algorithm, String... role) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=error", "-cp", System.getProperty("java.class.path"),
-                BoundedBufferExample.class.getName(), "--jgroups", file.toString(), Integer.toString(id),
+        List<String> args = new ArrayList<>(List.of("--jgroups", file.toString(), Integer.toString(id),
                 Integer.toString(port), "3"));
-        cmd.addAll(List.of(role));
-        cmd.add(algorithm);
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        processes.add(p);
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                String s;
-                while ((s = r.readLine()) != null) {
-                    lines.add(new Line(id, s));
-                }
-            } catch (IOException e) {
-                // the process died
-            }
-        }, "child-" + id);
-        reader.setDaemon(true);
-        reader.start();
+        args.addAll(List.of(role));
+        args.add(algorithm);
+        children.start(id, List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=error"), BoundedBufferExample.class.getName(),
+                args);
     }
 }

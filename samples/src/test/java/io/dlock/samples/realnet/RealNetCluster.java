@@ -1,6 +1,6 @@
 package io.dlock.samples.realnet;
 
-import io.dlock.samples.FencedFile;
+import io.dlock.samples.examples.FencedFile;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

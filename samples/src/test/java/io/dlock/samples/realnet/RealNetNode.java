@@ -4,7 +4,7 @@ import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.LockService;
 import io.dlock.StaleFencingTokenException;
-import io.dlock.samples.FencedFile;
+import io.dlock.samples.examples.FencedFile;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

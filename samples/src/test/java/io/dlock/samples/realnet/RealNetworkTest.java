@@ -250,7 +250,7 @@ class RealNetworkTest {
      * holder held the lock (before the cut-off one knew its view was no longer primary) are printed.
      */
     private static void checkSafety(RealNetCluster cluster, String what) {
-        List<io.dlock.samples.FencedFile.Entry> history = cluster.history();
+        List<io.dlock.samples.examples.FencedFile.Entry> history = cluster.history();
         List<String> violations = SplitFigures.sameEpochOverlaps(history);
         assertTrue(violations.isEmpty(), what + ": two holders in one epoch or a lost update: " + violations);
         List<String> late = SplitFigures.olderEpochOverlaps(history);

@@ -1,6 +1,6 @@
 package io.dlock.samples.realnet;
 
-import io.dlock.samples.FencedFile;
+import io.dlock.samples.examples.FencedFile;
 import io.dlock.samples.realnet.RealNetCluster.Event;
 import java.util.ArrayList;
 import java.util.List;

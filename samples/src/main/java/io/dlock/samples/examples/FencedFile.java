@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.samples.examples;
 
 import io.dlock.StaleFencingTokenException;
 import java.io.IOException;

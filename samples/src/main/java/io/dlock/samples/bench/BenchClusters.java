@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import io.dlock.DlockConfig;
 import io.dlock.jgroups.JGroupsTransportFactory;
@@ -38,14 +38,14 @@ final class BenchClusters {
     }
 
     /**
-     * The configuration of a fresh cluster (its own name; on JGroups 127.0.0.1, the default stack and a port block
+     * The configuration of a fresh cluster (its own name; on JGroups 127.0.0.1, the {@code --stack} and a port block
      * of its own); set the node id per node.
      */
     DlockConfig.Builder config(String transport, MutexVariant variant, int n, int handoff) {
         DlockConfig.Builder b = DlockConfig.builder().transport(transport).set(DlockConfig.MUTEX, variant.name())
                 .localHandoff(handoff).cluster("bench-" + UUID.randomUUID());
         if (transport.equals("jgroups")) {
-            b.set(JGroupsTransportFactory.STACK, "default").set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
+            b.set(JGroupsTransportFactory.STACK, options.stack).set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
                     .set(JGroupsTransportFactory.PORT, Integer.toString(ports.reserve(n + 4)))
                     .set(JGroupsTransportFactory.PORT_RANGE, Integer.toString(n + 2));
         }

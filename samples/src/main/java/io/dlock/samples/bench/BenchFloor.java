@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import io.dlock.DlockConfig;
 import io.dlock.MutexAlgorithm;
@@ -6,6 +6,7 @@ import io.dlock.bench.BenchHarness;
 import io.dlock.bench.Measurement;
 import io.dlock.jgroups.JGroupsTransport;
 import io.dlock.jgroups.JGroupsTransportFactory;
+import io.dlock.samples.MutexVariantConverter;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.View;

@@ -1,5 +1,6 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
+import io.dlock.samples.Json;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import io.dlock.LockMetrics;
 import io.dlock.LockService;

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
  * protocol token 10, 11, 12, ...
  */
 @Timeout(30)
-class LocalHandoffTest {
+class LocalLockStateHandoffTest {
 
     private final ExecutorService loop = Executors.newSingleThreadExecutor();
     private final AtomicInteger requests = new AtomicInteger();

@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.samples.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

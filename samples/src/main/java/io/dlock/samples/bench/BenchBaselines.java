@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,7 +1,12 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import io.dlock.DlockConfig;
 import io.dlock.bench.BenchHarness;
+import io.dlock.samples.ChoiceConverter;
+import io.dlock.samples.Cli;
+import io.dlock.samples.FormatOption;
+import io.dlock.samples.MutexAlgorithmsOption;
+import io.dlock.samples.NodeCounts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -40,6 +45,11 @@ final class BenchOptions {
             }
         }
     }
+
+    /** The stack of {@code --stack} when it is not given: dlock's shipped default TCP stack. */
+    static final String DEFAULT_STACK = "default";
+    /** The built-in stacks {@code --stack} accepts by name (tcp and secure need settings the bench does not set). */
+    static final List<String> STACK_NAMES = List.of(DEFAULT_STACK, "loopback");
 
     /** The most keys a per-key run picks from: the set of used names stays at 1.25 MB ({@link UsedKeys}). */
     static final int MAX_KEYS = 10_000_000;
@@ -95,6 +105,12 @@ final class BenchOptions {
             description = "dlock.lock.idle-expiry-ms of the per-key clusters, at least 100 (default ${DEFAULT-VALUE})")
     long idleExpiryMs;
 
+    @Option(names = "--stack", defaultValue = DEFAULT_STACK, paramLabel = "STACK",
+            description = "JGroups stack of the clusters and the floor: default (dlock's shipped TCP stack, the "
+                    + "default), loopback, or a stack file ending in .xml with the default stack's placeholders, e.g. a "
+                    + "variant of it")
+    String stack;
+
     @Option(names = "--port", defaultValue = "24000",
             description = "first TCP port of the JGroups clusters; each takes a block of nodes+4 (default ${DEFAULT-VALUE})")
     int port;
@@ -128,6 +144,10 @@ final class BenchOptions {
         Cli.checkWithin(mixee, "--warmup", warmup, 0, 3600);
         Cli.checkAtLeast(mixee, "--lock-timeout", lockTimeout, 1);
         Cli.checkWithin(mixee, "--port", port, 1024, 60_000);
+        if (!STACK_NAMES.contains(stack) && !(stack.endsWith(".xml") && Files.isRegularFile(Path.of(stack)))) {
+            throw Cli.invalid(mixee, "--stack", stack + " is neither " + String.join(" nor ", STACK_NAMES)
+                    + " nor a stack file ending in .xml");
+        }
         for (int k : perKeys()) {
             Cli.checkWithin(mixee, "--per-key", k, 1, MAX_KEYS);
         }

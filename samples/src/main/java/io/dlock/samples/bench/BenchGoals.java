@@ -1,7 +1,8 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import io.dlock.MutexAlgorithm;
 import io.dlock.protocol.AlgorithmDefinitions;
+import io.dlock.samples.MutexVariantConverter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

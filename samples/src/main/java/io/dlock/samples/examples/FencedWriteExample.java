@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.samples.examples;
 
 import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
@@ -18,9 +18,9 @@ import java.util.concurrent.TimeUnit;
  * lock's fencing token, driven by commands on standard input.
  *
  * <pre>
- * java -cp samples/target/dlock.jar io.dlock.samples.FencedWriteExample store.txt 1   # terminal 1
- * java -cp samples/target/dlock.jar io.dlock.samples.FencedWriteExample store.txt 2   # terminal 2
- * java -cp samples/target/dlock.jar io.dlock.samples.FencedWriteExample store.txt 3   # terminal 3
+ * java -cp samples/target/dlock.jar io.dlock.samples.examples.FencedWriteExample store.txt 1   # terminal 1
+ * java -cp samples/target/dlock.jar io.dlock.samples.examples.FencedWriteExample store.txt 2   # terminal 2
+ * java -cp samples/target/dlock.jar io.dlock.samples.examples.FencedWriteExample store.txt 3   # terminal 3
  * </pre>
  *
  * Then: type {@code lock} and {@code write hello} in terminal 2 (it prints {@code LOCKED t} and

@@ -1,8 +1,9 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dlock.samples.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -86,7 +87,7 @@ class BenchGoalsTest {
         // 90 / 64, its own pair, not centralized's
         assertTrue(line(text, "lamport uncontended / parallel round trip").matches(".*1\\.41\\s+<= 1\\.5\\s+met.*"),
                 text);
-        String report = BenchReport.text(rows, 0.5, 1, 10);
+        String report = BenchReport.text(rows, BenchOptions.DEFAULT_STACK, 0.5, 1, 10);
         assertTrue(report.lines().filter(l -> l.startsWith("unicast-rtt")).count() == 1, report);
         assertTrue(report.lines().anyMatch(l -> l.matches("jgroups\\s+centralized\\s+3\\s+0\\s+56\\.0\\s+56\\.0\\s+50\\.0"
                 + "\\s+1\\.12\\s+3\\.00\\s+-\\s+-")), report); // no frames, no CPU time measured

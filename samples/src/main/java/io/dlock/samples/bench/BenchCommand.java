@@ -1,6 +1,7 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import io.dlock.MutexVariant;
+import io.dlock.samples.DlockCommand;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,9 @@ import picocli.CommandLine.Mixin;
  *       interleaved with each algorithm's uncontended run at its size ({@link BenchFloor}); every uncontended
  *       median is printed as a multiple of the round trip of its own slices.</li>
  * </ul>
- * Transports: JGroups over 127.0.0.1 with dlock's default TCP stack (N channels in one JVM), and the
+ * Transports: JGroups over 127.0.0.1 with dlock's default TCP stack (N channels in one JVM; {@code --stack} gives
+ * another, e.g. a copy of the default stack with another bundler or {@code tcp_nodelay} off, to compare stacks:
+ * each uncontended median is also printed as a multiple of the round trip on the same stack), and the
  * real-time in-memory network. Each run warms up for {@code --warmup} seconds before it measures for
  * {@code --seconds}; before the first uncontended run of a transport, a throwaway cluster locks and unlocks for
  * {@link BenchClusters#JIT_WARMUP_SECONDS} seconds so that the JIT has compiled the runtime's path. {@code --baselines} also runs the benchmark-only baselines (JGroups 5.3.24
@@ -53,7 +56,7 @@ import picocli.CommandLine.Mixin;
         description = "Measure uncontended latency, contended throughput, messages per entry and fairness of each "
                 + "algorithm on JGroups (loopback TCP) and the in-memory network, against the JGroups floor and the baselines;"
                 + " with --per-key, also many locks (one per key) and the heap they retain once reclaimed.")
-final class BenchCommand extends DlockCommand {
+public final class BenchCommand extends DlockCommand {
 
     @Mixin
     BenchOptions options;
@@ -113,7 +116,7 @@ final class BenchCommand extends DlockCommand {
         }
         double took = (System.nanoTime() - start) / 1e9;
         print(options.format.json() ? BenchReport.json(rows)
-                : BenchReport.text(rows, options.warmup, options.seconds, took));
+                : BenchReport.text(rows, options.stack, options.warmup, options.seconds, took));
         return rows.stream().anyMatch(r -> r.failures() > 0) ? 1 : 0;
     }
 }

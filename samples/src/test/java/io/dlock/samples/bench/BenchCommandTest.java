@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,13 +7,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dlock.DlockConfig;
+import io.dlock.MutexAlgorithm;
 import io.dlock.MutexVariant;
 import io.dlock.bench.Measurement;
+import io.dlock.jgroups.JGroupsTransportFactory;
+import io.dlock.samples.MutexVariantConverter;
+import io.dlock.samples.Run;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
@@ -41,9 +49,30 @@ class BenchCommandTest {
         assertNull(o.algorithms.algorithms);
         assertEquals(MutexVariantConverter.registered(), o.algorithms.chosen());
         assertFalse(o.baselines);
-        assertEquals(OutputFormat.TEXT, o.format.format);
+        assertFalse(o.format.json());
         assertEquals(List.of(), o.perKeys());
         assertEquals(1000, o.idleExpiryMs);
+        assertEquals("default", o.stack);
+    }
+
+    /**
+     * {@code --stack} takes a stack file (a variant of the default stack, to compare stacks): the JGroups clusters and
+     * the floor are configured with it, and the text output names it where it names the default stack otherwise.
+     */
+    @Test
+    void stackFile_configuresTheClustersAndIsNamed(@TempDir Path dir) throws Exception {
+        Path stack = Files.writeString(dir.resolve("variant.xml"), "<config/>");
+        BenchOptions o = parse("--stack", stack.toString());
+        assertEquals(stack.toString(), o.stack);
+        DlockConfig config = new BenchClusters(o, new BenchPorts(o.port)).config("jgroups",
+                MutexVariantConverter.of(MutexAlgorithm.CENTRALIZED), 3, 0).nodeId(1).build();
+        assertEquals(stack.toString(), config.values().get(JGroupsTransportFactory.STACK));
+        BenchRow floor = new BenchRow("jgroups", "jgroups", BenchFloor.UNICAST_RTT, "floor", 3, 1, 0, 10, 40, 50,
+                Double.NaN, Double.NaN, Double.NaN, 0, 0);
+        assertTrue(BenchReport.text(List.of(floor), o.stack, 0, 1, 1).startsWith("The floor: JGroups, the stack "
+                + stack + " on 127.0.0.1"));
+        assertTrue(BenchReport.text(List.of(floor), "default", 0, 1, 1).startsWith("The floor: JGroups, the default "
+                + "stack (TCP_NIO2, no bundler) on 127.0.0.1"));
     }
 
     /** Lists are comma-separated; every option is read; variants are algorithms too. */
@@ -90,7 +119,9 @@ class BenchCommandTest {
         "--idle-expiry-ms 99|--idle-expiry-ms|99 is outside 100..86400000",
         "--format xml|--format|'xml' is not a format; allowed: text, table, json",
         "--algorithms centralized,nope|--algorithms|dlock.mutex=nope is not a known algorithm; allowed: centralized",
-        "--baselines --baselines-jar /nonexistent/baselines.jar|--baselines-jar|no jar at /nonexistent/baselines.jar"})
+        "--baselines --baselines-jar /nonexistent/baselines.jar|--baselines-jar|no jar at /nonexistent/baselines.jar",
+        "--stack tcp|--stack|tcp is neither default nor loopback nor a stack file ending in .xml",
+        "--stack /nonexistent/stack.xml|--stack|/nonexistent/stack.xml is neither default nor loopback nor a stack file"})
     void badValue_usageErrorExit2(String args, String option, String message) {
         Run r = Run.dlock(("bench " + args).split(" "));
         assertEquals(2, r.code(), r::toString);

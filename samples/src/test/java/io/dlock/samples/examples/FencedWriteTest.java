@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.samples.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.dlock.MutexAlgorithm;
 import io.dlock.StaleFencingTokenException;
+import io.dlock.samples.LoopbackPorts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.samples.examples;
 
 import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * The README's quick start as a program: three nodes on the in-memory network, each with two threads
  * that add to a shared total under one distributed lock, and a leader listener.
  *
- * <p>Run: {@code java -cp samples/target/dlock.jar io.dlock.samples.QuickStart [algorithm]}.
+ * <p>Run: {@code java -cp samples/target/dlock.jar io.dlock.samples.examples.QuickStart [algorithm]}.
  */
 public final class QuickStart {
 

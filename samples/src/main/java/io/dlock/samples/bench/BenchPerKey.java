@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import io.dlock.DlockConfig;
 import io.dlock.LockService;

@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.samples.bench;
 
 import io.dlock.MutexAlgorithm;
 import java.util.List;
@@ -23,11 +23,13 @@ final class BenchReport {
     }
 
     /** The tables for people: the floor, uncontended, contended, per key, the baselines, and what the columns mean. */
-    static String text(List<BenchRow> rows, double warmup, double seconds, double took) {
+    static String text(List<BenchRow> rows, String stack, double warmup, double seconds, double took) {
         StringBuilder sb = new StringBuilder();
         List<BenchRow> floor = rows.stream().filter(r -> r.kind().equals("floor") && r.pairedWith().isEmpty()).toList();
         if (!floor.isEmpty()) {
-            sb.append("The floor: JGroups, the default stack (TCP_NIO2, no bundler) on 127.0.0.1, 3 channels in this JVM\n");
+            sb.append("The floor: JGroups, ").append(stack.equals(BenchOptions.DEFAULT_STACK)
+                    ? "the default stack (TCP_NIO2, no bundler)" : "the stack " + stack)
+                    .append(" on 127.0.0.1, 3 channels in this JVM\n");
             sb.append(String.format(Locale.ROOT, "%-14s %10s %10s %9s %9s%n", "measure", "median us", "p99 us", "samples",
                     "cpu us"));
             for (BenchRow r : floor) {
