@@ -28,7 +28,7 @@ class DlockConfigTest {
         assertEquals(Duration.ofSeconds(1), c.tryTimeout());
     }
 
-    /** An empty configuration has every DEFAULT_* constant, the values the Javadoc table and the README list. */
+    /** An empty configuration has every DEFAULT_* constant, the values the Javadoc table and docs/user-guide.md's configuration table list. */
     @Test
     void everyDefaultIsItsNamedConstant() {
         DlockConfig c = DlockConfig.builder().build();

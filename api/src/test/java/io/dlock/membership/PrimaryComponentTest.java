@@ -151,7 +151,7 @@ class PrimaryComponentTest {
         }
     }
 
-    /** Without a size, the same start gives two primary components: the risk the README names. */
+    /** Without a size, the same start gives two primary components: the risk docs/operations.md names. */
     @Test
     void noConfiguredSize_twoNodesThatStartApartAreBothPrimary() {
         assertTrue(new PrimaryComponent().accept(view(0, 1)));

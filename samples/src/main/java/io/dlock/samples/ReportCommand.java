@@ -238,8 +238,9 @@ final class ReportCommand extends DlockCommand {
                 + "algorithms run a census and regenerate a lost token, the others wait until every member has "
                 + "announced its state; fencing tokens keep increasing across views. Only a view holding a majority of "
                 + "the last primary view grants a lock or elects a leader, so a partition's minority waits; nodes that "
-                + "leave cleanly are not counted against the majority. dlock's README has the faults each algorithm "
-                + "survives and its recovery time, measured in the simulator and on JGroups.</p>\n</body></html>\n");
+                + "leave cleanly are not counted against the majority. dlock's docs/operations.md has the faults each "
+                + "algorithm survives and its recovery time, measured in the simulator and on JGroups.</p>\n"
+                + "</body></html>\n");
         return h.toString();
     }
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * state). Waiters are built with {@link #SPINS} checks before parking, so the park/unpark hand-off is explored too.
  *
  * <p>Budget: {@code -Dlincheck.invocations=N} interleavings per test (default {@value #DEFAULT_INVOCATIONS}, well under
- * a minute for the whole class on 2 cores); the README's full mode uses 50000.
+ * a minute for the whole class on 2 cores); the full mode of docs/development.md (Longer runs) uses 50000.
  *
  * <p>Gap: with the source notes' loop bound and four threads (SM-6, n = 4) the violating interleaving needs all four threads
  * and many switches; Lincheck did not find it within 20000 invocations, so that case is shown by the fixed schedule

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * The quorum and prime-number algorithms (Maekawa, decentralized, Raynal) in the simulator, beyond the generic sweep of
  * {@link MutexAlgorithmsSimulationTest}: Maekawa at the sizes where its quorums are squares or the
  * plane, its basic version's deadlocks (MK-5), unit-delay synchronization delay (MK-7), and the
- * measured messages per entry quoted in the README's algorithm table.
+ * measured messages per entry quoted in docs/performance.md (messages per entry on the simulator).
  */
 class QuorumAlgorithmsSimulationTest {
 
@@ -71,7 +71,7 @@ class QuorumAlgorithmsSimulationTest {
         }
     }
 
-    /** Prints messages per entry under load and unit-delay SD for every size (figures for the README's algorithm table). */
+    /** Prints messages per entry under load and unit-delay SD for every size (figures for docs/performance.md's messages-per-entry table). */
     @Test
     void maekawaFigures() {
         for (int n : new int[] {2, 3, 4, 5, 7, 8, 9, 16, 25, 32}) {

@@ -23,7 +23,7 @@ import org.openjdk.jcstress.infra.grading.GradingResult;
  *       spin for ever) and, unless so marked, passed in every configuration,</li>
  *   <li>every test marked {@link ExpectedToBeCaught} observed at least one of its FORBIDDEN outcomes.</li>
  * </ul>
- * Used by the {@code jcstress} execution in this module's pom; see the README for the quick and full modes.
+ * Used by the {@code jcstress} execution in this module's pom; see docs/development.md (Longer runs) for the quick and full modes.
  */
 public final class JcstressGate {
 
