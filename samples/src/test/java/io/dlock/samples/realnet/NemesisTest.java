@@ -51,8 +51,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <dir>/history.txt --store <dir>/store.txt}.
  *
  * <p>The default build runs {@code centralized}, {@code ricart-agrawala} and {@code suzuki-kasami}, each with a
- * 45-s schedule of seed {@value #DEFAULT_SEED}. The profile {@code -Pnemesis} runs every algorithm for 600 s with
- * two seeds, and asserts availability (about four hours on 2 cores):
+ * 45-s schedule of seed {@value #DEFAULT_SEED}. The profile {@code -Pnemesis} runs every algorithm with seeds 12 and
+ * 2024, a 400-s schedule each (at least 10 minutes of nemesis per algorithm), and asserts availability (about
+ * 2 h 20 min on 2 cores; {@code -Dnemesis.algorithms=...}, {@code -Dnemesis.seeds=...}, {@code -Dnemesis.seconds=...}
+ * and {@code -Dnemesis.dir=...} choose a part):
  * {@code mvn -B -pl samples -am verify -Pnemesis -Dtest=NemesisTest -Dsurefire.failIfNoSpecifiedTests=false}.
  * Properties: {@code dlock.test.nemesis-algorithms} (comma-separated configuration names, or {@code all}),
  * {@code dlock.test.nemesis-seconds} (the schedule's length), {@code dlock.test.nemesis-seeds}
