@@ -1,7 +1,7 @@
 package io.dlock;
 
 import io.dlock.spi.NodeId;
-import java.util.ArrayList;
+import io.dlock.spi.View;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -29,21 +29,9 @@ public record ClusterView(long epoch, List<NodeId> members, boolean primary, Nod
      * @throws NullPointerException     if {@code members} or {@code self} is null
      */
     public ClusterView {
-        if (epoch < 0) {
-            throw new IllegalArgumentException("view epoch must be >= 0, got " + epoch);
-        }
         Objects.requireNonNull(self, "self");
-        if (Objects.requireNonNull(members, "members").isEmpty()) {
-            throw new IllegalArgumentException("a view needs at least one member, got " + members);
-        }
-        List<NodeId> sorted = new ArrayList<>(members);
-        Collections.sort(sorted);
-        for (int i = 1; i < sorted.size(); i++) {
-            if (sorted.get(i).equals(sorted.get(i - 1))) {
-                throw new IllegalArgumentException("duplicate member " + sorted.get(i) + " in view " + members);
-            }
-        }
-        members = List.copyOf(sorted);
+        Objects.requireNonNull(members, "members");
+        members = new View(epoch, members).members(); // the transport view's checks: epoch >= 0, distinct, sorted
     }
 
     /** How many members the view has. */

@@ -17,7 +17,6 @@ import java.time.Duration;
 import io.dlock.runtime.Envelope;
 import io.dlock.spi.NodeId;
 import io.dlock.spi.Transport;
-import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,31 +140,15 @@ class ClosedServiceTest {
     }
 
     /** Counts what {@code close()} does to the transport: closes, and leave announcements sent. */
-    private static final class CountingTransport implements Transport {
+    private static final class CountingTransport extends ForwardingTransport {
 
         /** {@code CleanLeave.LEAVING}: the membership message type of a leave announcement. */
         private static final int LEAVING = 1;
-        private final Transport delegate;
         final AtomicInteger closes = new AtomicInteger();
         final AtomicInteger leaving = new AtomicInteger();
 
         CountingTransport(Transport delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public void start(Receiver receiver) {
-            delegate.start(receiver);
-        }
-
-        @Override
-        public NodeId self() {
-            return delegate.self();
-        }
-
-        @Override
-        public View view() {
-            return delegate.view();
+            super(delegate);
         }
 
         @Override
@@ -174,18 +157,13 @@ class ClosedServiceTest {
             if (Envelope.readFrom(in).kind() == Envelope.KIND_MEMBERSHIP && in.readByte() == LEAVING) {
                 leaving.incrementAndGet();
             }
-            delegate.send(to, payload);
-        }
-
-        @Override
-        public boolean fifo() {
-            return delegate.fifo();
+            super.send(to, payload);
         }
 
         @Override
         public void close() {
             closes.incrementAndGet();
-            delegate.close();
+            super.close();
         }
     }
 }

@@ -9,10 +9,8 @@ import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.LockService;
 import io.dlock.runtime.NodeRuntime;
-import io.dlock.spi.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.TransportException;
-import io.dlock.spi.View;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,41 +97,15 @@ class ClusterSizeTest {
     }
 
     /** An in-memory transport whose start bound is 1 s, so a failing start fails quickly. */
-    private record ShortStart(Transport delegate) implements Transport {
+    private static final class ShortStart extends ForwardingTransport {
+
+        ShortStart(Transport delegate) {
+            super(delegate);
+        }
 
         @Override
         public Duration primaryViewTimeout() {
             return Duration.ofSeconds(1);
-        }
-
-        @Override
-        public void start(Receiver receiver) {
-            delegate.start(receiver);
-        }
-
-        @Override
-        public NodeId self() {
-            return delegate.self();
-        }
-
-        @Override
-        public View view() {
-            return delegate.view();
-        }
-
-        @Override
-        public void send(NodeId to, byte[] payload) {
-            delegate.send(to, payload);
-        }
-
-        @Override
-        public boolean fifo() {
-            return delegate.fifo();
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 }
