@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.MutexAlgorithm;
+import io.dlock.contract.RepresentativeAlgorithms;
 import io.dlock.runtime.NodeRuntime;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -17,8 +18,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * One lock per business key: many names (100 000 with {@code -Ddlock.reclaim.names=100000}, 20 000 by default),
@@ -42,8 +44,17 @@ class ReclamationMemoryTest {
      */
     private static final int THREADS_PER_NODE = 8;
 
+    /**
+     * One algorithm per family in the default build (what a node retains after reclamation is the runtime's, the
+     * same for every algorithm, and {@code LockReclamationTest} checks every algorithm leaves no driver); every
+     * algorithm with {@code -Ddlock.test.reclaim-memory-all=true}.
+     */
+    static Stream<MutexAlgorithm> algorithms() {
+        return RepresentativeAlgorithms.unless("dlock.test.reclaim-memory-all");
+    }
+
     @ParameterizedTest
-    @EnumSource(MutexAlgorithm.class)
+    @MethodSource("algorithms")
     void idleNamesRetainAtMost500BytesEach(MutexAlgorithm algorithm) throws Exception {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         try (InMemoryCluster cluster = new InMemoryCluster(NODES,
