@@ -61,6 +61,8 @@ final class LeaseKeeper implements LeaseCheck {
     private final Runnable onHoldLapse;
     /** Whether the hold lease ran at the last tick (to tell a lapse once). */
     private boolean heldAtLastTick;
+    /** Whether the grant lease ran at the last tick (for the debug log). */
+    private boolean grantableAtLastTick;
     private ScheduledFuture<?> ticker;
     /** Set by {@link #stop}; guarded by this. */
     private boolean stopped;
@@ -140,6 +142,10 @@ final class LeaseKeeper implements LeaseCheck {
                 }
             }
             lease.onView(view, primary, quorum, now);
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("{}: view {} (primary {}): may grant {}, answers ready in {} ms", transport.self(), view,
+                        primary, lease.mayGrant(now), Math.max(0, (lease.readyAt() - now) / 1_000_000));
+            }
             probe = probe(now);
             due = takeIfGrantable(now);
         }
@@ -182,8 +188,12 @@ final class LeaseKeeper implements LeaseCheck {
                 return;
             }
             long now = System.nanoTime();
-            lease.onAnswer(from, envelope.epoch(), fingerprint, seq,
+            boolean runsAgain = lease.onAnswer(from, envelope.epoch(), fingerprint, seq,
                     ready ? EpochLease.Answer.READY : EpochLease.Answer.NOT_READY, now);
+            if (runsAgain) {
+                LOG.debug("{}: the grant lease runs again (epoch {}, answer of {})", transport.self(),
+                        envelope.epoch(), from);
+            }
             mirror();
             due = takeIfGrantable(now);
         }
@@ -215,6 +225,12 @@ final class LeaseKeeper implements LeaseCheck {
             long now = System.nanoTime();
             boolean held = lease.holdValid(now);
             lapsed = heldAtLastTick && !held;
+            boolean grantable = lease.mayGrant(now);
+            if (grantable != grantableAtLastTick) {
+                LOG.debug("{}: at the lease tick, may grant {} (was {}), hold valid {}", transport.self(), grantable,
+                        grantableAtLastTick, held);
+                grantableAtLastTick = grantable;
+            }
             heldAtLastTick = held;
             probe = probe(now);
             due = takeIfGrantable(now);

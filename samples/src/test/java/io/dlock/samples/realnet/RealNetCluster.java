@@ -5,6 +5,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -162,10 +163,25 @@ final class RealNetCluster implements AutoCloseable {
         return p != null && p.isAlive();
     }
 
+    /**
+     * Reads node {@code node}'s output: history lines, events and log lines. With the system property
+     * {@code dlock.test.realnet-output-dir}, every log line also goes to
+     * {@code <dir>/<cluster>-n<node>.<incarnation>.log},
+     * and DEBUG and TRACE lines go only there (a TRACE run writes far more than memory should hold).
+     */
     private void read(int node, Process p) {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        String outputDir = System.getProperty("dlock.test.realnet-output-dir");
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+             Writer file = outputFile(outputDir, node)) {
             String line;
             while ((line = r.readLine()) != null) {
+                if (file != null) {
+                    file.write(line);
+                    file.write('\n');
+                    if (line.contains(" DEBUG ") || line.contains(" TRACE ")) {
+                        continue;
+                    }
+                }
                 if (line.startsWith(NemesisNode.HISTORY)) {
                     history.add(line.substring(NemesisNode.HISTORY.length()));
                     continue;
@@ -181,6 +197,15 @@ final class RealNetCluster implements AutoCloseable {
         } catch (IOException e) {
             logs.add("n" + node + ": output closed: " + e);
         }
+    }
+
+    /** The file for node {@code node}'s current incarnation's log lines in {@code dir}, or null without a dir. */
+    private Writer outputFile(String dir, int node) throws IOException {
+        if (dir == null) {
+            return null;
+        }
+        Files.createDirectories(Path.of(dir));
+        return Files.newBufferedWriter(Path.of(dir, cluster + "-n" + node + "." + incarnations[node - 1] + ".log"));
     }
 
     /**
@@ -288,6 +313,13 @@ final class RealNetCluster implements AutoCloseable {
     /** Every accepted write in the store, oldest first. */
     List<FencedFile.Entry> history() {
         return Files.exists(store) ? new FencedFile(store).history() : List.of();
+    }
+
+    /** Every output line of every node that is not an event, in arrival order, each prefixed with its node. */
+    List<String> output() {
+        synchronized (logs) {
+            return new ArrayList<>(logs);
+        }
     }
 
     /**
