@@ -86,7 +86,7 @@ class MutexAlgorithmContractTest {
         check(MutexAlgorithm.MAEKAWA, "maekawa", ProtocolFamily.QUORUM, true, Set.of("basic", "quorum"),
                 "3(K-1)..5(K-1), K=|S_i|", 2);
         check(MutexAlgorithm.DECENTRALIZED, "decentralized", ProtocolFamily.QUORUM, false,
-                Set.of("quorum", "backoff-ms", "seed", "reply-timeout-ms"), "3(N-1); sum_a 2(N-1)+g_a", Double.NaN);
+                Set.of("quorum", "backoff-ms", "backoff-cap", "seed", "reply-timeout-ms"), "3(N-1); sum_a 2(N-1)+g_a", Double.NaN);
         check(MutexAlgorithm.RAYNAL, "raynal", ProtocolFamily.PERMISSION, false,
                 Set.of("original", "retry-ms", "idle-pass-ms"), "d(N-1) <= (N-1)^2 (INFORM)", 1);
     }

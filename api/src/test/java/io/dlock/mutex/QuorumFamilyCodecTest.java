@@ -53,7 +53,7 @@ class QuorumFamilyCodecTest {
                 new MaekawaMessage.Locked(BIG, BIG, BIG), new MaekawaMessage.Release(3, 0), new MaekawaMessage.Failed(BIG),
                 new MaekawaMessage.Inquire(2, 1), new MaekawaMessage.Relinquish(BIG, BIG),
                 new MaekawaMessage.State(0, PeerState.IDLE, 0), new MaekawaMessage.State(BIG, PeerState.HOLDING, BIG)));
-        roundTrip(MutexAlgorithm.DECENTRALIZED, List.of(new DecentralizedMessage.Request(1),
+        roundTrip(MutexAlgorithm.DECENTRALIZED, List.of(new DecentralizedMessage.Request(1, 1), new DecentralizedMessage.Request(BIG, Integer.MAX_VALUE),
                 new DecentralizedMessage.Grant(BIG, BIG), new DecentralizedMessage.Deny(7),
                 new DecentralizedMessage.Release(BIG, 0), new DecentralizedMessage.State(0, PeerState.WAITING, 3),
                 new DecentralizedMessage.State(BIG, PeerState.HOLDING, BIG)));

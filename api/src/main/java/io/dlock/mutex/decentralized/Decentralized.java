@@ -68,6 +68,15 @@ import java.util.TreeSet;
  *   <li>Fencing tokens: GRANT carries the coordinator's highest token and RELEASE the client's; a
  *       client entering takes one more than the highest it has seen. Two consecutive holders share a
  *       voter, which voted for the second after the first's RELEASE.</li>
+ *   <li>Courtesy: a client that held the CS while its own replica refused another client's request waits one
+ *       back-off before the first attempt of its next request, unless its replica has voted for another client
+ *       meanwhile. REQUEST carries the attempt's number within its request ({@code tries}), and the wait is drawn
+ *       from the window the refused client now waits in, {@code 1 .. B·2^min(tries, cap)} for the largest
+ *       {@code tries} refused. Without it, the holder's next request (sent with its
+ *       RELEASE when a local thread waits) reached every replica before any refused client's retry, and one node
+ *       kept the lock for as long as it had threads waiting (5 in-memory nodes with 2 threads each: 42 110
+ *       entries to 0 in 90 s; on 5 namespace hosts for minutes). An uncontended client never waits. The cap of
+ *       the window's exponent, 10 in docs/algorithms.md A2, is the option {@code backoff-cap}.</li>
  *   <li>View changes and start on first use: the {@link EpochBarrier}. Each member announces its
  *       state; coordinators forget their votes and DENY every request until every member has
  *       announced, then vote for the announced holder (if any), which releases every member after
@@ -109,6 +118,8 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     private final MutexEffects<DecentralizedMessage> effects;
     private final int quorumOption;
     private final long backoffBase;
+    /** The largest exponent of the back-off window (option {@code backoff-cap}). */
+    private final int backoffCap;
     private final long replyTimeout;
     private final SplittableRandom random;
     private final EpochBarrier barrier;
@@ -119,6 +130,12 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     private Phase phase = Phase.IDLE;
     private long attempt;
     private int tries;
+    /**
+     * The largest {@code tries} of a request this replica refused while this client held the CS, since it last
+     * voted for another client; 0 if none: the next request first waits a back-off of that window (the courtesy
+     * rule, see the class comment).
+     */
+    private int courtesyTries;
     /** Hashed (add and size only; sorted where shown). */
     private final Set<NodeId> replied = new HashSet<>();
     /**
@@ -142,18 +159,20 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     /**
      * @param quorumOption votes needed, or 0 for a majority; clamped to {@code [N/2 + 1, N]} per view
      * @param backoffBase  base back-off B in timer units (ms in the runtime)
+     * @param backoffCap   the largest exponent of the back-off window {@code B·2^min(t, cap)}
      * @param replyTimeout how long an attempt waits for replies before counting the missing ones as
      *                     DENY (rule 9), in timer units; 0 = wait for every reply
      * @param seed         the seed of the back-off PRNG when the driver gives none (option {@code seed})
      */
     Decentralized(ProtocolContext<DecentralizedMessage> context, int quorumOption, long backoffBase,
-                  long replyTimeout, long seed) {
+                  int backoffCap, long replyTimeout, long seed) {
         this.self = context.self();
         this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.view = context.view();
         this.quorumOption = quorumOption;
         this.backoffBase = backoffBase;
+        this.backoffCap = backoffCap;
         this.replyTimeout = replyTimeout;
         this.random = context.random(seed); // forked from the run's seed in a simulation
         this.barrier = new EpochBarrier(self, view, context.startsIdle());
@@ -178,7 +197,20 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
             throw new IllegalStateException(self + " already has an outstanding request");
         }
         tries = 0;
+        if (courtesyTries > 0) {
+            phase = Phase.BACKOFF; // the courtesy rule: the refused clients retry first
+            effects.setTimer(BACKOFF, backoff(courtesyTries));
+            courtesyTries = 0;
+            return;
+        }
         startAttempt(); // rule 1
+    }
+
+    /** A back-off after {@code failures} failed attempts: uniform in {@code 1 .. B·2^min(failures, cap)}. */
+    private long backoff(int failures) {
+        int exponent = Math.min(failures, backoffCap);
+        long bound = backoffBase > (Long.MAX_VALUE >> 1) >> exponent ? Long.MAX_VALUE >> 1 : backoffBase << exponent;
+        return random.nextLong(Math.max(1, bound)) + 1;
     }
 
     /** Rule 2: a new attempt asks every coordinator (our own locally). */
@@ -189,11 +221,11 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         repliedMembers = 0;
         granted.clear();
         phase = Phase.TRYING;
-        effects.broadcast(new Request(attempt));
+        effects.broadcast(new Request(attempt, tries));
         if (replyTimeout > 0 && view.size() > 1) {
             effects.setTimer(REPLY, replyTimeout); // rule 9
         }
-        onReply(self, coordinatorVote(self, attempt), fences.highest());
+        onReply(self, coordinatorVote(self, attempt, tries), fences.highest());
     }
 
     /** Rule 4: count a reply to the current attempt; decide when every member has answered. */
@@ -226,9 +258,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         } else {
             returnVotes();
             phase = Phase.BACKOFF;
-            int exponent = Math.min(tries, 10);
-            long bound = Math.max(1, backoffBase << exponent);
-            effects.setTimer(BACKOFF, random.nextLong(bound) + 1);
+            effects.setTimer(BACKOFF, backoff(tries));
         }
     }
 
@@ -281,7 +311,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     // ---- coordinator ------------------------------------------------------------------------------
 
     /** Rule 3: vote for the attempt if our vote is free, else refuse; never queue. */
-    private boolean coordinatorVote(NodeId client, long a) {
+    private boolean coordinatorVote(NodeId client, long a, int clientTries) {
         if (a <= seen.getOrDefault(client, 0L)) {
             return holder != null && holder.equals(client) && holderAttempt == a; // a duplicate
         }
@@ -292,7 +322,13 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         if (holder == null && barrier.isComplete()) {
             holder = client;
             holderAttempt = a;
+            if (!client.equals(self)) {
+                courtesyTries = 0; // another client got this replica's vote: the courtesy is paid
+            }
             return true;
+        }
+        if (phase == Phase.HOLDING && !client.equals(self)) {
+            courtesyTries = Math.max(courtesyTries, clientTries);
         }
         return false;
     }
@@ -316,7 +352,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     public void onMessage(NodeId from, DecentralizedMessage message) {
         announceIfDue();
         if (message instanceof Request r) {
-            boolean vote = coordinatorVote(from, r.attempt());
+            boolean vote = coordinatorVote(from, r.attempt(), r.tries());
             effects.send(from, vote ? new Grant(r.attempt(), fences.highest()) : new Deny(r.attempt()));
         } else if (message instanceof Grant g) {
             if (phase == Phase.TRYING && g.attempt() == attempt) {

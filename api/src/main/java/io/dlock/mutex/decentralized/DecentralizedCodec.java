@@ -17,7 +17,7 @@ import io.dlock.spi.WireWriter;
  * Wire format of {@link DecentralizedMessage}: one type byte, then the fields as unsigned varints.
  *
  * <pre>
- *   1 Request attempt
+ *   1 Request attempt tries
  *   2 Grant   attempt fence
  *   3 Deny    attempt
  *   4 Release attempt fence
@@ -35,7 +35,7 @@ final class DecentralizedCodec implements MessageCodec<DecentralizedMessage> {
     @Override
     public void encode(DecentralizedMessage message, WireWriter out) {
         if (message instanceof Request r) {
-            out.writeByte(REQUEST).writeVarLong(r.attempt());
+            out.writeByte(REQUEST).writeVarLong(r.attempt()).writeVarLong(r.tries());
         } else if (message instanceof Grant g) {
             out.writeByte(GRANT).writeVarLong(g.attempt()).writeVarLong(g.fence());
         } else if (message instanceof Deny d) {
@@ -59,7 +59,8 @@ final class DecentralizedCodec implements MessageCodec<DecentralizedMessage> {
         long attempt = in.readVarLong();
         DecentralizedMessage message;
         if (tag == REQUEST) {
-            message = build(name, () -> new Request(attempt));
+            long tries = in.readVarLong();
+            message = build(name, () -> new Request(attempt, (int) Math.min(tries, Integer.MAX_VALUE)));
         } else if (tag == GRANT) {
             long fence = in.readVarLong();
             message = build(name, () -> new Grant(attempt, fence));

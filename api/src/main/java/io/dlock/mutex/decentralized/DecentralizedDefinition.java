@@ -23,8 +23,11 @@ import java.util.Set;
  *       {@code max(N/2 + 1, min(m, N))}: never less than a strict majority (safety), never more than
  *       N (liveness). Tanenbaum's example {@code m = 3N/4} on 32 replicas is {@code 24}.</li>
  *   <li>{@value #BACKOFF_MS}: base back-off B (default 10): after the t-th failed attempt a client
- *       waits a uniform {@code 1 .. B·2^min(t,10)} timer units (milliseconds in the runtime, virtual
+ *       waits a uniform {@code 1 .. B·2^min(t,cap)} timer units (milliseconds in the runtime, virtual
  *       units in the simulator).</li>
+ *   <li>{@value #BACKOFF_CAP}: the cap of that exponent (default {@value #DEFAULT_BACKOFF_CAP}, 0 to 30); a
+ *       client that held the CS while its replica refused others also waits one back-off of the full window
+ *       before its next request (the courtesy rule, see {@link Decentralized}).</li>
  *   <li>{@value #REPLY_TIMEOUT_MS}: docs/algorithms.md A2 rule 9 (default {@value #DEFAULT_REPLY_TIMEOUT_MS}; 0 turns
  *       it off): an attempt still missing replies after that many timer units counts them as DENY, so
  *       a crashed replica that is still in the view does not block every attempt.</li>
@@ -42,6 +45,10 @@ public final class DecentralizedDefinition extends AbstractMutexProtocolDefiniti
     public static final String QUORUM = "quorum";
     /** Option key: base back-off in timer units. */
     public static final String BACKOFF_MS = "backoff-ms";
+    /** Option key: the largest exponent of the back-off window. */
+    public static final String BACKOFF_CAP = "backoff-cap";
+    /** Default of {@value #BACKOFF_CAP}: a window of at most 1 024 B, as in docs/algorithms.md A2. */
+    public static final int DEFAULT_BACKOFF_CAP = 10;
     /** Option key: seed of the back-off PRNG where the driver gives none. */
     public static final String SEED = "seed";
     /** Option key: reply timeout of an attempt (rule 9), 0 = off. */
@@ -51,7 +58,7 @@ public final class DecentralizedDefinition extends AbstractMutexProtocolDefiniti
 
     /** Creates the definition; stateless, so one instance can serve every lock. */
     public DecentralizedDefinition() {
-        super(NAME, ProtocolFamily.QUORUM, false, Set.of(QUORUM, BACKOFF_MS, SEED, REPLY_TIMEOUT_MS),
+        super(NAME, ProtocolFamily.QUORUM, false, Set.of(QUORUM, BACKOFF_MS, BACKOFF_CAP, SEED, REPLY_TIMEOUT_MS),
                 new DecentralizedCodec(), "3(N-1); sum_a 2(N-1)+g_a");
     }
 
@@ -60,8 +67,13 @@ public final class DecentralizedDefinition extends AbstractMutexProtocolDefiniti
         options.requireKeysIn(NAME, optionKeys());
         quorum(options);
         options.getLong(BACKOFF_MS, 10, 1, 1L << 40);
+        backoffCap(options);
         options.getLong(SEED, 0, Long.MIN_VALUE, Long.MAX_VALUE);
         options.getLong(REPLY_TIMEOUT_MS, DEFAULT_REPLY_TIMEOUT_MS, 0, 1L << 40);
+    }
+
+    private static int backoffCap(ProtocolOptions options) {
+        return (int) options.getLong(BACKOFF_CAP, DEFAULT_BACKOFF_CAP, 0, 30);
     }
 
     private static int quorum(ProtocolOptions options) {
@@ -86,7 +98,7 @@ public final class DecentralizedDefinition extends AbstractMutexProtocolDefiniti
         ProtocolOptions options = context.options();
         validateOptions(options);
         return new Decentralized(context, quorum(options), options.getLong(BACKOFF_MS, 10, 1, 1L << 40),
-                options.getLong(REPLY_TIMEOUT_MS, DEFAULT_REPLY_TIMEOUT_MS, 0, 1L << 40),
+                backoffCap(options), options.getLong(REPLY_TIMEOUT_MS, DEFAULT_REPLY_TIMEOUT_MS, 0, 1L << 40),
                 options.getLong(SEED, 0, Long.MIN_VALUE, Long.MAX_VALUE));
     }
 

@@ -16,10 +16,13 @@ public sealed interface DecentralizedMessage extends ProtocolMessage {
      * Rule 2: a client asks a replica coordinator for its vote.
      *
      * @param attempt the client's attempt number, at least 1
+     * @param tries   which attempt of the current request this is, at least 1: a client refused now waits a
+     *                back-off whose window grows with it, and a holder that refused it waits as long (courtesy)
      */
-    record Request(long attempt) implements DecentralizedMessage {
+    record Request(long attempt, int tries) implements DecentralizedMessage {
         public Request {
             requireAtLeast("attempt", attempt, 1);
+            requireAtLeast("tries", tries, 1);
         }
     }
 

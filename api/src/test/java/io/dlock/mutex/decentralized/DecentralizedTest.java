@@ -86,15 +86,78 @@ class DecentralizedTest {
         pb.onRequest(); // B votes for itself (replica c2)
         fxA.drainSent();
         fxB.drainSent();
-        pc1.onMessage(a, new Request(1));             // c1 votes for A
+        pc1.onMessage(a, new Request(1, 1));          // c1 votes for A
         pa.onMessage(c1, new Grant(1, 0));
         pb.onMessage(a, new Deny(1));                 // c0 refuses B
         pa.onMessage(b, new Deny(1));                 // c2 refuses A
         assertEquals(1, fxA.drainGrants().size(), "A holds with 2 of 3 votes");
         pc1 = create(c1, view, new RecordingEffects<>(c1, view)); // c1 restarts and forgets its vote
-        pc1.onMessage(b, new Request(1));             // and votes for B
+        pc1.onMessage(b, new Request(1, 1));          // and votes for B
         pb.onMessage(c1, new Grant(1, 0));
         assertEquals(1, fxB.drainGrants().size(), "B holds too: ME1 violated, as docs/algorithms.md DEC-4 constructs");
+    }
+
+    /**
+     * The courtesy rule: A holds and its replica refuses B's third attempt, so A's next request first waits a
+     * back-off drawn from B's window (at most B·2^3 = 80 ms with the default base) instead of asking at once;
+     * once A's replica has voted for B, A owes nothing and asks at once again.
+     */
+    @Test
+    void aHolderThatRefusedOthersWaitsBeforeItsNextRequest() {
+        View view = View.ofRange(1, 2);
+        NodeId a = NodeId.of(0);
+        NodeId b = NodeId.of(1);
+        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(a, view);
+        MutexProtocol<DecentralizedMessage> pa = DEFINITION.create(new ProtocolContext<>(a, view, fxA, ProtocolOptions.NONE));
+        pa.onRequest();
+        pa.onMessage(b, new Grant(1, 0));
+        assertEquals(1, fxA.drainGrants().size(), "A holds");
+        fxA.drainSent();
+        pa.onMessage(b, new Request(5, 3)); // B's third attempt is refused by A's replica
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(b, new Deny(5))), fxA.drainSent());
+        pa.onRelease();
+        fxA.drainSent();
+        pa.onRequest();
+        assertEquals(List.of(), fxA.drainSent(), "A does not ask at once");
+        long wait = fxA.timers().get(Decentralized.BACKOFF);
+        assertTrue(wait >= 1 && wait <= 10 << 3, "a wait from B's window 1..80, got " + wait);
+        pa.onTimer(Decentralized.BACKOFF);
+        assertEquals(1, fxA.drainSent().size(), "then A asks B's replica");
+    }
+
+    /** The courtesy is paid once A's replica has voted for the client it refused: A then asks at once. */
+    @Test
+    void aHolderWhoseReplicaVotedForTheRefusedClientAsksAtOnce() {
+        View view = View.ofRange(1, 2);
+        NodeId a = NodeId.of(0);
+        NodeId b = NodeId.of(1);
+        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(a, view);
+        MutexProtocol<DecentralizedMessage> pa = DEFINITION.create(new ProtocolContext<>(a, view, fxA, ProtocolOptions.NONE));
+        pa.onRequest();
+        pa.onMessage(b, new Grant(1, 0));
+        pa.onMessage(b, new Request(5, 3)); // refused while A holds
+        pa.onRelease();
+        pa.onMessage(b, new Request(6, 4)); // A's replica is free again: it votes for B
+        fxA.drainSent();
+        pa.onMessage(b, new Release(6, 0));
+        pa.onRequest();
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(b, new Request(2, 1))), fxA.drainSent());
+    }
+
+    /** Without contention a holder owes no courtesy: its next request asks at once. */
+    @Test
+    void anUncontendedHolderAsksAtOnce() {
+        View view = View.ofRange(1, 2);
+        NodeId a = NodeId.of(0);
+        NodeId b = NodeId.of(1);
+        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(a, view);
+        MutexProtocol<DecentralizedMessage> pa = DEFINITION.create(new ProtocolContext<>(a, view, fxA, ProtocolOptions.NONE));
+        pa.onRequest();
+        pa.onMessage(b, new Grant(1, 0));
+        pa.onRelease();
+        fxA.drainSent();
+        pa.onRequest();
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(b, new Request(2, 1))), fxA.drainSent());
     }
 
     private static MutexProtocol<DecentralizedMessage> create(NodeId self, View view, RecordingEffects<DecentralizedMessage> fx) {
