@@ -22,7 +22,6 @@ import io.dlock.runtime.LockMessageReader.Incoming;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -34,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * releases, messages, views and timers; the effects that turn its answers into sends, grants and timers;
  * epoch filtering; and the lock's counters. Beside it, each with one job: {@link LocalLockState} (the local
  * threads), {@link LockMessageSender} and {@link LockMessageReader} (the lock's messages on the wire),
- * {@link LockConditions} (the lock's conditions) and {@link ReclaimFreeze} (the events that wait for a
- * reclamation round's decision).
+ * {@link LockConditions} (the lock's conditions), {@link ReclaimFreeze} (the events that wait for a
+ * reclamation round's decision) and {@link LockPins} (the pins and the marks of use that reclamation reads).
  *
  * <p>Every protocol call happens on the event loop, one at a time. Messages pass the lock's
  * {@link EpochInbox}: those of an older epoch are dropped; those of a newer epoch (the sender installed
@@ -47,15 +46,14 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Reclamation</h2>
  * A reclamation round ({@link io.dlock.reclaim.Reclamation}, driven by {@link ReclaimDriver}) asks the driver
- * to {@linkplain #vote vote}: if the lock has been idle here for the expiry ({@link #markIdle}), nobody pins
+ * to {@linkplain #vote vote}: if the lock has been idle here for the expiry ({@link LockPins#markIdle}), nobody pins
  * it, no local thread holds or waits for it, no condition has a waiter and the algorithm says it is at rest,
  * the driver <em>freezes</em>: every event (message, request, view, timer) waits in its {@link ReclaimFreeze}
  * until the decision. {@link #commit} replaces the protocol by a fresh one (a new incarnation, fenced above the node's
  * floor) and, if nothing waits and nobody pins the driver, buries it; {@link #thaw} replays what waited.
  *
  * <p><b>Pins.</b> Whoever submits an event pins the driver (a facade call, a message delivery); each queued
- * event holds a pin of its own until it runs or is held. So, on the event loop, "no pin and nothing held"
- * means no event of the lock is on its way here, and burying it loses nothing.
+ * event holds a pin of its own until it runs or is held ({@link LockPins} says why burying it then loses nothing).
  *
  * @param <M> the algorithm's message type
  */
@@ -83,16 +81,10 @@ final class LockDriver<M extends ProtocolMessage> {
     private final LongSupplier fencingFloor;
     /** Tells the lock's ownership listeners (kept by the node, by lock name, so they outlive this driver). */
     private final Consumer<OwnershipLoss> ownershipLost;
-    /** Pins (see the class comment); -1 once buried. */
-    private final AtomicInteger pins = new AtomicInteger();
-    /** Whether the registry has moved this driver to its idle place (unused here for the idle expiry). */
-    private volatile boolean idle;
-    /** When the registry last told its cache of a use of this driver ({@link System#nanoTime()}). */
-    private volatile long touchedAt;
+    /** Pins (see the class comment) and the registry's and the reclamation's marks of use. */
+    private final LockPins pins = new LockPins();
     /** The newest view epoch queued to the loop (a cheap check before queuing another). */
     private volatile long viewQueued;
-    /** When this driver was last nominated for reclamation ({@link System#nanoTime()}), 0 if never. */
-    private volatile long nominatedAt;
     private final LongAdder entries = new LongAdder();
     private final LongAdder messagesReceived = new LongAdder();
     private final LongAdder malformed = new LongAdder();
@@ -170,54 +162,16 @@ final class LockDriver<M extends ProtocolMessage> {
 
     /** Pins this driver; false if it is buried (look the name up again). */
     boolean pin() {
-        while (true) {
-            int n = pins.get();
-            if (n < 0) {
-                return false;
-            }
-            if (pins.compareAndSet(n, n + 1)) {
-                return true;
-            }
-        }
+        return pins.pin();
     }
 
     void unpin() {
-        pins.decrementAndGet();
+        pins.unpin();
     }
 
-    /** Buries this driver if nobody pins it: no pin succeeds afterwards. */
-    boolean tryBury() {
-        return pins.compareAndSet(0, -1);
-    }
-
-    boolean buried() {
-        return pins.get() < 0;
-    }
-
-    /** Whether the registry has marked this driver idle (expired from use). */
-    boolean idle() {
-        return idle;
-    }
-
-    long touchedAt() {
-        return touchedAt;
-    }
-
-    void touched(long nanoTime) {
-        touchedAt = nanoTime;
-    }
-
-    /** The registry moved this driver to its idle place ({@code true}) or back into use. */
-    void markIdle(boolean idle) {
-        this.idle = idle;
-    }
-
-    long nominatedAt() {
-        return nominatedAt;
-    }
-
-    void nominated(long nanoTime) {
-        nominatedAt = nanoTime;
+    /** This driver's pins, burial and marks of use, for the registry and the reclamation. */
+    LockPins pins() {
+        return pins;
     }
 
     /**
@@ -282,7 +236,7 @@ final class LockDriver<M extends ProtocolMessage> {
      */
     void vote(long epoch, Consumer<LockVote> answer) {
         loop.execute(() -> {
-            boolean atRest = !stopped && !freeze.frozen() && idle && pins.get() == 0 && freeze.nothingHeld()
+            boolean atRest = !stopped && !freeze.frozen() && pins.idle() && pins.unpinned() && freeze.nothingHeld()
                     && view.epoch() == epoch && local.idle() && conditions.atRest() && protocol.atRest();
             if (atRest) {
                 freeze.freeze();

@@ -37,7 +37,7 @@ import java.util.function.Function;
  * last use. An idle driver is brought back into use through the cache.
  *
  * <p><b>Pins.</b> A caller that uses a driver {@link #pin pins} it first and unpins it after; a driver is
- * buried only when nobody pins it ({@link LockDriver#tryBury()}), and a pin on a buried driver fails, so the
+ * buried only when nobody pins it ({@link LockPins#tryBury()}), and a pin on a buried driver fails, so the
  * caller looks the name up again and gets a new driver. A name therefore never has two live drivers on a node.
  */
 final class LockRegistry {
@@ -81,8 +81,8 @@ final class LockRegistry {
         }
         this.inUse = builder.<String, LockDriver<?>>evictionListener((name, driver, cause) -> {
             if ((cause == RemovalCause.EXPIRED || cause == RemovalCause.SIZE) && name != null && driver != null
-                    && !driver.buried()) {
-                driver.markIdle(true);
+                    && !driver.pins().buried()) {
+                driver.pins().markIdle(true);
                 idle.put(name, driver);
             }
         }).build();
@@ -94,10 +94,10 @@ final class LockRegistry {
      */
     LockDriver<?> pin(String name) {
         LockDriver<?> driver = drivers.get(name);
-        if (driver != null && !driver.idle() && driver.pin()) {
+        if (driver != null && !driver.pins().idle() && driver.pin()) {
             long now = System.nanoTime();
-            if (now - driver.touchedAt() > touchEveryNanos) {
-                driver.touched(now);
+            if (now - driver.pins().touchedAt() > touchEveryNanos) {
+                driver.pins().touched(now);
                 inUse.getIfPresent(name); // a use, for the cache's expiry; at most once per touch interval
             }
             return driver;
@@ -105,7 +105,7 @@ final class LockRegistry {
         while (true) {
             driver = inUse.get(name, this::toUse);
             if (driver.pin()) {
-                driver.touched(System.nanoTime());
+                driver.pins().touched(System.nanoTime());
                 return driver;
             }
             inUse.asMap().remove(name, driver); // buried between the lookup and the pin: look again
@@ -115,9 +115,9 @@ final class LockRegistry {
     /** Caffeine's loader: the node's driver of {@code name} (created if it has none) goes back into use. */
     private LockDriver<?> toUse(String name) {
         LockDriver<?> driver = drivers.compute(name, (key, current) ->
-                current == null || current.buried() ? create(key) : current);
+                current == null || current.pins().buried() ? create(key) : current);
         if (idle.remove(name, driver)) {
-            driver.markIdle(false);
+            driver.pins().markIdle(false);
         }
         return driver;
     }
@@ -144,7 +144,7 @@ final class LockRegistry {
     VoteTarget forVote(String name) {
         VoteTarget[] found = new VoteTarget[1];
         drivers.compute(name, (key, current) -> {
-            if (current != null && !current.buried()) {
+            if (current != null && !current.pins().buried()) {
                 found[0] = VoteTarget.live(current);
             } else {
                 found[0] = reserved.add(key) ? VoteTarget.RESERVED : VoteTarget.RESERVED_BEFORE;
@@ -162,7 +162,7 @@ final class LockRegistry {
     LockDriver<?> unreserve(String name) {
         LockDriver<?>[] created = new LockDriver<?>[1];
         drivers.compute(name, (key, current) -> {
-            if (reserved.remove(key) && current != null && !current.buried() && current.createdFrozen()) {
+            if (reserved.remove(key) && current != null && !current.pins().buried() && current.createdFrozen()) {
                 created[0] = current;
             }
             return current;
@@ -171,12 +171,12 @@ final class LockRegistry {
     }
 
     /**
-     * Removes {@code driver} for good if nobody pins it (see {@link LockDriver#tryBury()}).
+     * Removes {@code driver} for good if nobody pins it (see {@link LockPins#tryBury()}).
      *
      * @return whether it was buried
      */
     boolean bury(String name, LockDriver<?> driver) {
-        if (!driver.tryBury()) {
+        if (!driver.pins().tryBury()) {
             return false;
         }
         drivers.remove(name, driver);

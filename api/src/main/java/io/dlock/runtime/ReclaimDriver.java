@@ -158,9 +158,10 @@ final class ReclaimDriver implements Reclamation.Port {
             if (names.size() >= MAX_NOMINATED_PER_SWEEP) {
                 break;
             }
-            long last = driver.nominatedAt();
-            if (!driver.buried() && !frozen.containsKey(driver.name()) && (last == 0 || now - last > renominateNanos)) {
-                driver.nominated(now);
+            LockPins pins = driver.pins();
+            long last = pins.nominatedAt();
+            if (!pins.buried() && !frozen.containsKey(driver.name()) && (last == 0 || now - last > renominateNanos)) {
+                pins.nominated(now);
                 names.add(driver.name());
             }
         }
@@ -189,7 +190,7 @@ final class ReclaimDriver implements Reclamation.Port {
             VoteTarget target = registry.forVote(name);
             LockDriver<?> driver = target.driver();
             if (driver != null) {
-                driver.nominated(0); // a round considers it: this node may nominate it again if it stays idle
+                driver.pins().nominated(0); // a round considers it: this node may nominate it again if it stays idle
             }
             if (driver == null) {
                 votes[i] = target == VoteTarget.RESERVED ? LockVote.absent(name) : LockVote.busy(name);

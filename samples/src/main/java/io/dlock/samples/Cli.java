@@ -14,8 +14,8 @@ import picocli.CommandLine.ParameterException;
  *   <li>It extends {@link DlockCommand} and is listed in {@link DlockCli}'s subcommands; {@code call()} returns the
  *       exit code (0 ok, 1 the run found a failure).</li>
  *   <li>An option has the type it means, converted by picocli: an enum or a {@link ChoiceConverter} for a fixed
- *       set of names ({@link OutputFormat}, {@link MessageDelay}), {@link NodeCounts} for sets of N,
- *       {@link MutexVariantConverter} for mutual-exclusion algorithms. Options several commands share are mixins:
+ *       set of names ({@link OutputFormat}, {@link MessageDelay}, {@link SweepWorkload}), {@link NodeCounts} for
+ *       sets of N, {@link MutexVariantConverter} for mutual-exclusion algorithms. Options several commands share are mixins:
  *       {@link FormatOption}, {@link SeedOption}, {@link MutexAlgorithmsOption}, {@link MutexRunOptions},
  *       {@link SweepNodesOption}.</li>
  *   <li>A value that converts but is out of range is refused first thing in {@code call()}, with

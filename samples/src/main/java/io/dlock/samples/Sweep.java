@@ -59,20 +59,49 @@ final class Sweep {
 
     /**
      * Runs {@code variant} on N nodes, {@code perNode} entries each (the formulas assume every node makes
-     * the same number of requests), random delays 1-10, channels reordered unless the algorithm needs FIFO,
-     * every message encoded and decoded. Decentralized above N = {@value #DECENTRALIZED_MAX_ENTRIES} makes
-     * {@value #DECENTRALIZED_MAX_ENTRIES} entries, one each by the lowest nodes.
+     * the same number of requests), the default workload's think and hold times, one seed.
      */
     static MutexPoint mutex(MutexVariant variant, int nodes, long perNode, long seed) {
+        return mutex(variant, nodes, perNode, SweepWorkload.DEFAULT, seed, 1);
+    }
+
+    /**
+     * Runs {@code variant} on N nodes, {@code perNode} entries each (the formulas assume every node makes
+     * the same number of requests) with the think and hold times of {@code shape}, random delays 1-10, channels
+     * reordered unless the algorithm needs FIFO, every message encoded and decoded; once per seed {@code seed ..
+     * seed + seeds - 1}, the runs pooled: messages per entry is all their messages over all their entries, the
+     * counts are sums, and the replay line is the first failing run's (else the first run's). Decentralized above
+     * N = {@value #DECENTRALIZED_MAX_ENTRIES} makes {@value #DECENTRALIZED_MAX_ENTRIES} entries, one each by the
+     * lowest nodes.
+     */
+    static MutexPoint mutex(MutexVariant variant, int nodes, long perNode, SweepWorkload shape, long seed, int seeds) {
         MutexProtocolDefinition<?> definition = AlgorithmDefinitions.mutex(variant.algorithm());
         boolean perpetual = !definition.quiescentWhenIdle();
-        SimulationResult r = Simulation.of(definition).nodes(nodes).seed(seed).options(new ProtocolOptions(variant.options()))
-                .stopWhenWorkloadDone(perpetual).workload(workload(variant, nodes, perNode)).encodeMessages(true).run();
-        return new MutexPoint(variant.name(), definition.family(), nodes, r.entries(), r.messagesPerEntry(),
-                definition.expectedMessagesPerEntry(nodes), perpetual,
-                r.safetyViolations() + r.fenceViolations() + r.grantViolations() + r.codecErrors()
-                        + (r.error() == null ? 0 : 1),
-                r.ungranted(), r.events(), r.replay());
+        Simulation simulation = Simulation.of(definition).nodes(nodes).options(new ProtocolOptions(variant.options()))
+                .stopWhenWorkloadDone(perpetual).workload(shape.shape(workload(variant, nodes, perNode), nodes))
+                .encodeMessages(true);
+        long entries = 0;
+        long messages = 0;
+        long violations = 0;
+        long ungranted = 0;
+        long events = 0;
+        String replay = null;
+        for (long s = seed; s < seed + seeds; s++) {
+            SimulationResult r = simulation.seed(s).run();
+            long bad = r.safetyViolations() + r.fenceViolations() + r.grantViolations() + r.codecErrors()
+                    + (r.error() == null ? 0 : 1);
+            if (replay == null || (bad + r.ungranted() > 0 && violations + ungranted == 0)) {
+                replay = r.replay();
+            }
+            entries += r.entries();
+            messages += r.messages();
+            violations += bad;
+            ungranted += r.ungranted();
+            events += r.events();
+        }
+        return new MutexPoint(variant.name(), definition.family(), nodes, entries,
+                entries == 0 ? Double.NaN : (double) messages / entries, definition.expectedMessagesPerEntry(nodes),
+                perpetual, violations, ungranted, events, replay);
     }
 
     /** The workload of a sweep point: {@code perNode} entries each, except decentralized above N = 64. */

@@ -20,7 +20,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       giving operations per second over the whole cluster, {@linkplain #jain Jain's index} and the
  *       {@linkplain #longestRun longest run} of consecutive entries by one node;</li>
  *   <li>{@link #contendedPicking}: the same loop, but each entry takes the lock its node's {@link LockPicker}
- *       names, e.g. one of many locks per business key.</li>
+ *       names, e.g. one of many locks per business key;</li>
+ *   <li>{@link #idle}: nothing runs; the warm-up, then a measured window of the measured seconds, for what a
+ *       cluster costs while nobody asks (the caller counts the messages, the harness the CPU time).</li>
  * </ul>
  * A {@link Window} hears when the measured window opens and closes, so that a caller can count what
  * happened inside it (dlock counts the messages its nodes sent). Every run also reports the JVM's CPU time per
@@ -226,6 +228,24 @@ public final class BenchHarness {
                     count / seconds, List.of(), Double.NaN, 0, failures,
                     cpuUnknown ? Double.NaN : ProcessCpuClock.microsPerOp(0, cpuNanos, count));
         }
+    }
+
+    /**
+     * An idle window: runs nothing; waits for the warm-up, then keeps {@code window} open for the measured seconds.
+     *
+     * @return the window's length and the CPU time this JVM used in it per second of it
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public IdleWindow idle(Window window) throws InterruptedException {
+        Thread.sleep(millis(warmup));
+        window.opened();
+        long cpuAtStart = ProcessCpuClock.nanos();
+        long started = System.nanoTime();
+        Thread.sleep(millis(seconds));
+        window.closed();
+        long cpuAtEnd = ProcessCpuClock.nanos();
+        double elapsed = (System.nanoTime() - started) / 1e9;
+        return new IdleWindow(elapsed, cpuAtStart < 0 || cpuAtEnd < 0 ? Double.NaN : (cpuAtEnd - cpuAtStart) / 1e9 / elapsed);
     }
 
     /** {@code perNode} threads on each of {@code locks}, no window listener; see {@link #contended(List, int, Window)}. */

@@ -38,12 +38,13 @@ final class BenchClusters {
     }
 
     /**
-     * The configuration of a fresh cluster (its own name; on JGroups 127.0.0.1, the {@code --stack} and a port block
-     * of its own); set the node id per node.
+     * The configuration of a fresh cluster (its own name, the {@code --mutex-option}s; on JGroups 127.0.0.1, the
+     * {@code --stack} and a port block of its own); set the node id per node.
      */
     DlockConfig.Builder config(String transport, MutexVariant variant, int n, int handoff) {
         DlockConfig.Builder b = DlockConfig.builder().transport(transport).set(DlockConfig.MUTEX, variant.name())
                 .localHandoff(handoff).cluster("bench-" + UUID.randomUUID());
+        options.mutexOptions().forEach(b::mutexOption);
         if (transport.equals("jgroups")) {
             b.set(JGroupsTransportFactory.STACK, options.stack).set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
                     .set(JGroupsTransportFactory.PORT, Integer.toString(ports.reserve(n + 4)))

@@ -33,6 +33,8 @@ import picocli.CommandLine.Mixin;
  *       this JVM). The floor's cluster stays up, and its unicast and parallel round trips are timed again
  *       interleaved with each algorithm's uncontended run at its size ({@link BenchFloor}); every uncontended
  *       median is printed as a multiple of the round trip of its own slices.</li>
+ *   <li><b>idle</b> (with {@code --idle}, instead of all the above): what a cluster costs while nobody asks, after
+ *       one lock+unlock: the messages its nodes send per second and the JVM's CPU in cores ({@link BenchIdle}).</li>
  * </ul>
  * Transports: JGroups over 127.0.0.1 with dlock's default TCP stack (N channels in one JVM; {@code --stack} gives
  * another, e.g. a copy of the default stack with another bundler or {@code tcp_nodelay} off, to compare stacks:
@@ -49,13 +51,14 @@ import picocli.CommandLine.Mixin;
  * <p>The measuring loops are {@link io.dlock.bench.BenchHarness} (module {@code samples/bench-harness}), which
  * the baselines use too, so dlock and the baselines are measured the same way. This class only runs the matrix;
  * the parts are {@link BenchOptions} (the options and their checks), {@link BenchClusters} (the dlock clusters
- * and their message counts over the harness's measured window, {@link MessageWindow}), {@link BenchPerKey},
+ * and their message counts over the harness's measured window, {@link MessageWindow}), {@link BenchPerKey}, {@link BenchIdle},
  * {@link BenchFloor}, {@link BenchBaselines} (the baselines' JVMs) and {@link BenchReport} (the output).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure uncontended latency, contended throughput, messages per entry and fairness of each "
                 + "algorithm on JGroups (loopback TCP) and the in-memory network, against the JGroups floor and the baselines;"
-                + " with --per-key, also many locks (one per key) and the heap they retain once reclaimed.")
+                + " with --per-key, also many locks (one per key) and the heap they retain once reclaimed; with --idle, "
+                + "only what an idle cluster costs.")
 public final class BenchCommand extends DlockCommand {
 
     @Mixin
@@ -81,9 +84,23 @@ public final class BenchCommand extends DlockCommand {
         }
         BenchPorts ports = new BenchPorts(options.port);
         BenchClusters clusters = new BenchClusters(options, ports);
+        long start = System.nanoTime();
+        List<BenchRow> rows = options.idle ? idleRuns(clusters) : lockRuns(clusters);
+        if (options.baselines) {
+            rows.addAll(new BenchBaselines(options, ports).run());
+        }
+        double took = (System.nanoTime() - start) / 1e9;
+        print(options.format.json() ? BenchReport.json(rows)
+                : BenchReport.text(rows, options.stack, options.warmup, options.seconds, took)
+                        + (options.mutexOptions().isEmpty() ? "" : "dlock.mutex options of every cluster: "
+                        + options.mutexOptions() + "\n"));
+        return rows.stream().anyMatch(r -> r.failures() > 0) ? 1 : 0;
+    }
+
+    /** The uncontended, contended and per-key runs of every transport, algorithm, hand-off and size, and the floor. */
+    private List<BenchRow> lockRuns(BenchClusters clusters) throws Exception {
         BenchPerKey perKey = new BenchPerKey(options, clusters);
         List<BenchRow> rows = new ArrayList<>();
-        long start = System.nanoTime();
         for (String t : options.transport.names) {
             BenchFloor floor = t.equals("jgroups") && !options.noFloor ? BenchFloor.start(options, clusters) : null;
             try {
@@ -111,12 +128,22 @@ public final class BenchCommand extends DlockCommand {
                 }
             }
         }
-        if (options.baselines) {
-            rows.addAll(new BenchBaselines(options, ports).run());
+        return rows;
+    }
+
+    /** {@code --idle}: one idle run per transport, algorithm, hand-off and size. */
+    private List<BenchRow> idleRuns(BenchClusters clusters) throws Exception {
+        BenchIdle idle = new BenchIdle(options, clusters);
+        List<BenchRow> rows = new ArrayList<>();
+        for (String t : options.transport.names) {
+            for (MutexVariant a : options.algorithms.chosen()) {
+                for (int h : options.handoffs) {
+                    for (int n : options.nodes.counts()) {
+                        rows.add(idle.measure(t, a, n, h));
+                    }
+                }
+            }
         }
-        double took = (System.nanoTime() - start) / 1e9;
-        print(options.format.json() ? BenchReport.json(rows)
-                : BenchReport.text(rows, options.stack, options.warmup, options.seconds, took));
-        return rows.stream().anyMatch(r -> r.failures() > 0) ? 1 : 0;
+        return rows;
     }
 }

@@ -1,6 +1,8 @@
 package io.dlock.samples.bench;
 
 import io.dlock.DlockConfig;
+import io.dlock.DlockConfigException;
+import io.dlock.MutexVariant;
 import io.dlock.bench.BenchHarness;
 import io.dlock.samples.ChoiceConverter;
 import io.dlock.samples.Cli;
@@ -9,11 +11,15 @@ import io.dlock.samples.MutexAlgorithmsOption;
 import io.dlock.samples.NodeCounts;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * The options of {@code dlock bench} ({@link BenchCommand}): what to measure, for how long, and where the
@@ -101,6 +107,17 @@ final class BenchOptions {
                     + "entry and the heap retained per name once the idle names are reclaimed (default: not run)")
     List<Integer> perKey;
 
+    @Option(names = "--idle", negatable = false,
+            description = "measure only what an idle cluster costs, instead of the lock runs: for each algorithm and "
+                    + "--nodes, a fresh cluster locks and unlocks once on node 1, then nobody asks; reports the messages "
+                    + "the nodes send per second and the CPU of this JVM in cores, over --seconds after --warmup")
+    boolean idle;
+
+    @Option(names = "--mutex-option", paramLabel = "NAME=VALUE", converter = MutexOption.Converter.class,
+            description = "a dlock.mutex.NAME option of every cluster, e.g. idle-pause-ms=10 for token-ring; "
+                    + "repeatable; every chosen algorithm must declare it (default: none)")
+    List<MutexOption> mutexOptions;
+
     @Option(names = "--idle-expiry-ms", defaultValue = "1000", paramLabel = "MS",
             description = "dlock.lock.idle-expiry-ms of the per-key clusters, at least 100 (default ${DEFAULT-VALUE})")
     long idleExpiryMs;
@@ -157,9 +174,63 @@ final class BenchOptions {
             throw Cli.invalid(mixee, "--goals-from", "no file at " + goalsFrom.toAbsolutePath()
                     + "; give the output of dlock bench --format json");
         }
+        if (idle && (perKey != null || baselines)) {
+            throw Cli.invalid(mixee, "--idle", "measures only the idle cost; it cannot be combined with "
+                    + (perKey != null ? "--per-key" : "--baselines"));
+        }
+        checkMutexOptions();
         if (baselines && !Files.isRegularFile(baselinesJar)) {
             throw Cli.invalid(mixee, "--baselines-jar", "no jar at " + baselinesJar.toAbsolutePath()
                     + "; build it with mvn -B -Pbaselines -pl samples/baselines package");
+        }
+    }
+
+    /**
+     * Refuses a {@code --mutex-option} that a chosen algorithm does not declare, or whose value it does not accept,
+     * with the configuration's own message (which names the key and what is allowed).
+     */
+    private void checkMutexOptions() {
+        if (mutexOptions().isEmpty()) {
+            return;
+        }
+        for (MutexVariant variant : algorithms.chosen()) {
+            DlockConfig.Builder b = DlockConfig.builder().transport("inmemory").set(DlockConfig.MUTEX, variant.name());
+            mutexOptions().forEach(b::mutexOption);
+            try {
+                b.build();
+            } catch (DlockConfigException e) {
+                throw Cli.invalid(mixee, "--mutex-option", e.getMessage());
+            }
+        }
+    }
+
+    /** The {@code --mutex-option}s by name, in the order given (a name given again: its last value); empty without any. */
+    Map<String, String> mutexOptions() {
+        Map<String, String> byName = new LinkedHashMap<>();
+        if (mutexOptions != null) {
+            mutexOptions.forEach(o -> byName.put(o.name(), o.value()));
+        }
+        return byName;
+    }
+
+    /**
+     * One {@code --mutex-option NAME=VALUE}: the option {@code dlock.mutex.NAME} of every cluster.
+     *
+     * @param name  the option's name, without the {@code dlock.mutex.} prefix
+     * @param value its value, as written
+     */
+    record MutexOption(String name, String value) {
+
+        /** Converts {@code NAME=VALUE}; anything else is refused, naming the value and the form. */
+        static final class Converter implements ITypeConverter<MutexOption> {
+            @Override
+            public MutexOption convert(String text) {
+                int eq = text.indexOf('=');
+                if (eq <= 0) {
+                    throw new TypeConversionException("'" + text + "' is not NAME=VALUE; e.g. idle-pause-ms=10");
+                }
+                return new MutexOption(text.substring(0, eq).trim(), text.substring(eq + 1).trim());
+            }
         }
     }
 

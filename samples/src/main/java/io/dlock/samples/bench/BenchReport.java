@@ -22,7 +22,10 @@ final class BenchReport {
                 && r.handoff() == 0).findFirst();
     }
 
-    /** The tables for people: the floor, uncontended, contended, per key, the baselines, and what the columns mean. */
+    /**
+     * The tables for people: the floor, uncontended, contended, per key, idle, the baselines, and what the columns
+     * mean.
+     */
     static String text(List<BenchRow> rows, String stack, double warmup, double seconds, double took) {
         StringBuilder sb = new StringBuilder();
         List<BenchRow> floor = rows.stream().filter(r -> r.kind().equals("floor") && r.pairedWith().isEmpty()).toList();
@@ -82,6 +85,18 @@ final class BenchReport {
                         r.transport(), r.algorithm(), r.nodes(), r.threads(), r.handoff(), p.keys(),
                         f(r.opsPerSec(), "%.0f"), f(r.msgsPerEntry(), "%.2f"), p.names(), f(p.bytesPerName(), "%.0f"),
                         p.liveEngines(), r.failures()));
+            }
+            sb.append('\n');
+        }
+        List<BenchRow> idle = rows.stream().filter(r -> r.kind().equals(BenchIdle.KIND)).toList();
+        if (!idle.isEmpty()) {
+            sb.append("Idle: after one lock+unlock on node 1, nobody asks (messages of all the nodes, CPU of this JVM)\n");
+            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %9s %8s%n", "transport", "algorithm", "nodes",
+                    "handoff", "msgs/s", "cpu cores", "failures"));
+            for (BenchRow r : idle) {
+                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %7d %10s %9s %8d%n", r.transport(), r.algorithm(),
+                        r.nodes(), r.handoff(), f(r.idle().messagesPerSec(), "%.0f"), f(r.idle().cpuCores(), "%.2f"),
+                        r.failures()));
             }
             sb.append('\n');
         }

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * @param system     dlock, jgroups (the floor), or a baseline's name
  * @param transport  jgroups or inmemory (baselines: what they run on)
  * @param algorithm  algorithm, floor measure, or baseline lock
- * @param kind       uncontended, contended, per-key, or floor
+ * @param kind       uncontended, contended, per-key, idle, or floor
  * @param nodes      cluster size
  * @param threads    threads per node
  * @param handoff    dlock.lock.local-handoff
@@ -35,10 +35,12 @@ import java.util.regex.Pattern;
  *                   {@code Measurement.cpuUsPerOp}); NaN if not measured
  * @param framesPerEntry transport messages sent per entry ({@link io.dlock.LockMetrics#framesSent()}: the messages
  *                   one event sends to one node leave in one); NaN if not measured
+ * @param idle       what an idle row measured; {@link Idle#NONE} in other rows
  */
 record BenchRow(String system, String transport, String algorithm, String kind, int nodes, int threads, int handoff,
                 long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
-                long maxRun, long failures, PerKey perKey, String pairedWith, double cpuUs, double framesPerEntry) {
+                long maxRun, long failures, PerKey perKey, String pairedWith, double cpuUs, double framesPerEntry,
+                Idle idle) {
 
     private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": (\"[^\"]*\"|[-0-9.eE]+|null)");
 
@@ -56,43 +58,61 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
         static final PerKey NONE = new PerKey(0, 0, Double.NaN, 0);
     }
 
-    /** A row that is not a per-key one. */
+    /**
+     * The figures of an idle row ({@code dlock bench --idle}): a cluster that nobody asks for the lock, after one
+     * lock+unlock. As JSON, only an idle row has these fields.
+     *
+     * @param messagesPerSec messages the nodes sent per second (all their locks; what a perpetual algorithm costs)
+     * @param cpuCores       CPU time of the measuring JVM per second (1 = one core busy); NaN if not measured
+     */
+    record Idle(double messagesPerSec, double cpuCores) {
+        /** The figures of a row that is not an idle one. */
+        static final Idle NONE = new Idle(Double.NaN, Double.NaN);
+    }
+
+    /** A row that is neither a per-key nor an idle one. */
     BenchRow(String system, String transport, String algorithm, String kind, int nodes, int threads, int handoff,
              long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
              long maxRun, long failures) {
         this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
-                msgsPerEntry, jain, maxRun, failures, PerKey.NONE, "", Double.NaN, Double.NaN);
+                msgsPerEntry, jain, maxRun, failures, PerKey.NONE, "", Double.NaN, Double.NaN, Idle.NONE);
     }
 
-    /** A per-key row, or one that is not; paired with no algorithm. */
+    /** A per-key row, or one that is not; paired with no algorithm, not idle. */
     BenchRow(String system, String transport, String algorithm, String kind, int nodes, int threads, int handoff,
              long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
              long maxRun, long failures, PerKey perKey) {
         this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
-                msgsPerEntry, jain, maxRun, failures, perKey, "", Double.NaN, Double.NaN);
+                msgsPerEntry, jain, maxRun, failures, perKey, "", Double.NaN, Double.NaN, Idle.NONE);
     }
 
     /** This row, marked as measured interleaved with {@code algorithm}'s uncontended run. */
     BenchRow pairedWith(String algorithm) {
         return new BenchRow(system, transport, this.algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, algorithm, cpuUs, framesPerEntry);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, algorithm, cpuUs, framesPerEntry, idle);
     }
 
     /** This row with the CPU time per operation {@code cpuUs} (NaN: not measured). */
     BenchRow withCpu(double cpuUs) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle);
     }
 
     /** This row with {@code framesPerEntry} transport messages per entry (NaN: not measured). */
     BenchRow withFrames(double framesPerEntry) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle);
     }
 
-    /** This row as a one-line JSON object. */
+    /** This row with the figures of an idle run. */
+    BenchRow withIdle(Idle idle) {
+        return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle);
+    }
+
+    /** This row as a one-line JSON object; an idle row ends with its two figures. */
     String json() {
-        return String.format(Locale.ROOT, "{\"system\": \"%s\", \"transport\": \"%s\", \"algorithm\": \"%s\", "
+        String json = String.format(Locale.ROOT, "{\"system\": \"%s\", \"transport\": \"%s\", \"algorithm\": \"%s\", "
                         + "\"kind\": \"%s\", \"nodes\": %d, \"threads\": %d, \"handoff\": %d, \"samples\": %d, "
                         + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": %s, \"jain\": %s, "
                         + "\"maxRun\": %d, \"failures\": %d, \"keys\": %d, \"names\": %d, \"bytesPerName\": %s, "
@@ -101,13 +121,19 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                 Json.number(p99Us, 3), Json.number(opsPerSec, 3), Json.number(msgsPerEntry, 3), Json.number(jain, 3),
                 maxRun, failures, perKey.keys(), perKey.names(), Json.number(perKey.bytesPerName(), 1),
                 perKey.liveEngines(), pairedWith, Json.number(cpuUs, 2), Json.number(framesPerEntry, 3));
+        if (!kind.equals(BenchIdle.KIND)) {
+            return json;
+        }
+        return json.substring(0, json.length() - 1) + String.format(Locale.ROOT, ", \"messagesPerSec\": %s, "
+                + "\"cpuCores\": %s}", Json.number(idle.messagesPerSec(), 1), Json.number(idle.cpuCores(), 3));
     }
 
     /**
      * A row from one line of JSON (one object per line), if the line holds one. The per-key fields are optional
      * (the baselines do not print them): absent counts read as 0 (as NaN cast to a count does), so a line without
      * them is a row that is not a per-key one. {@code handoff} (a count), {@code pairedWith} and {@code cpuUs} are optional
-     * too (runs saved before they were written): absent, 0, empty and NaN; so is {@code framesPerEntry} (NaN).
+     * too (runs saved before they were written): absent, 0, empty and NaN; so is {@code framesPerEntry} (NaN), and the
+     * idle figures, which only an idle row has.
      */
     static Optional<BenchRow> parse(String line) {
         Map<String, String> f = new LinkedHashMap<>();
@@ -124,7 +150,8 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                 num(f, "medianUs"), num(f, "p99Us"), num(f, "opsPerSec"), num(f, "msgsPerEntry"), num(f, "jain"),
                 (long) num(f, "maxRun"), (long) num(f, "failures"), new PerKey((int) num(f, "keys"),
                 (long) num(f, "names"), num(f, "bytesPerName"), (long) num(f, "liveEngines")),
-                f.getOrDefault("pairedWith", ""), num(f, "cpuUs"), num(f, "framesPerEntry")));
+                f.getOrDefault("pairedWith", ""), num(f, "cpuUs"), num(f, "framesPerEntry"),
+                new Idle(num(f, "messagesPerSec"), num(f, "cpuCores"))));
     }
 
     private static double num(Map<String, String> f, String key) {

@@ -54,6 +54,11 @@ final class MessageWindow implements BenchHarness.Window {
         return entries == 0 ? Double.NaN : (double) sent / entries;
     }
 
+    /** Messages per second inside a window of {@code seconds}. */
+    double perSecond(double seconds) {
+        return sent / seconds;
+    }
+
     /** Transport messages per entry inside the window; NaN without entries. */
     double framesPerEntry(long entries) {
         return entries == 0 ? Double.NaN : (double) frames / entries;

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -53,6 +54,24 @@ class BenchCommandTest {
         assertEquals(List.of(), o.perKeys());
         assertEquals(1000, o.idleExpiryMs);
         assertEquals("default", o.stack);
+        assertFalse(o.idle);
+        assertEquals(Map.of(), o.mutexOptions());
+    }
+
+    /**
+     * {@code --idle} and {@code --mutex-option}: repeatable NAME=VALUE pairs, kept in the order given and set on every
+     * cluster's configuration as {@code dlock.mutex.NAME}.
+     */
+    @Test
+    void idleAndMutexOptions() {
+        BenchOptions o = parse("--idle", "--algorithms", "token-ring", "--mutex-option", "idle-pause-ms=10",
+                "--mutex-option", "token-ack-ms=500");
+        assertTrue(o.idle);
+        assertEquals(List.of("idle-pause-ms", "token-ack-ms"), List.copyOf(o.mutexOptions().keySet()));
+        assertEquals("10", o.mutexOptions().get("idle-pause-ms"));
+        DlockConfig config = new BenchClusters(o, new BenchPorts(o.port)).config("inmemory",
+                MutexVariantConverter.of(MutexAlgorithm.TOKEN_RING), 3, 0).nodeId(1).build();
+        assertEquals(Map.of("idle-pause-ms", "10", "token-ack-ms", "500"), config.mutexOptions());
     }
 
     /**
@@ -121,7 +140,13 @@ class BenchCommandTest {
         "--algorithms centralized,nope|--algorithms|dlock.mutex=nope is not a known algorithm; allowed: centralized",
         "--baselines --baselines-jar /nonexistent/baselines.jar|--baselines-jar|no jar at /nonexistent/baselines.jar",
         "--stack tcp|--stack|tcp is neither default nor loopback nor a stack file ending in .xml",
-        "--stack /nonexistent/stack.xml|--stack|/nonexistent/stack.xml is neither default nor loopback nor a stack file"})
+        "--stack /nonexistent/stack.xml|--stack|/nonexistent/stack.xml is neither default nor loopback nor a stack file",
+        "--idle --per-key 10|--idle|measures only the idle cost; it cannot be combined with --per-key",
+        "--idle --baselines|--idle|measures only the idle cost; it cannot be combined with --baselines",
+        "--mutex-option idle-pause-ms|--mutex-option|'idle-pause-ms' is not NAME=VALUE; e.g. idle-pause-ms=10",
+        "--algorithms token-ring,centralized --mutex-option idle-pause-ms=10|--mutex-option|unknown configuration key"
+                + " 'dlock.mutex.idle-pause-ms' for dlock.mutex=centralized; allowed options: dlock.mutex.send-denied",
+        "--algorithms token-ring --mutex-option idle-pause-ms=x|--mutex-option|dlock.mutex.idle-pause-ms=x"})
     void badValue_usageErrorExit2(String args, String option, String message) {
         Run r = Run.dlock(("bench " + args).split(" "));
         assertEquals(2, r.code(), r::toString);
@@ -176,6 +201,49 @@ class BenchCommandTest {
         assertEquals(0, baseline.perKey().names());
         assertTrue(Double.isNaN(baseline.perKey().bytesPerName()));
         assertEquals(50.0, baseline.opsPerSec(), 1e-9);
+    }
+
+    /** An idle row round-trips its idle figures; only an idle row has them in its JSON. */
+    @Test
+    void idleRowFormat() {
+        BenchRow row = new BenchRow("dlock", "inmemory", "token-ring", BenchIdle.KIND, 3, 0, 0, 0, Double.NaN,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0).withIdle(new BenchRow.Idle(36000.5, 0.75));
+        assertTrue(row.json().endsWith(", \"messagesPerSec\": 36000.5, \"cpuCores\": 0.750}"), row.json());
+        assertEquals(row.idle(), BenchRow.parse(row.json()).orElseThrow().idle());
+        BenchRow contended = new BenchRow("dlock", "inmemory", "token-ring", "contended", 3, 1, 0, 100, Double.NaN,
+                Double.NaN, 2500, 1.5, 1.0, 1, 0);
+        assertFalse(contended.json().contains("messagesPerSec"), contended.json());
+        assertEquals(BenchRow.Idle.NONE, BenchRow.parse(contended.json()).orElseThrow().idle());
+    }
+
+    /**
+     * {@code --idle}, in memory, very short: one idle row per algorithm and size, nothing else; a quiescent algorithm
+     * (centralized) sends nothing once its lock is free, and the text output has the idle table. Never timing.
+     */
+    @Test
+    void idleRun() throws Exception {
+        Run r = Run.dlock("bench", "--idle", "--transport", "inmemory", "--algorithms", "centralized,token-ring",
+                "--nodes", "2,3", "--seconds", "0.2", "--warmup", "0.1", "--lock-timeout", "10", "--format", "json");
+        assertEquals(0, r.code(), r::toString);
+        List<JsonNode> rows = new ArrayList<>();
+        new ObjectMapper().readTree(r.out()).forEach(rows::add);
+        assertEquals(List.of("centralized 2", "centralized 3", "token-ring 2", "token-ring 3"), rows.stream()
+                .map(n -> n.get("kind").asText() + " " + n.get("algorithm").asText() + " " + n.get("nodes").asInt())
+                .map(k -> k.substring((BenchIdle.KIND + " ").length())).toList(), r::toString);
+        assertTrue(rows.stream().allMatch(n -> n.get("kind").asText().equals(BenchIdle.KIND)), r::toString);
+        for (JsonNode row : rows) {
+            assertEquals(0, row.get("failures").asLong(), r::toString);
+            assertTrue(row.get("messagesPerSec").asDouble() >= 0, r::toString);
+            assertTrue(row.get("cpuCores").isNull() || row.get("cpuCores").asDouble() >= 0, r::toString);
+        }
+        assertEquals(0, rows.get(0).get("messagesPerSec").asDouble(), r::toString);
+        Run text = Run.dlock("bench", "--idle", "--transport", "inmemory", "--algorithms", "token-ring",
+                "--mutex-option", "idle-pause-ms=10", "--nodes", "2", "--seconds", "0.1", "--warmup", "0");
+        assertEquals(0, text.code(), text::toString);
+        assertTrue(text.out().startsWith("Idle: after one lock+unlock on node 1, nobody asks"), text::toString);
+        assertTrue(text.out().lines().anyMatch(l -> l.matches("inmemory +token-ring +2 +0 +\\d+ +[-0-9.]+ +0")),
+                text::toString);
+        assertTrue(text.out().contains("dlock.mutex options of every cluster: {idle-pause-ms=10}"), text::toString);
     }
 
     /** One algorithm, in memory, very short: exit 0 and a JSON row per measure. */
