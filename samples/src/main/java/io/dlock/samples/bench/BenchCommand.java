@@ -39,9 +39,14 @@ import picocli.CommandLine.Mixin;
  * each uncontended median is also printed as a multiple of the round trip on the same stack), and the
  * real-time in-memory network. Each run warms up for {@code --warmup} seconds before it measures for
  * {@code --seconds}; before the first uncontended run of a transport, a throwaway cluster locks and unlocks for
- * {@link BenchClusters#JIT_WARMUP_SECONDS} seconds so that the JIT has compiled the runtime's path. {@code --baselines} also runs the benchmark-only baselines (JGroups 5.3.24
- * CENTRAL_LOCK2, Curator on an embedded ZooKeeper) in their own JVM and prints their figures as
- * ratios to dlock's centralized and Ricart-Agrawala ones.
+ * {@link BenchClusters#JIT_WARMUP_SECONDS} seconds so that the JIT has compiled the runtime's path.
+ *
+ * <p>{@code --baselines} also runs the peers, the locks users would pick instead (JGroups 5.3.24 CENTRAL_LOCK2,
+ * Hazelcast 5.4.0 CP FencedLock, Redisson RLock and RFencedLock on a redis-server, Curator on 3 ZooKeeper servers,
+ * etcd's lock on 3 etcd members), each in its own JVM from the benchmark-only baselines jar ({@link BenchBaselines}),
+ * on the same workloads at the smallest {@code --nodes}, and prints them beside dlock's figures with the ratios
+ * dlock/peer ({@link BenchPeersReport}). {@code --rounds R} repeats everything R times, round by round (dlock's runs,
+ * then each peer's), so that dlock and its peers are measured in the same minutes of a shared machine.
  *
  * <p>Every wait is bounded: a lock that is not granted within {@code --lock-timeout} seconds ends the
  * run for that thread and is reported as a failure (exit code 1).
@@ -82,8 +87,28 @@ public final class BenchCommand extends DlockCommand {
         BenchPorts ports = new BenchPorts(options.port);
         BenchClusters clusters = new BenchClusters(options, ports);
         BenchPerKey perKey = new BenchPerKey(options, clusters);
+        BenchBaselines peers = options.baselines ? BenchBaselines.of(options, ports) : null;
         List<BenchRow> rows = new ArrayList<>();
         long start = System.nanoTime();
+        for (int round = 1; round <= options.rounds; round++) {
+            for (BenchRow r : measureDlock(clusters, perKey)) {
+                rows.add(r.inRound(round));
+            }
+            if (peers != null) {
+                rows.addAll(peers.run(round));
+            }
+        }
+        double took = (System.nanoTime() - start) / 1e9;
+        List<String> skipped = peers == null ? List.of() : peers.skipped();
+        print(options.format.json() ? BenchReport.json(rows)
+                : BenchReport.text(rows, options.stack, options.warmup, options.seconds, took, skipped));
+        skipped.forEach(s -> System.err.println(BenchBaselines.SKIPPED + s));
+        return rows.stream().anyMatch(r -> r.failures() > 0) ? 1 : 0;
+    }
+
+    /** One round of dlock's own runs: per transport, the floor, then every algorithm's runs. */
+    private List<BenchRow> measureDlock(BenchClusters clusters, BenchPerKey perKey) throws Exception {
+        List<BenchRow> rows = new ArrayList<>();
         for (String t : options.transport.names) {
             BenchFloor floor = t.equals("jgroups") && !options.noFloor ? BenchFloor.start(options, clusters) : null;
             try {
@@ -111,12 +136,6 @@ public final class BenchCommand extends DlockCommand {
                 }
             }
         }
-        if (options.baselines) {
-            rows.addAll(new BenchBaselines(options, ports).run());
-        }
-        double took = (System.nanoTime() - start) / 1e9;
-        print(options.format.json() ? BenchReport.json(rows)
-                : BenchReport.text(rows, options.stack, options.warmup, options.seconds, took));
-        return rows.stream().anyMatch(r -> r.failures() > 0) ? 1 : 0;
+        return rows;
     }
 }

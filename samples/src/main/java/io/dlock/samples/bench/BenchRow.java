@@ -35,10 +35,12 @@ import java.util.regex.Pattern;
  *                   {@code Measurement.cpuUsPerOp}); NaN if not measured
  * @param framesPerEntry transport messages sent per entry ({@link io.dlock.LockMetrics#framesSent()}: the messages
  *                   one event sends to one node leave in one); NaN if not measured
+ * @param round      the round of {@code --rounds} that measured it, from 1
  */
 record BenchRow(String system, String transport, String algorithm, String kind, int nodes, int threads, int handoff,
                 long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
-                long maxRun, long failures, PerKey perKey, String pairedWith, double cpuUs, double framesPerEntry) {
+                long maxRun, long failures, PerKey perKey, String pairedWith, double cpuUs, double framesPerEntry,
+                int round) {
 
     private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": (\"[^\"]*\"|[-0-9.eE]+|null)");
 
@@ -61,7 +63,7 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
              long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
              long maxRun, long failures) {
         this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
-                msgsPerEntry, jain, maxRun, failures, PerKey.NONE, "", Double.NaN, Double.NaN);
+                msgsPerEntry, jain, maxRun, failures, PerKey.NONE, "", Double.NaN, Double.NaN, 1);
     }
 
     /** A per-key row, or one that is not; paired with no algorithm. */
@@ -69,25 +71,38 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
              long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
              long maxRun, long failures, PerKey perKey) {
         this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
-                msgsPerEntry, jain, maxRun, failures, perKey, "", Double.NaN, Double.NaN);
+                msgsPerEntry, jain, maxRun, failures, perKey, "", Double.NaN, Double.NaN, 1);
     }
 
     /** This row, marked as measured interleaved with {@code algorithm}'s uncontended run. */
     BenchRow pairedWith(String algorithm) {
         return new BenchRow(system, transport, this.algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, algorithm, cpuUs, framesPerEntry);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, algorithm, cpuUs, framesPerEntry, round);
     }
 
     /** This row with the CPU time per operation {@code cpuUs} (NaN: not measured). */
     BenchRow withCpu(double cpuUs) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, round);
     }
 
     /** This row with {@code framesPerEntry} transport messages per entry (NaN: not measured). */
     BenchRow withFrames(double framesPerEntry) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, round);
+    }
+
+    /**
+     * This row as measured in round {@code round} of {@code --rounds}.
+     *
+     * @throws IllegalArgumentException if {@code round < 1}
+     */
+    BenchRow inRound(int round) {
+        if (round < 1) {
+            throw new IllegalArgumentException("rounds count from 1, got " + round);
+        }
+        return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, round);
     }
 
     /** This row as a one-line JSON object. */
@@ -96,18 +111,20 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                         + "\"kind\": \"%s\", \"nodes\": %d, \"threads\": %d, \"handoff\": %d, \"samples\": %d, "
                         + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": %s, \"jain\": %s, "
                         + "\"maxRun\": %d, \"failures\": %d, \"keys\": %d, \"names\": %d, \"bytesPerName\": %s, "
-                        + "\"liveEngines\": %d, \"pairedWith\": \"%s\", \"cpuUs\": %s, \"framesPerEntry\": %s}",
+                        + "\"liveEngines\": %d, \"pairedWith\": \"%s\", \"cpuUs\": %s, \"framesPerEntry\": %s, "
+                        + "\"round\": %d}",
                 system, transport, algorithm, kind, nodes, threads, handoff, samples, Json.number(medianUs, 3),
                 Json.number(p99Us, 3), Json.number(opsPerSec, 3), Json.number(msgsPerEntry, 3), Json.number(jain, 3),
                 maxRun, failures, perKey.keys(), perKey.names(), Json.number(perKey.bytesPerName(), 1),
-                perKey.liveEngines(), pairedWith, Json.number(cpuUs, 2), Json.number(framesPerEntry, 3));
+                perKey.liveEngines(), pairedWith, Json.number(cpuUs, 2), Json.number(framesPerEntry, 3), round);
     }
 
     /**
      * A row from one line of JSON (one object per line), if the line holds one. The per-key fields are optional
      * (the baselines do not print them): absent counts read as 0 (as NaN cast to a count does), so a line without
      * them is a row that is not a per-key one. {@code handoff} (a count), {@code pairedWith} and {@code cpuUs} are optional
-     * too (runs saved before they were written): absent, 0, empty and NaN; so is {@code framesPerEntry} (NaN).
+     * too (runs saved before they were written): absent, 0, empty and NaN; so are {@code framesPerEntry} (NaN) and
+     * {@code round} (1; the baselines jar does not print it either: the bench sets it).
      */
     static Optional<BenchRow> parse(String line) {
         Map<String, String> f = new LinkedHashMap<>();
@@ -124,7 +141,8 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                 num(f, "medianUs"), num(f, "p99Us"), num(f, "opsPerSec"), num(f, "msgsPerEntry"), num(f, "jain"),
                 (long) num(f, "maxRun"), (long) num(f, "failures"), new PerKey((int) num(f, "keys"),
                 (long) num(f, "names"), num(f, "bytesPerName"), (long) num(f, "liveEngines")),
-                f.getOrDefault("pairedWith", ""), num(f, "cpuUs"), num(f, "framesPerEntry")));
+                f.getOrDefault("pairedWith", ""), num(f, "cpuUs"), num(f, "framesPerEntry"),
+                f.containsKey("round") ? (int) num(f, "round") : 1));
     }
 
     private static double num(Map<String, String> f, String key) {
