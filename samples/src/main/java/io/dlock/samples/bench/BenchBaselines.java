@@ -25,6 +25,9 @@ final class BenchBaselines {
     /** The line a peer that cannot run prints instead of its rows (the jar's {@code Baselines.SKIPPED}). */
     static final String SKIPPED = "# skipped ";
 
+    /** The TCP ports reserved for each peer's run from its first (the jar's {@code Peer.PORTS}). */
+    static final int PORTS_PER_PEER = 20;
+
     private final BenchOptions options;
     private final BenchPorts ports;
     private final List<String> peers;
@@ -80,7 +83,7 @@ final class BenchBaselines {
         List<String> args = new ArrayList<>(List.of(peer, "--nodes", Integer.toString(options.nodes.counts().get(0)),
                 "--seconds", num(options.seconds), "--warmup", num(options.warmup),
                 "--lock-timeout", Integer.toString(options.lockTimeout),
-                "--port", Integer.toString(ports.reserve(20)),
+                "--port", Integer.toString(ports.reserve(PORTS_PER_PEER)),
                 "--threads", String.join(",", options.threads.stream().map(String::valueOf).toList())));
         if (!options.perKeys().isEmpty()) {
             args.addAll(List.of("--per-key", String.join(",", options.perKeys().stream().map(String::valueOf).toList())));
