@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -81,7 +80,7 @@ final class BenchBaselines {
 
     private List<String> arguments(String peer) {
         List<String> args = new ArrayList<>(List.of(peer, "--nodes", Integer.toString(options.nodes.counts().get(0)),
-                "--seconds", num(options.seconds), "--warmup", num(options.warmup),
+                "--seconds", Double.toString(options.seconds), "--warmup", Double.toString(options.warmup),
                 "--lock-timeout", Integer.toString(options.lockTimeout),
                 "--port", Integer.toString(ports.reserve(PORTS_PER_PEER)),
                 "--threads", String.join(",", options.threads.stream().map(String::valueOf).toList())));
@@ -89,10 +88,6 @@ final class BenchBaselines {
             args.addAll(List.of("--per-key", String.join(",", options.perKeys().stream().map(String::valueOf).toList())));
         }
         return args;
-    }
-
-    private static String num(double v) {
-        return String.format(Locale.ROOT, "%s", v);
     }
 
     /** The standard output lines of the jar run with {@code args} in a JVM of its own. */
