@@ -1,90 +1,98 @@
 package io.dlock.baselines;
 
 import io.dlock.bench.BenchHarness;
-import io.dlock.bench.Measurement;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
+import java.util.Optional;
 
 /**
- * The baselines' entry point, run in its own JVM by {@code dlock bench --baselines} or by hand:
- * {@code java -jar samples/baselines/target/dlock-baselines.jar central-lock2|curator|curator-nosync [--nodes 3]
- * [--threads 1,4] [--seconds 1] [--warmup 0.5] [--port 24500]}. Prints one JSON row per line
- * (uncontended, then contended per thread count), in the shape of {@code dlock bench --format json}.
- * The measuring loops are {@code dlock bench}'s own ({@link BenchHarness}), so both measure alike.
+ * The baselines' entry point, run in its own JVM per peer by {@code dlock bench --baselines}, or by hand:
+ * {@code java -jar samples/baselines/target/dlock-baselines.jar PEER [--nodes 3] [--threads 1,4] [--per-key 1000]
+ * [--seconds 1] [--warmup 0.5] [--port 24500] [--lock-timeout 30]}, PEER one of {@link Peers#names()} (which
+ * {@code --list} prints, one a line). Starts the
+ * peer's cluster on 127.0.0.1, runs {@code dlock bench}'s workloads on it ({@link PeerWorkloads}) and prints one JSON
+ * row per run, in the shape of {@code dlock bench --format json}. A peer whose server is not installed prints one line
+ * {@code # skipped PEER: why, and how to install it} instead, and exits 0: the bench goes on with the others.
  */
 public final class Baselines {
+
+    /** The line a peer that cannot run here prints instead of its rows: this prefix, its name, ": ", why. */
+    public static final String SKIPPED = "# skipped ";
 
     private Baselines() {
     }
 
-    /** Runs one baseline; exit code 0, 1 if a lock attempt timed out, 2 for bad arguments. */
+    /** Runs one peer; exit code 0 (also when skipped), 1 if a lock attempt failed or timed out, 2 for bad arguments. */
     public static void main(String[] args) throws Exception {
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         }
-        if (args.length == 0 || !List.of("central-lock2", "curator", "curator-nosync").contains(args[0])) {
-            System.err.println("usage: central-lock2|curator|curator-nosync [--nodes N] [--threads 1,4] [--seconds S] [--warmup S] "
-                    + "[--port P] [--lock-timeout S]");
-            System.exit(2);
+        for (String noisy : List.of("org.apache.curator", "com.hazelcast")) {
+            // their start and stop in quick succession warn about what is expected then (leaving peers, closed sockets)
+            System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log." + noisy, "error");
+        }
+        // a ZooKeeper ensemble closing logs every follower's closed connection as an error, with its stack trace; a
+        // failure while measuring shows as the run's failures instead
+        System.getProperties().putIfAbsent("org.slf4j.simpleLogger.log.org.apache.zookeeper", "off");
+        if (args.length == 1 && args[0].equals("--list")) {
+            Peers.names().forEach(System.out::println);
+            return;
+        }
+        Optional<Peer> peer = args.length == 0 ? Optional.empty() : Peers.named(args[0]);
+        if (peer.isEmpty()) {
+            usage(args.length == 0 ? "no peer given" : "unknown peer " + args[0]);
         }
         int nodes = 3;
         List<Integer> threads = List.of(1, 4);
+        List<Integer> perKeys = List.of();
         double seconds = 1;
         double warmup = 0.5;
         int port = 24_500;
         long lockTimeout = 30;
-        for (int i = 1; i + 1 < args.length; i += 2) {
+        for (int i = 1; i < args.length; i += 2) {
+            if (i + 1 >= args.length) {
+                usage("option " + args[i] + " needs a value");
+            }
             String v = args[i + 1];
             switch (args[i]) {
                 case "--nodes" -> nodes = Integer.parseInt(v);
-                case "--threads" -> threads = Arrays.stream(v.split(",")).map(String::trim).map(Integer::valueOf).toList();
+                case "--threads" -> threads = integers(v);
+                case "--per-key" -> perKeys = v.isBlank() ? List.of() : integers(v);
                 case "--seconds" -> seconds = Double.parseDouble(v);
                 case "--warmup" -> warmup = Double.parseDouble(v);
                 case "--port" -> port = Integer.parseInt(v);
                 case "--lock-timeout" -> lockTimeout = Long.parseLong(v);
-                default -> {
-                    System.err.println("unknown option " + args[i]);
-                    System.exit(2);
-                }
+                default -> usage("unknown option " + args[i]);
             }
         }
-        if (nodes < 2 || nodes > 16 || seconds <= 0 || warmup < 0 || threads.stream().anyMatch(t -> t < 1 || t > 64)) {
-            System.err.println("--nodes 2..16, --threads 1..64, --seconds > 0, --warmup >= 0");
-            System.exit(2);
+        if (nodes < 2 || nodes > 16 || seconds <= 0 || warmup < 0 || port < 1024 || port > 65_535 - Peer.PORTS
+                || threads.stream().anyMatch(t -> t < 1 || t > 64) || perKeys.stream().anyMatch(k -> k < 1)) {
+            usage("out of range: --nodes 2..16, --threads 1..64, --per-key >= 1, --seconds > 0, --warmup >= 0, --port "
+                    + "1024.." + (65_535 - Peer.PORTS));
         }
-        BenchHarness harness = new BenchHarness(warmup, seconds, lockTimeout);
-        List<String> rows = new ArrayList<>();
-        if (args[0].equals("central-lock2")) {
-            CentralLock2Baseline.run(harness, nodes, threads, port, rows);
-        } else {
-            if (args[0].equals("curator-nosync")) {
-                // ZooKeeper without an fsync of its transaction log per write: what a RAM-only deployment costs
-                System.setProperty("zookeeper.forceSync", "no");
-            }
-            CuratorBaseline.run(harness, args[0], nodes, threads, rows);
+        Optional<String> unavailable = peer.get().unavailable();
+        if (unavailable.isPresent()) {
+            System.out.println(SKIPPED + peer.get().name() + ": " + unavailable.get());
+            System.out.flush();
+            System.exit(0);
+        }
+        List<String> rows;
+        try (PeerCluster cluster = peer.get().start(nodes, port)) {
+            rows = new PeerWorkloads(peer.get(), cluster, new BenchHarness(warmup, seconds, lockTimeout), nodes)
+                    .run(threads, perKeys);
         }
         rows.forEach(System.out::println);
         System.out.flush();
         System.exit(rows.stream().anyMatch(r -> !r.contains("\"failures\": 0,")) ? 1 : 0);
     }
 
-    /**
-     * One JSON row of a measurement, in the shape of {@code dlock bench --format json} (which parses it
-     * back: {@code BenchCommand.parseRow}); a baseline has no hand-off and no message count.
-     */
-    static String row(String system, String transport, String algorithm, String kind, int nodes, int threads,
-                      Measurement m) {
-        return String.format(Locale.ROOT, "{\"system\": \"%s\", \"transport\": \"%s\", \"algorithm\": \"%s\", "
-                        + "\"kind\": \"%s\", \"nodes\": %d, \"threads\": %d, \"handoff\": 0, \"samples\": %d, "
-                        + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": null, \"jain\": %s, "
-                        + "\"maxRun\": %d, \"failures\": %d, \"cpuUs\": %s}",
-                system, transport, algorithm, kind, nodes, threads, m.count(), num(m.p50Us()), num(m.p99Us()),
-                num(m.opsPerSec()), num(m.jain()), m.maxRun(), m.failures(), num(m.cpuUsPerOp()));
+    private static List<Integer> integers(String csv) {
+        return Arrays.stream(csv.split(",")).map(String::trim).map(Integer::valueOf).toList();
     }
 
-    private static String num(double v) {
-        return Double.isNaN(v) || Double.isInfinite(v) ? "null" : String.format(Locale.ROOT, "%.3f", v);
+    private static void usage(String problem) {
+        System.err.println(problem + "\nusage: " + String.join("|", Peers.names()) + " [--nodes N] [--threads 1,4] "
+                + "[--per-key K,...] [--seconds S] [--warmup S] [--port P] [--lock-timeout S]\n   or: --list");
+        System.exit(2);
     }
 }

@@ -3,6 +3,7 @@ package io.dlock.bench;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,9 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       cluster costs while nobody asks (the caller counts the messages, the harness the CPU time).</li>
  * </ul>
  * A {@link Window} hears when the measured window opens and closes, so that a caller can count what
- * happened inside it (dlock counts the messages its nodes sent). Every run also reports the JVM's CPU time per
- * operation in the measured window ({@link Measurement#cpuUsPerOp}): with every node in this JVM, what one
- * operation costs the whole cluster, a figure that slow or uneven thread wake-ups do not move.
+ * happened inside it (dlock counts the messages its nodes sent). Every run also reports the CPU time per
+ * operation in the measured window ({@link Measurement#cpuUsPerOp}), read from the harness's {@link CpuClock}: by
+ * default the JVM's, which with every node in this JVM is what one operation costs the whole cluster (a figure that
+ * slow or uneven thread wake-ups do not move); a system with servers of its own adds theirs.
  *
  * <p>Every wait is bounded: a lock that is not granted within the lock timeout counts as a failure and
  * ends that thread's loop (a latency run stops), and a contended thread that does not stop within the
@@ -71,9 +73,10 @@ public final class BenchHarness {
     private final double warmup;
     private final double seconds;
     private final long lockTimeout;
+    private final CpuClock cpu;
 
     /**
-     * A harness with these durations.
+     * A harness with these durations, whose CPU figures are this JVM's ({@link CpuClock#PROCESS}).
      *
      * @param warmupSeconds      warm-up before each measured window, {@code >= 0}
      * @param seconds            length of each measured window, {@code > 0}
@@ -81,6 +84,19 @@ public final class BenchHarness {
      * @throws IllegalArgumentException naming the bad value
      */
     public BenchHarness(double warmupSeconds, double seconds, long lockTimeoutSeconds) {
+        this(warmupSeconds, seconds, lockTimeoutSeconds, CpuClock.PROCESS);
+    }
+
+    /**
+     * A harness with these durations whose CPU figures are read from {@code cpu}.
+     *
+     * @param warmupSeconds      warm-up before each measured window, {@code >= 0}
+     * @param seconds            length of each measured window, {@code > 0}
+     * @param lockTimeoutSeconds the longest wait for one lock, {@code >= 0}
+     * @param cpu                the CPU time of the measured system (this JVM, plus its servers if it has some)
+     * @throws IllegalArgumentException naming the bad value
+     */
+    public BenchHarness(double warmupSeconds, double seconds, long lockTimeoutSeconds, CpuClock cpu) {
         if (!(warmupSeconds >= 0 && warmupSeconds <= 3600)) {
             throw new IllegalArgumentException("warm-up must be between 0 and 3600 seconds, got " + warmupSeconds);
         }
@@ -93,6 +109,12 @@ public final class BenchHarness {
         this.warmup = warmupSeconds;
         this.seconds = seconds;
         this.lockTimeout = lockTimeoutSeconds;
+        this.cpu = Objects.requireNonNull(cpu, "cpu");
+    }
+
+    /** This harness with the same durations, its CPU figures read from {@code clock}. */
+    public BenchHarness withCpuClock(CpuClock clock) {
+        return new BenchHarness(warmup, seconds, lockTimeout, clock);
     }
 
     /** Lock+unlock of {@code lock} by one thread, nobody else asking; see {@link #latency}. */
@@ -173,7 +195,7 @@ public final class BenchHarness {
                 Operation op = ops.get(i);
                 Timings t = timings[i];
                 long end = System.nanoTime() + slice;
-                long cpuAtStart = ProcessCpuClock.nanos();
+                long cpuAtStart = cpu.nanos();
                 try {
                     while (t.count < MAX_SAMPLES) {
                         long started = System.nanoTime();
@@ -187,7 +209,7 @@ public final class BenchHarness {
                         t.add(System.nanoTime() - started);
                     }
                 } finally {
-                    t.addCpu(cpuAtStart, ProcessCpuClock.nanos());
+                    t.addCpu(cpuAtStart, cpu.nanos());
                 }
             }
         }
@@ -330,13 +352,13 @@ public final class BenchHarness {
         workers.forEach(Thread::start);
         Thread.sleep(millis(warmup));
         window.opened();
-        long cpuAtStart = ProcessCpuClock.nanos();
+        long cpuAtStart = cpu.nanos();
         long started = System.nanoTime();
         phase.set(1);
         Thread.sleep(millis(seconds));
         phase.set(2);
         long elapsed = System.nanoTime() - started;
-        long cpuAtEnd = ProcessCpuClock.nanos();
+        long cpuAtEnd = cpu.nanos();
         window.closed();
         for (Thread w : workers) {
             w.join(TimeUnit.SECONDS.toMillis(lockTimeout + 10));

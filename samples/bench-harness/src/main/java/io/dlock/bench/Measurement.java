@@ -14,9 +14,10 @@ import java.util.List;
  * @param jain      Jain's fairness index over {@code perNode} (1 = perfectly even, 1/n = one node only)
  * @param maxRun    the longest run of consecutive entries by one node (contended runs; 0 for latency runs)
  * @param failures  lock attempts that timed out or threw, and threads that did not stop in time
- * @param cpuUsPerOp CPU time of the whole JVM in the measured window per operation, microseconds (every thread:
- *                  all nodes living in this JVM, the transport, JIT and GC); NaN if the JVM does not report it. In
- *                  an interleaved latency run, the CPU time of this operation's own slices
+ * @param cpuUsPerOp CPU time in the measured window per operation, microseconds, from the harness's {@link CpuClock}:
+ *                  by default the whole JVM's (every thread: all nodes living in this JVM, the transport, JIT and
+ *                  GC), plus its servers' for a system that has servers of its own; NaN if the clock does not
+ *                  report it. In an interleaved latency run, the CPU time of this operation's own slices
  */
 public record Measurement(long count, double p50Us, double p99Us, double opsPerSec, List<Long> perNode, double jain,
                           long maxRun, long failures, double cpuUsPerOp) {

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -163,6 +164,30 @@ class BenchHarnessTest {
         assertTrue(Double.isNaN(ProcessCpuClock.microsPerOp(-1, 11_000, 4)));
         assertTrue(Double.isNaN(ProcessCpuClock.microsPerOp(1_000, -1, 4)));
         assertTrue(Double.isNaN(ProcessCpuClock.microsPerOp(1_000, 11_000, 0)));
+    }
+
+    /**
+     * A harness given its own CPU clock reads that clock, not the JVM's: a clock that advances 1 ms per reading gives
+     * 1 ms per window, and so 1000 us over the window's entries; an unknown reading (-1) gives NaN, also through
+     * {@link CpuClock#plus}.
+     */
+    @Test
+    void cpuTimeFromTheGivenClock() throws Exception {
+        AtomicLong readings = new AtomicLong();
+        CpuClock ticking = () -> readings.incrementAndGet() * 1_000_000L;
+        BenchHarness harness = new BenchHarness(0, 0.05, 5).withCpuClock(ticking);
+        Measurement contended = harness.contended(List.of(new CountingLock(new ReentrantLock(), new AtomicBoolean(),
+                new AtomicInteger())), 1);
+        assertTrue(contended.count() > 0, contended.toString());
+        assertEquals(2, readings.get(), "one reading when the window opens, one when it closes");
+        assertEquals(1000.0 / contended.count(), contended.cpuUsPerOp(), 1e-9);
+        CpuClock unknown = () -> -1;
+        assertEquals(-1, ticking.plus(unknown).nanos());
+        assertEquals(-1, unknown.plus(ticking).nanos());
+        assertEquals(5_000_000L + 6_000_000L, ticking.plus(ticking).nanos(), "the readings 5 and 6 ms added");
+        Measurement blind = harness.withCpuClock(unknown).contended(List.of(new CountingLock(new ReentrantLock(),
+                new AtomicBoolean(), new AtomicInteger())), 1);
+        assertTrue(Double.isNaN(blind.cpuUsPerOp()), blind.toString());
     }
 
     /** An uncontended run counts each lock+unlock once and leaves the lock free; the window sees exactly those. */

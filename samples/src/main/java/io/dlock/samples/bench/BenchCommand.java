@@ -33,17 +33,20 @@ import picocli.CommandLine.Mixin;
  *       this JVM). The floor's cluster stays up, and its unicast and parallel round trips are timed again
  *       interleaved with each algorithm's uncontended run at its size ({@link BenchFloor}); every uncontended
  *       median is printed as a multiple of the round trip of its own slices.</li>
- *   <li><b>idle</b> (with {@code --idle}, instead of all the above): what a cluster costs while nobody asks, after
- *       one lock+unlock: the messages its nodes send per second and the JVM's CPU in cores ({@link BenchIdle}).</li>
  * </ul>
  * Transports: JGroups over 127.0.0.1 with dlock's default TCP stack (N channels in one JVM; {@code --stack} gives
  * another, e.g. a copy of the default stack with another bundler or {@code tcp_nodelay} off, to compare stacks:
  * each uncontended median is also printed as a multiple of the round trip on the same stack), and the
  * real-time in-memory network. Each run warms up for {@code --warmup} seconds before it measures for
  * {@code --seconds}; before the first uncontended run of a transport, a throwaway cluster locks and unlocks for
- * {@link BenchClusters#JIT_WARMUP_SECONDS} seconds so that the JIT has compiled the runtime's path. {@code --baselines} also runs the benchmark-only baselines (JGroups 5.3.24
- * CENTRAL_LOCK2, Curator on an embedded ZooKeeper) in their own JVM and prints their figures as
- * ratios to dlock's centralized and Ricart-Agrawala ones.
+ * {@link BenchClusters#JIT_WARMUP_SECONDS} seconds so that the JIT has compiled the runtime's path.
+ *
+ * <p>{@code --baselines} also runs the peers, the locks users would pick instead (JGroups 5.3.24 CENTRAL_LOCK2,
+ * Hazelcast 5.4.0 CP FencedLock, Redisson RLock and RFencedLock on a redis-server, Curator on 3 ZooKeeper servers,
+ * etcd's lock on 3 etcd members), each in its own JVM from the benchmark-only baselines jar ({@link BenchBaselines}),
+ * on the same workloads at the smallest {@code --nodes}, and prints them beside dlock's figures with the ratios
+ * dlock/peer ({@link BenchPeersReport}). {@code --rounds R} repeats everything R times, round by round (dlock's runs,
+ * then each peer's), so that dlock and its peers are measured in the same minutes of a shared machine.
  *
  * <p>Every wait is bounded: a lock that is not granted within {@code --lock-timeout} seconds ends the
  * run for that thread and is reported as a failure (exit code 1).
@@ -85,21 +88,34 @@ public final class BenchCommand extends DlockCommand {
         BenchPorts ports = new BenchPorts(options.port);
         BenchClusters clusters = new BenchClusters(options, ports);
         long start = System.nanoTime();
-        List<BenchRow> rows = options.idle ? idleRuns(clusters) : lockRuns(clusters);
-        if (options.baselines) {
-            rows.addAll(new BenchBaselines(options, ports).run());
+        List<BenchRow> rows = new ArrayList<>();
+        List<String> skipped = List.of();
+        if (options.idle) {
+            rows.addAll(idleRuns(clusters)); // --idle is refused with --baselines
+        } else {
+            BenchPerKey perKey = new BenchPerKey(options, clusters);
+            BenchBaselines peers = options.baselines ? BenchBaselines.of(options, ports) : null;
+            for (int round = 1; round <= options.rounds; round++) {
+                for (BenchRow r : measureDlock(clusters, perKey)) {
+                    rows.add(r.inRound(round));
+                }
+                if (peers != null) {
+                    rows.addAll(peers.run(round));
+                }
+            }
+            skipped = peers == null ? List.of() : peers.skipped();
         }
         double took = (System.nanoTime() - start) / 1e9;
         print(options.format.json() ? BenchReport.json(rows)
-                : BenchReport.text(rows, options.stack, options.warmup, options.seconds, took)
+                : BenchReport.text(rows, options.stack, options.warmup, options.seconds, took, skipped)
                         + (options.mutexOptions().isEmpty() ? "" : "dlock.mutex options of every cluster: "
                         + options.mutexOptions() + "\n"));
+        skipped.forEach(s -> System.err.println(BenchBaselines.SKIPPED + s));
         return rows.stream().anyMatch(r -> r.failures() > 0) ? 1 : 0;
     }
 
-    /** The uncontended, contended and per-key runs of every transport, algorithm, hand-off and size, and the floor. */
-    private List<BenchRow> lockRuns(BenchClusters clusters) throws Exception {
-        BenchPerKey perKey = new BenchPerKey(options, clusters);
+    /** One round of dlock's own runs: per transport, the floor, then every algorithm's runs. */
+    private List<BenchRow> measureDlock(BenchClusters clusters, BenchPerKey perKey) throws Exception {
         List<BenchRow> rows = new ArrayList<>();
         for (String t : options.transport.names) {
             BenchFloor floor = t.equals("jgroups") && !options.noFloor ? BenchFloor.start(options, clusters) : null;

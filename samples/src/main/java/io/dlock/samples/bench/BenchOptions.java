@@ -133,8 +133,25 @@ final class BenchOptions {
     int port;
 
     @Option(names = "--baselines", negatable = false,
-            description = "also run the baselines jar (build it with mvn -Pbaselines package) and print ratios")
+            description = "also run the peers, the locks users would pick instead (JGroups CENTRAL_LOCK2, Hazelcast CP "
+                    + "FencedLock, Redisson RLock and RFencedLock on redis-server, Curator on 3 ZooKeeper servers, etcd "
+                    + "on 3 members), each in its own JVM from the baselines jar (build it with mvn -Pbaselines "
+                    + "package), on the same workloads at the smallest --nodes, and print ratios dlock/peer; a peer "
+                    + "whose server is not installed is skipped with a message saying how to install it")
     boolean baselines;
+
+    @Option(names = "--peers", split = ",", paramLabel = "PEER",
+            description = "with --baselines, only these peers (default: all the baselines jar has, see its usage)")
+    List<String> peers;
+
+    /** The most rounds of {@code --rounds}. */
+    static final int MAX_ROUNDS = 20;
+
+    @Option(names = "--rounds", defaultValue = "1",
+            description = "run everything this many times, round by round (a round: dlock's runs, then each peer's "
+                    + "with --baselines), so that dlock and the peers are measured in the same minutes; 1-"
+                    + MAX_ROUNDS + " (default ${DEFAULT-VALUE})")
+    int rounds;
 
     @Option(names = "--baselines-jar", defaultValue = "samples/baselines/target/dlock-baselines.jar",
             description = "the baselines jar (default ${DEFAULT-VALUE})")
@@ -160,6 +177,10 @@ final class BenchOptions {
         }
         Cli.checkWithin(mixee, "--warmup", warmup, 0, 3600);
         Cli.checkAtLeast(mixee, "--lock-timeout", lockTimeout, 1);
+        Cli.checkWithin(mixee, "--rounds", rounds, 1, MAX_ROUNDS);
+        if (peers != null && !baselines) {
+            throw Cli.invalid(mixee, "--peers", String.join(",", peers) + " given without --baselines, which runs them");
+        }
         Cli.checkWithin(mixee, "--port", port, 1024, 60_000);
         if (!STACK_NAMES.contains(stack) && !(stack.endsWith(".xml") && Files.isRegularFile(Path.of(stack)))) {
             throw Cli.invalid(mixee, "--stack", stack + " is neither " + String.join(" nor ", STACK_NAMES)
@@ -232,6 +253,26 @@ final class BenchOptions {
                 return new MutexOption(text.substring(0, eq).trim(), text.substring(eq + 1).trim());
             }
         }
+    }
+
+    /**
+     * The peers {@code --baselines} runs: those of {@code --peers}, else all of {@code known}, in the order of
+     * {@code known}.
+     *
+     * @param known the peers the baselines jar has, in its run order
+     * @throws picocli.CommandLine.ParameterException naming a peer of {@code --peers} the jar does not have
+     */
+    List<String> peers(List<String> known) {
+        if (peers == null) {
+            return known;
+        }
+        for (String p : peers) {
+            if (!known.contains(p)) {
+                throw Cli.invalid(mixee, "--peers", p + " is not a peer of " + baselinesJar + "; it has "
+                        + String.join(", ", known));
+            }
+        }
+        return known.stream().filter(peers::contains).toList();
     }
 
     /** The K of each per-key run, in the order given; empty (no per-key run) without {@code --per-key}. */

@@ -1,6 +1,5 @@
 package io.dlock.samples.bench;
 
-import io.dlock.MutexAlgorithm;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -11,32 +10,30 @@ final class BenchReport {
     private BenchReport() {
     }
 
-    private static String f(double v, String pattern) {
+    /** {@code v} formatted with {@code pattern}, or "-" when it was not measured (NaN). */
+    static String f(double v, String pattern) {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, pattern, v);
     }
 
-    private static Optional<BenchRow> find(List<BenchRow> rows, String system, String transport, String algorithm, String kind,
-                                      int nodes, int threads) {
-        return rows.stream().filter(r -> r.system().equals(system) && r.transport().equals(transport)
-                && r.algorithm().equals(algorithm) && r.kind().equals(kind) && r.nodes() == nodes && r.threads() == threads
-                && r.handoff() == 0).findFirst();
-    }
-
     /**
-     * The tables for people: the floor, uncontended, contended, per key, idle, the baselines, and what the columns
-     * mean.
+     * The tables for people: the floor, uncontended, contended, per key, idle, the peers, and what the columns mean. With
+     * more than one round, every table of dlock's rows starts with the round ("rd").
+     *
+     * @param skipped the peers skipped because their server is not installed, each "name: why"
      */
-    static String text(List<BenchRow> rows, String stack, double warmup, double seconds, double took) {
+    static String text(List<BenchRow> rows, String stack, double warmup, double seconds, double took,
+                       List<String> skipped) {
         StringBuilder sb = new StringBuilder();
+        boolean rounds = rows.stream().anyMatch(r -> r.round() > 1);
         List<BenchRow> floor = rows.stream().filter(r -> r.kind().equals("floor") && r.pairedWith().isEmpty()).toList();
         if (!floor.isEmpty()) {
             sb.append("The floor: JGroups, ").append(stack.equals(BenchOptions.DEFAULT_STACK)
                     ? "the default stack (TCP_NIO2, no bundler)" : "the stack " + stack)
                     .append(" on 127.0.0.1, 3 channels in this JVM\n");
-            sb.append(String.format(Locale.ROOT, "%-14s %10s %10s %9s %9s%n", "measure", "median us", "p99 us", "samples",
+            sb.append(rd(rounds)).append(String.format(Locale.ROOT, "%-14s %10s %10s %9s %9s%n", "measure", "median us", "p99 us", "samples",
                     "cpu us"));
             for (BenchRow r : floor) {
-                sb.append(String.format(Locale.ROOT, "%-14s %10s %10s %9d %9s%n", r.algorithm(), f(r.medianUs(), "%.1f"),
+                sb.append(rd(rounds, r)).append(String.format(Locale.ROOT, "%-14s %10s %10s %9d %9s%n", r.algorithm(), f(r.medianUs(), "%.1f"),
                         f(r.p99Us(), "%.1f"), r.samples(), f(r.cpuUs(), "%.1f")));
             }
             sb.append('\n');
@@ -44,14 +41,14 @@ final class BenchReport {
         List<BenchRow> unc = rows.stream().filter(r -> r.system().equals("dlock") && r.kind().equals("uncontended")).toList();
         if (!unc.isEmpty()) {
             sb.append("Uncontended lock+unlock, one thread on node 1, nobody else asks\n");
-            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %10s %9s %10s %9s %9s %9s%n", "transport",
+            sb.append(rd(rounds)).append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %10s %9s %10s %9s %9s %9s%n", "transport",
                     "algorithm", "nodes", "handoff", "median us", "p99 us", "rtt us", "x rtt", "msgs/op", "frames/op",
                     "cpu us"));
             for (BenchRow r : unc) {
                 Optional<BenchRow> rtt = r.transport().equals("jgroups")
                         ? BenchFloor.of(rows, BenchFloor.UNICAST_RTT, r.algorithm()) : Optional.empty();
                 double rttUs = rtt.map(BenchRow::medianUs).orElse(Double.NaN);
-                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %7d %10s %10s %9s %10s %9s %9s %9s%n", r.transport(),
+                sb.append(rd(rounds, r)).append(String.format(Locale.ROOT, "%-9s %-16s %5d %7d %10s %10s %9s %10s %9s %9s %9s%n", r.transport(),
                         r.algorithm(), r.nodes(), r.handoff(), f(r.medianUs(), "%.1f"), f(r.p99Us(), "%.1f"),
                         f(rttUs, "%.1f"), f(r.medianUs() / rttUs, "%.2f"), f(r.msgsPerEntry(), "%.2f"),
                         f(r.framesPerEntry(), "%.2f"), f(r.cpuUs(), "%.1f")));
@@ -61,27 +58,28 @@ final class BenchReport {
         List<BenchRow> con = rows.stream().filter(r -> r.system().equals("dlock") && r.kind().equals("contended")).toList();
         if (!con.isEmpty()) {
             sb.append("Contended: every node runs T threads taking the lock in a loop (throughput of the whole cluster)\n");
-            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %3s %7s %10s %10s %12s %6s %7s %8s %9s%n", "transport",
+            sb.append(rd(rounds)).append(String.format(Locale.ROOT, "%-9s %-16s %5s %3s %7s %10s %10s %12s %6s %7s %8s %9s%n", "transport",
                     "algorithm", "nodes", "T", "handoff", "ops/s", "msgs/entry", "frames/entry", "jain", "maxRun",
                     "failures", "cpu us"));
             for (BenchRow r : con) {
-                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %3d %7d %10s %10s %12s %6s %7d %8d %9s%n",
+                sb.append(rd(rounds, r)).append(String.format(Locale.ROOT, "%-9s %-16s %5d %3d %7d %10s %10s %12s %6s %7d %8d %9s%n",
                         r.transport(), r.algorithm(), r.nodes(), r.threads(), r.handoff(), f(r.opsPerSec(), "%.0f"),
                         f(r.msgsPerEntry(), "%.2f"), f(r.framesPerEntry(), "%.2f"), f(r.jain(), "%.3f"), r.maxRun(),
                         r.failures(), f(r.cpuUs(), "%.1f")));
             }
             sb.append('\n');
         }
-        List<BenchRow> perKey = rows.stream().filter(r -> r.kind().equals(BenchPerKey.KIND)).toList();
+        List<BenchRow> perKey = rows.stream().filter(r -> r.system().equals("dlock") && r.kind().equals(BenchPerKey.KIND))
+                .toList();
         if (!perKey.isEmpty()) {
             sb.append("Per key: every node runs T threads, each entry locks a uniformly random one of K names; "
                     + "then the idle names are reclaimed\n");
-            sb.append(String.format(Locale.ROOT, "%-9s %-16s %5s %3s %7s %8s %10s %10s %8s %10s %7s %8s%n", "transport",
+            sb.append(rd(rounds)).append(String.format(Locale.ROOT, "%-9s %-16s %5s %3s %7s %8s %10s %10s %8s %10s %7s %8s%n", "transport",
                     "algorithm", "nodes", "T", "handoff", "K", "ops/s", "msgs/entry", "names", "B/name", "engines",
                     "failures"));
             for (BenchRow r : perKey) {
                 BenchRow.PerKey p = r.perKey();
-                sb.append(String.format(Locale.ROOT, "%-9s %-16s %5d %3d %7d %8d %10s %10s %8d %10s %7d %8d%n",
+                sb.append(rd(rounds, r)).append(String.format(Locale.ROOT, "%-9s %-16s %5d %3d %7d %8d %10s %10s %8d %10s %7d %8d%n",
                         r.transport(), r.algorithm(), r.nodes(), r.threads(), r.handoff(), p.keys(),
                         f(r.opsPerSec(), "%.0f"), f(r.msgsPerEntry(), "%.2f"), p.names(), f(p.bytesPerName(), "%.0f"),
                         p.liveEngines(), r.failures()));
@@ -100,37 +98,13 @@ final class BenchReport {
             }
             sb.append('\n');
         }
-        List<BenchRow> base = rows.stream().filter(r -> !r.system().equals("dlock") && !r.kind().equals("floor")).toList();
-        if (!base.isEmpty()) {
-            sb.append("Baselines (own JVM) and their ratio to dlock on JGroups: latency ratio = baseline / dlock "
-                    + "(> 1: dlock faster); throughput ratio = baseline / dlock (< 1: dlock faster)\n");
-            sb.append(String.format(Locale.ROOT, "%-14s %-12s %5s %3s %10s %10s %10s %9s %12s %12s%n", "baseline", "kind",
-                    "nodes", "T", "median us", "p99 us", "ops/s", "cpu us", "/centralized", "/ricart-agr."));
-            for (BenchRow r : base) {
-                String[] ratios = new String[2];
-                String[] against = {MutexAlgorithm.CENTRALIZED.configName(), MutexAlgorithm.RICART_AGRAWALA.configName()};
-                for (int i = 0; i < 2; i++) {
-                    String dlockAlgorithm = against[i];
-                    Optional<BenchRow> d = r.kind().equals("uncontended")
-                            ? rows.stream().filter(x -> x.system().equals("dlock") && x.transport().equals("jgroups")
-                                    && x.algorithm().equals(dlockAlgorithm) && x.kind().equals("uncontended") && x.handoff() == 0)
-                                    .findFirst()
-                            : find(rows, "dlock", "jgroups", dlockAlgorithm, "contended", r.nodes(), r.threads());
-                    ratios[i] = d.map(x -> r.kind().equals("uncontended") ? f(r.medianUs() / x.medianUs(), "%.2f")
-                            : f(r.opsPerSec() / x.opsPerSec(), "%.2f")).orElse("-");
-                }
-                sb.append(String.format(Locale.ROOT, "%-14s %-12s %5d %3d %10s %10s %10s %9s %12s %12s%n", r.system(),
-                        r.kind(), r.nodes(), r.threads(), f(r.medianUs(), "%.1f"), f(r.p99Us(), "%.1f"),
-                        f(r.opsPerSec(), "%.0f"), f(r.cpuUs(), "%.1f"), ratios[0], ratios[1]));
-            }
-            sb.append('\n');
-        }
+        sb.append(BenchPeersReport.text(rows, skipped));
         sb.append(BenchGoals.text(rows));
         sb.append(String.format(Locale.ROOT, "rtt us: unicast round-trip median timed interleaved with that row's "
                 + "run (same slices), else the floor's. x rtt: median / rtt us.%nmsgs/entry: messages sent "
                 + "(all nodes) / entries, measured window only.%ncpu us: CPU time of the measuring JVM (every node "
                 + "in it, transport, JIT, GC) per operation, measured window only;%n  unlike the times, not moved by "
-                + "slow thread wake-ups. A baseline's is its own JVM's.%njain: Jain's index over the nodes' entries (1 = even). "
+                + "slow thread wake-ups. A peer's is its own JVM's plus its server processes'.%njain: Jain's index over the nodes' entries (1 = even). "
                 + "maxRun: longest run of consecutive entries by one node.%n"));
         if (!perKey.isEmpty()) {
             sb.append("Per key: msgs/entry counts every lock of the nodes (not the reclamation rounds). names: distinct "
@@ -141,6 +115,16 @@ final class BenchReport {
         sb.append(String.format(Locale.ROOT, "warm-up %.1f s, measured %.1f s per run; total %.0f s.%n", warmup,
                 seconds, took));
         return sb.toString();
+    }
+
+    /** The round column's header, or nothing when the run has one round. */
+    private static String rd(boolean rounds) {
+        return rounds ? "rd " : "";
+    }
+
+    /** The row's round, or nothing when the run has one round. */
+    private static String rd(boolean rounds, BenchRow r) {
+        return rounds ? String.format(Locale.ROOT, "%2d ", r.round()) : "";
     }
 
     /** A JSON array of the rows, one object per line. */

@@ -36,11 +36,12 @@ import java.util.regex.Pattern;
  * @param framesPerEntry transport messages sent per entry ({@link io.dlock.LockMetrics#framesSent()}: the messages
  *                   one event sends to one node leave in one); NaN if not measured
  * @param idle       what an idle row measured; {@link Idle#NONE} in other rows
+ * @param round      the round of {@code --rounds} that measured it, from 1
  */
 record BenchRow(String system, String transport, String algorithm, String kind, int nodes, int threads, int handoff,
                 long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
                 long maxRun, long failures, PerKey perKey, String pairedWith, double cpuUs, double framesPerEntry,
-                Idle idle) {
+                Idle idle, int round) {
 
     private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": (\"[^\"]*\"|[-0-9.eE]+|null)");
 
@@ -75,7 +76,7 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
              long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
              long maxRun, long failures) {
         this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
-                msgsPerEntry, jain, maxRun, failures, PerKey.NONE, "", Double.NaN, Double.NaN, Idle.NONE);
+                msgsPerEntry, jain, maxRun, failures, PerKey.NONE, "", Double.NaN, Double.NaN, Idle.NONE, 1);
     }
 
     /** A per-key row, or one that is not; paired with no algorithm, not idle. */
@@ -83,31 +84,44 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
              long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
              long maxRun, long failures, PerKey perKey) {
         this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
-                msgsPerEntry, jain, maxRun, failures, perKey, "", Double.NaN, Double.NaN, Idle.NONE);
+                msgsPerEntry, jain, maxRun, failures, perKey, "", Double.NaN, Double.NaN, Idle.NONE, 1);
     }
 
     /** This row, marked as measured interleaved with {@code algorithm}'s uncontended run. */
     BenchRow pairedWith(String algorithm) {
         return new BenchRow(system, transport, this.algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, algorithm, cpuUs, framesPerEntry, idle);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, algorithm, cpuUs, framesPerEntry, idle, round);
     }
 
     /** This row with the CPU time per operation {@code cpuUs} (NaN: not measured). */
     BenchRow withCpu(double cpuUs) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round);
     }
 
     /** This row with {@code framesPerEntry} transport messages per entry (NaN: not measured). */
     BenchRow withFrames(double framesPerEntry) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round);
+    }
+
+    /**
+     * This row as measured in round {@code round} of {@code --rounds}.
+     *
+     * @throws IllegalArgumentException if {@code round < 1}
+     */
+    BenchRow inRound(int round) {
+        if (round < 1) {
+            throw new IllegalArgumentException("rounds count from 1, got " + round);
+        }
+        return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round);
     }
 
     /** This row with the figures of an idle run. */
     BenchRow withIdle(Idle idle) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round);
     }
 
     /** This row as a one-line JSON object; an idle row ends with its two figures. */
@@ -116,11 +130,12 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                         + "\"kind\": \"%s\", \"nodes\": %d, \"threads\": %d, \"handoff\": %d, \"samples\": %d, "
                         + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": %s, \"jain\": %s, "
                         + "\"maxRun\": %d, \"failures\": %d, \"keys\": %d, \"names\": %d, \"bytesPerName\": %s, "
-                        + "\"liveEngines\": %d, \"pairedWith\": \"%s\", \"cpuUs\": %s, \"framesPerEntry\": %s}",
+                        + "\"liveEngines\": %d, \"pairedWith\": \"%s\", \"cpuUs\": %s, \"framesPerEntry\": %s, "
+                        + "\"round\": %d}",
                 system, transport, algorithm, kind, nodes, threads, handoff, samples, Json.number(medianUs, 3),
                 Json.number(p99Us, 3), Json.number(opsPerSec, 3), Json.number(msgsPerEntry, 3), Json.number(jain, 3),
                 maxRun, failures, perKey.keys(), perKey.names(), Json.number(perKey.bytesPerName(), 1),
-                perKey.liveEngines(), pairedWith, Json.number(cpuUs, 2), Json.number(framesPerEntry, 3));
+                perKey.liveEngines(), pairedWith, Json.number(cpuUs, 2), Json.number(framesPerEntry, 3), round);
         if (!kind.equals(BenchIdle.KIND)) {
             return json;
         }
@@ -132,8 +147,9 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
      * A row from one line of JSON (one object per line), if the line holds one. The per-key fields are optional
      * (the baselines do not print them): absent counts read as 0 (as NaN cast to a count does), so a line without
      * them is a row that is not a per-key one. {@code handoff} (a count), {@code pairedWith} and {@code cpuUs} are optional
-     * too (runs saved before they were written): absent, 0, empty and NaN; so is {@code framesPerEntry} (NaN), and the
-     * idle figures, which only an idle row has.
+     * too (runs saved before they were written): absent, 0, empty and NaN; so are {@code framesPerEntry} (NaN), the
+     * idle figures, which only an idle row has, and {@code round} (1; the baselines jar does not print it either: the
+     * bench sets it).
      */
     static Optional<BenchRow> parse(String line) {
         Map<String, String> f = new LinkedHashMap<>();
@@ -151,7 +167,7 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                 (long) num(f, "maxRun"), (long) num(f, "failures"), new PerKey((int) num(f, "keys"),
                 (long) num(f, "names"), num(f, "bytesPerName"), (long) num(f, "liveEngines")),
                 f.getOrDefault("pairedWith", ""), num(f, "cpuUs"), num(f, "framesPerEntry"),
-                new Idle(num(f, "messagesPerSec"), num(f, "cpuCores"))));
+                new Idle(num(f, "messagesPerSec"), num(f, "cpuCores")), f.containsKey("round") ? (int) num(f, "round") : 1));
     }
 
     private static double num(Map<String, String> f, String key) {

@@ -3,6 +3,7 @@ package io.dlock.samples.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -88,9 +89,9 @@ class BenchCommandTest {
         assertEquals(stack.toString(), config.values().get(JGroupsTransportFactory.STACK));
         BenchRow floor = new BenchRow("jgroups", "jgroups", BenchFloor.UNICAST_RTT, "floor", 3, 1, 0, 10, 40, 50,
                 Double.NaN, Double.NaN, Double.NaN, 0, 0);
-        assertTrue(BenchReport.text(List.of(floor), o.stack, 0, 1, 1).startsWith("The floor: JGroups, the stack "
+        assertTrue(BenchReport.text(List.of(floor), o.stack, 0, 1, 1, List.of()).startsWith("The floor: JGroups, the stack "
                 + stack + " on 127.0.0.1"));
-        assertTrue(BenchReport.text(List.of(floor), "default", 0, 1, 1).startsWith("The floor: JGroups, the default "
+        assertTrue(BenchReport.text(List.of(floor), "default", 0, 1, 1, List.of()).startsWith("The floor: JGroups, the default "
                 + "stack (TCP_NIO2, no bundler) on 127.0.0.1"));
     }
 
@@ -139,6 +140,8 @@ class BenchCommandTest {
         "--format xml|--format|'xml' is not a format; allowed: text, table, json",
         "--algorithms centralized,nope|--algorithms|dlock.mutex=nope is not a known algorithm; allowed: centralized",
         "--baselines --baselines-jar /nonexistent/baselines.jar|--baselines-jar|no jar at /nonexistent/baselines.jar",
+        "--rounds 0|--rounds|0 is outside 1..20",
+        "--peers hazelcast|--peers|hazelcast given without --baselines",
         "--stack tcp|--stack|tcp is neither default nor loopback nor a stack file ending in .xml",
         "--stack /nonexistent/stack.xml|--stack|/nonexistent/stack.xml is neither default nor loopback nor a stack file",
         "--idle --per-key 10|--idle|measures only the idle cost; it cannot be combined with --per-key",
@@ -183,6 +186,11 @@ class BenchCommandTest {
         BenchRow handoff = new BenchRow("dlock", "jgroups", "centralized", "contended", 3, 4, 16, 100, Double.NaN,
                 Double.NaN, 2500, 0.12, 1.0, 5, 0);
         assertEquals(16, BenchRow.parse(handoff.json()).orElseThrow().handoff());
+        assertEquals(1, back.get().round(), "a row without a round (a peer's line) reads back as round 1");
+        BenchRow second = handoff.inRound(2);
+        assertEquals(second, BenchRow.parse(second.json()).orElseThrow());
+        assertEquals(2, second.pairedWith("lamport").withCpu(3).withFrames(1).round(), "every copy keeps the round");
+        assertThrows(IllegalArgumentException.class, () -> handoff.inRound(0));
     }
 
     /** A per-key row round-trips its per-key figures; a baseline's line, without them, is not a per-key row. */

@@ -1,0 +1,221 @@
+package io.dlock.samples.bench;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The peers' part of {@code dlock bench --baselines}'s text report: dlock's JGroups rows and every peer's on the same
+ * workloads (uncontended, contended per thread count, per-key per K and thread count, at the peers' node count), round
+ * by round:
+ * <ol>
+ *   <li>throughput, one line per system and one column per workload, a cell per round ("r1 / r2");</li>
+ *   <li>the details, one line per system, workload and round: median and p99 (uncontended), ops/s, CPU per operation
+ *       (a peer's: its JVM and its server processes), Jain's index over the nodes, failures;</li>
+ *   <li>the ratios dlock/peer, one line per dlock algorithm and peer, a cell per workload and round: how many times
+ *       faster dlock is (uncontended: the peer's median over dlock's; otherwise dlock's ops/s over the peer's), each
+ *       from the same round, so measured in the same minutes;</li>
+ *   <li>the peers skipped, each with how to install its server.</li>
+ * </ol>
+ */
+final class BenchPeersReport {
+
+    /** The system of dlock's rows. */
+    private static final String DLOCK = "dlock";
+
+    /**
+     * One workload that dlock and the peers both run.
+     *
+     * @param kind    uncontended, contended or per-key
+     * @param threads threads per node
+     * @param keys    K of a per-key workload, else 0
+     */
+    record Workload(String kind, int threads, int keys) {
+
+        /** Uncontended first, then contended, then per-key; then by K and threads. */
+        static final Comparator<Workload> ORDER = Comparator.comparingInt(Workload::rank)
+                .thenComparingInt(Workload::keys).thenComparingInt(Workload::threads);
+
+        static Workload of(BenchRow r) {
+            return new Workload(r.kind(), r.threads(), r.perKey().keys());
+        }
+
+        boolean matches(BenchRow r) {
+            return r.kind().equals(kind) && r.threads() == threads && r.perKey().keys() == keys;
+        }
+
+        String label(int nodes) {
+            return switch (kind) {
+                case "uncontended" -> "uncontended";
+                case "contended" -> nodes + "x" + threads;
+                default -> "K=" + keys + " " + nodes + "x" + threads;
+            };
+        }
+
+        private int rank() {
+            return switch (kind) {
+                case "uncontended" -> 0;
+                case "contended" -> 1;
+                default -> 2;
+            };
+        }
+    }
+
+    private final List<BenchRow> rows;
+    private final int nodes;
+    private final List<Workload> workloads;
+    private final List<Integer> rounds;
+    private final List<String> dlockSystems;
+    private final List<String> peerSystems;
+
+    private BenchPeersReport(List<BenchRow> rows, List<BenchRow> peerRows) {
+        this.rows = rows;
+        this.nodes = peerRows.get(0).nodes();
+        this.workloads = peerRows.stream().map(Workload::of).distinct().sorted(Workload.ORDER).toList();
+        this.rounds = peerRows.stream().map(BenchRow::round).distinct().sorted().toList();
+        this.peerSystems = peerRows.stream().map(BenchPeersReport::system).distinct().toList();
+        this.dlockSystems = rows.stream().filter(this::isComparableDlock).map(BenchPeersReport::system).distinct()
+                .toList();
+    }
+
+    /** The peers' tables, or only the skipped peers' lines if no peer ran; empty without peers. */
+    static String text(List<BenchRow> rows, List<String> skipped) {
+        StringBuilder sb = new StringBuilder();
+        List<BenchRow> peerRows = rows.stream().filter(BenchPeersReport::isPeer).toList();
+        if (!peerRows.isEmpty()) {
+            new BenchPeersReport(rows, peerRows).tables(sb);
+        }
+        if (!skipped.isEmpty()) {
+            sb.append("Peers skipped (their server is not installed):\n");
+            skipped.forEach(s -> sb.append("  ").append(s).append('\n'));
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** Whether the row is a peer's: neither dlock's nor the JGroups floor's. */
+    static boolean isPeer(BenchRow r) {
+        return !r.system().equals(DLOCK) && !r.kind().equals("floor");
+    }
+
+    /** "dlock ALGORITHM" for dlock's rows, the peer's name for a peer's. */
+    static String system(BenchRow r) {
+        return r.system().equals(DLOCK) ? DLOCK + " " + r.algorithm() : r.system();
+    }
+
+    private boolean isComparableDlock(BenchRow r) {
+        return r.system().equals(DLOCK) && r.transport().equals("jgroups") && r.handoff() == 0 && r.nodes() == nodes
+                && workloads.stream().anyMatch(w -> w.matches(r));
+    }
+
+    private Optional<BenchRow> find(String system, Workload w, int round) {
+        return rows.stream().filter(r -> system(r).equals(system) && w.matches(r) && r.round() == round
+                && r.nodes() == nodes && (isPeer(r) || isComparableDlock(r))).findFirst();
+    }
+
+    private void tables(StringBuilder sb) {
+        String perRound = rounds.size() > 1 ? ", one figure per round (" + String.join(" / ",
+                rounds.stream().map(r -> "r" + r).toList()) + ")" : "";
+        List<String> systems = new ArrayList<>(dlockSystems);
+        systems.addAll(peerSystems);
+
+        sb.append("Peers: the locks users would pick instead, on dlock's workloads, ").append(nodes)
+                .append(" nodes on 127.0.0.1, interleaved round by round; ops/s").append(perRound).append('\n');
+        List<List<String>> throughput = new ArrayList<>();
+        List<String> header = new ArrayList<>(List.of("system", "runs on"));
+        workloads.forEach(w -> header.add(w.label(nodes)));
+        throughput.add(header);
+        for (String system : systems) {
+            List<String> line = new ArrayList<>(List.of(system, transportOf(system)));
+            for (Workload w : workloads) {
+                line.add(perRound(round -> find(system, w, round).map(r -> BenchReport.f(r.opsPerSec(), "%.0f"))
+                        .orElse("-")));
+            }
+            throughput.add(line);
+        }
+        render(throughput, sb);
+        sb.append('\n');
+
+        sb.append("Peers in detail (median and p99 of uncontended lock+unlock; cpu us per op counts a peer's server "
+                + "processes)\n");
+        List<List<String>> detail = new ArrayList<>();
+        detail.add(List.of("system", "workload", "rd", "ops/s", "median us", "p99 us", "cpu us", "jain", "failures"));
+        for (String system : systems) {
+            for (Workload w : workloads) {
+                for (int round : rounds) {
+                    find(system, w, round).ifPresent(r -> detail.add(List.of(system, w.label(nodes),
+                            Integer.toString(round), BenchReport.f(r.opsPerSec(), "%.0f"),
+                            BenchReport.f(r.medianUs(), "%.1f"), BenchReport.f(r.p99Us(), "%.1f"),
+                            BenchReport.f(r.cpuUs(), "%.1f"), BenchReport.f(r.jain(), "%.3f"),
+                            Long.toString(r.failures()))));
+                }
+            }
+        }
+        render(detail, sb);
+        sb.append('\n');
+
+        if (!dlockSystems.isEmpty()) {
+            sb.append("dlock / peer: how many times faster dlock is (uncontended: peer median / dlock median; else "
+                    + "dlock ops/s / peer ops/s; > 1: dlock faster), each from one round").append(perRound)
+                    .append('\n');
+            List<List<String>> ratios = new ArrayList<>();
+            List<String> head = new ArrayList<>(List.of("dlock", "peer"));
+            workloads.forEach(w -> head.add(w.label(nodes)));
+            ratios.add(head);
+            for (String d : dlockSystems) {
+                for (String peer : peerSystems) {
+                    List<String> line = new ArrayList<>(List.of(d.substring(DLOCK.length() + 1), peer));
+                    for (Workload w : workloads) {
+                        line.add(perRound(round -> BenchReport.f(ratio(find(d, w, round), find(peer, w, round), w),
+                                "%.2f")));
+                    }
+                    ratios.add(line);
+                }
+            }
+            render(ratios, sb);
+            sb.append('\n');
+        }
+    }
+
+    /** dlock's speed over the peer's on one workload: medians for uncontended, else ops/s; NaN if one is missing. */
+    static double ratio(Optional<BenchRow> dlock, Optional<BenchRow> peer, Workload w) {
+        if (dlock.isEmpty() || peer.isEmpty()) {
+            return Double.NaN;
+        }
+        return w.kind().equals("uncontended") ? peer.get().medianUs() / dlock.get().medianUs()
+                : dlock.get().opsPerSec() / peer.get().opsPerSec();
+    }
+
+    private String perRound(Function<Integer, String> cell) {
+        return String.join(" / ", rounds.stream().map(cell).toList());
+    }
+
+    private String transportOf(String system) {
+        return rows.stream().filter(r -> system(r).equals(system)).map(r -> r.system().equals(DLOCK)
+                ? "jgroups" : r.transport() + " " + r.algorithm()).findFirst().orElse("?");
+    }
+
+    /** The lines as left-aligned columns, two spaces apart, each as wide as its widest cell. */
+    private static void render(List<List<String>> lines, StringBuilder sb) {
+        int columns = lines.stream().mapToInt(List::size).max().orElse(0);
+        int[] width = new int[columns];
+        for (List<String> line : lines) {
+            for (int i = 0; i < line.size(); i++) {
+                width[i] = Math.max(width[i], line.get(i).length());
+            }
+        }
+        for (List<String> line : lines) {
+            StringBuilder l = new StringBuilder();
+            for (int i = 0; i < line.size(); i++) {
+                l.append(String.format(Locale.ROOT, "%-" + width[i] + "s", line.get(i)));
+                if (i + 1 < line.size()) {
+                    l.append("  ");
+                }
+            }
+            sb.append(l.toString().stripTrailing()).append('\n');
+        }
+    }
+}
