@@ -42,6 +42,15 @@ final class LeaseKeeper implements LeaseCheck {
     /** The answer to a probe. */
     static final int PROBE_ACK = 4;
 
+    /**
+     * How many lease ticks (a quarter lease each, counted only while this node runs) a primary view with other
+     * members may go without a single answer before the transport is told the view looks stale: 12, 3 s with
+     * the default lease. A member answers a probe whenever its own view has the prober, so a long silence
+     * from all of them means they excluded this node (or it is cut off from them, which failure detection would
+     * tell it a few seconds later); a pause of this node does not count (ticks stop too).
+     */
+    static final int SILENT_TICKS_BEFORE_STALE = 12;
+
     /** The wait after a removal, over the lease: covers clock rates up to about 3 % apart. */
     static long waitFor(long leaseNanos) {
         return leaseNanos + leaseNanos / 16;
@@ -63,6 +72,12 @@ final class LeaseKeeper implements LeaseCheck {
     private boolean heldAtLastTick;
     /** Whether the grant lease ran at the last tick (for the debug log). */
     private boolean grantableAtLastTick;
+    /** Whether another member answered a probe since the last tick; guarded by this. */
+    private boolean answeredSinceTick;
+    /** Consecutive ticks of a primary view with other members without any answer; guarded by this. */
+    private int silentTicks;
+    /** Whether the installed view is primary; guarded by this. */
+    private boolean primaryView;
     private ScheduledFuture<?> ticker;
     /** Set by {@link #stop}; guarded by this. */
     private boolean stopped;
@@ -142,6 +157,9 @@ final class LeaseKeeper implements LeaseCheck {
                 }
             }
             lease.onView(view, primary, quorum, now);
+            silentTicks = 0;
+            answeredSinceTick = false;
+            primaryView = primary;
             if (LOG.isDebugEnabled()) {
                 LOG.debug("{}: view {} (primary {}): may grant {}, answers ready in {} ms", transport.self(), view,
                         primary, lease.mayGrant(now), Math.max(0, (lease.readyAt() - now) / 1_000_000));
@@ -187,6 +205,7 @@ final class LeaseKeeper implements LeaseCheck {
             if (lease == null) {
                 return;
             }
+            answeredSinceTick = true;
             long now = System.nanoTime();
             boolean runsAgain = lease.onAnswer(from, envelope.epoch(), fingerprint, seq,
                     ready ? EpochLease.Answer.READY : EpochLease.Answer.NOT_READY, now);
@@ -216,12 +235,14 @@ final class LeaseKeeper implements LeaseCheck {
 
     private void probeAndCheck() {
         boolean lapsed;
+        boolean stale;
         List<Runnable> due;
         Probe probe;
         synchronized (this) {
             if (lease == null) {
                 return;
             }
+            stale = countSilence();
             long now = System.nanoTime();
             boolean held = lease.holdValid(now);
             lapsed = heldAtLastTick && !held;
@@ -240,6 +261,28 @@ final class LeaseKeeper implements LeaseCheck {
         if (lapsed) {
             onHoldLapse.run();
         }
+        if (stale) {
+            LOG.info("{}: no member of view {} has answered for {} lease ticks: they have excluded this node, or it is"
+                    + " cut off from them; asking the transport to leave the view and rejoin them", transport.self(),
+                    transport.view(), SILENT_TICKS_BEFORE_STALE);
+            transport.viewLooksStale();
+        }
+    }
+
+    /**
+     * Counts a tick without answers in a primary view that has other members; true once, when the count reaches
+     * {@link #SILENT_TICKS_BEFORE_STALE}. Called with the monitor held.
+     */
+    private boolean countSilence() {
+        View view = lease.view();
+        boolean others = view != null && view.size() > 1 && !stopped;
+        if (answeredSinceTick || !others || !primaryView) {
+            silentTicks = 0;
+        } else {
+            silentTicks++;
+        }
+        answeredSinceTick = false;
+        return silentTicks == SILENT_TICKS_BEFORE_STALE;
     }
 
     /** A probe to send, once the monitor is released: its bytes and the view whose other members get it. */

@@ -60,6 +60,19 @@ public interface Transport extends AutoCloseable {
         }
     }
 
+    /**
+     * The runtime's evidence that this node's view is stale: the view is primary and has other members, but for
+     * a while none of them has answered this node at all, which they do as long as their own view has it as a
+     * member and they can reach it. So this node is cut off from all of them (failure detection would say so a
+     * little later), or the others have excluded this node while it still believes itself a member (a group
+     * membership service may not tell an excluded member, and traffic it still gets, such as acknowledgements
+     * of its own messages, can keep its failure detector content). The transport should leave that view for
+     * one of its own and rejoin the others, as after a partition. The default does nothing: a transport whose
+     * members always learn of their exclusion needs nothing more.
+     */
+    default void viewLooksStale() {
+    }
+
     /** Whether messages on each (sender, receiver) pair are delivered in send order. */
     boolean fifo();
 

@@ -66,14 +66,19 @@ import java.util.stream.Collectors;
  *
  * <h2>Failure detection</h2>
  * The TCP stacks detect a crashed member in three steps: FD_SOCK2 (a dead process closes its socket, so
- * its neighbour suspects it at once; a hung one is caught by) FD_ALL3 (heartbeat every 1 s, suspected
- * after 4 s on {@code default}, 6 s on {@code tcp} and {@code secure}), then VERIFY_SUSPECT2 (the
- * suspect must answer within 1 s, 1.5 s) before GMS installs a view without it. A {@code kill -9} thus
- * leaves the view in about 1-2 s, a hung process in about 5-8 s. Change the timeouts with the system
- * properties {@code jgroups.fd_all3.timeout}, {@code jgroups.fd_all3.interval} and
+ * its neighbour suspects it at once; a hung one is caught by) FD_ALL3 (heartbeat every 0.5 s, suspected
+ * after 4 s of silence on {@code default}, 5 s on {@code tcp} and {@code secure}), then VERIFY_SUSPECT2 (the
+ * suspect must answer within 0.5 s, 1 s; the check runs once per timeout, so it takes up to twice that) before
+ * GMS installs a view without it. A {@code kill -9} thus leaves the view in about 1-2 s, a hung or cut-off
+ * process 4.5-5.5 s ({@code default}) or 6-7.5 s ({@code tcp}, {@code secure}) after its last message. Change
+ * the timeouts with the system properties {@code jgroups.fd_all3.timeout}, {@code jgroups.fd_all3.interval} and
  * {@code jgroups.verify_suspect.timeout} (e.g. {@code -Djgroups.fd_all3.timeout=10s}), or copy a stack
  * file and name the copy in {@code dlock.jgroups.stack}. The {@code loopback} stack has no failure
  * detection: members leave by closing.
+ *
+ * <p>A member that the others excluded while it went on believing itself a member (JGroups tells an excluded
+ * member nothing) is noticed by dlock's epoch lease: nobody answers its probes. It then leaves its stale view
+ * for one of its own, and MERGE3 merges it back ({@link JGroupsTransport#viewLooksStale}).
  */
 public final class JGroupsTransportFactory implements TransportFactory {
 
