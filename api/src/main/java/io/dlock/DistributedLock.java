@@ -1,6 +1,9 @@
 package io.dlock;
 
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -102,6 +105,32 @@ import java.util.concurrent.locks.Lock;
  * lock.callWithLock(() -> Files.writeString(path, text));          // IOException passes through as is
  * }</pre>
  *
+ * <h2 id="holds">Owner-free holds and asynchronous acquisition</h2>
+ * {@link #acquire()}, {@link #tryAcquire(Duration)} and {@link #acquireAsync()} take the lock for no thread: they
+ * return a {@link LockHold}, which any thread may {@linkplain LockHold#release() release} and whose
+ * {@linkplain LockHold#fencingToken() fencing token} any thread may read. A hold excludes every other holder, thread or
+ * hold, anywhere in the cluster, and waits on its node in the same queue, in arrival order, as the threads that call
+ * {@link #lock()}: the node still has at most one distributed request outstanding. A hold is not reentrant.
+ *
+ * <p>{@link #acquireAsync()} blocks no thread while it waits: the lock's own events (the grant, a release on this
+ * node, a waiter ahead giving up) move it on. Its future completes on a library thread (the one that calls
+ * {@link OwnershipListener}s), so a dependent stage that blocks or runs long belongs on the application's executor
+ * ({@code thenApplyAsync(f, executor)} and the like). Cancelling the future ({@code cancel}, or {@code orTimeout} and
+ * {@code completeOnTimeout}, or any other completion by the application) while it waits abandons the request as a
+ * timed-out {@code tryLock} does: it leaves the queue, and if its grant arrives later, the grant goes to the next
+ * waiter or back to the cluster. A future cancelled at the moment it was granted releases its hold itself, so no
+ * grant is ever leaked.
+ *
+ * <pre>{@code
+ * lock.acquireAsync()
+ *     .orTimeout(5, TimeUnit.SECONDS)
+ *     .thenAcceptAsync(hold -> {
+ *         try (hold) {
+ *             store.write(record, hold.fencingToken());
+ *         }
+ *     }, executor);
+ * }</pre>
+ *
  * <h2>Non-owner unlock</h2>
  * {@link #unlock()} by a thread that does not hold the lock throws
  * {@link IllegalMonitorStateException} and changes nothing.
@@ -109,7 +138,9 @@ import java.util.concurrent.locks.Lock;
  * <h2>After the service closed</h2>
  * Once {@link LockService#close()} has begun tearing the node down, a handle kept by the application
  * throws {@link IllegalStateException} from {@code lock()} (uninterruptible too), {@code lockInterruptibly},
- * both {@code tryLock}, {@code newCondition} and {@code fencingToken()}, and builds no lock state;
+ * both {@code tryLock}, {@code acquire}, {@code tryAcquire}, {@code acquireAsync}, {@code newCondition} and
+ * {@code fencingToken()}, and builds no lock state; a pending {@code acquireAsync} fails with it, a
+ * {@link LockHold}'s {@code release()} throws {@link IllegalMonitorStateException};
  * {@code unlock()} throws {@link IllegalMonitorStateException} (the close dropped every hold),
  * {@code isHeldByCurrentThread()} is false and {@code getHoldCount()} is 0.
  *
@@ -261,6 +292,41 @@ public interface DistributedLock extends Lock {
         lockInterruptibly();
         return callHeldThenUnlock(action);
     }
+
+    /**
+     * Acquires the lock for an owner-free {@link LockHold}, waiting as long as it takes (see
+     * <a href="#holds">Owner-free holds</a>).
+     *
+     * @return the hold; release it with {@link LockHold#release()}, from any thread
+     * @throws InterruptedException  if the calling thread is interrupted before or while waiting; nothing is held
+     * @throws IllegalStateException if the lock service is closed
+     */
+    LockHold acquire() throws InterruptedException;
+
+    /**
+     * Acquires the lock for an owner-free {@link LockHold} if it can within {@code wait} (see
+     * <a href="#holds">Owner-free holds</a>). A zero {@code wait} never waits for the cluster, as
+     * {@code tryLock(0, unit)} does.
+     *
+     * @param wait how long to wait at most; zero or more (a wait beyond about 292 years is forever)
+     * @return the hold, or empty if the time ran out
+     * @throws InterruptedException     if the calling thread is interrupted before or while waiting; nothing is held
+     * @throws NullPointerException     if {@code wait} is null
+     * @throws IllegalArgumentException if {@code wait} is negative
+     * @throws IllegalStateException    if the lock service is closed
+     */
+    Optional<LockHold> tryAcquire(Duration wait) throws InterruptedException;
+
+    /**
+     * Asks for the lock for an owner-free {@link LockHold} without blocking the calling thread, or any other, while
+     * it waits (see <a href="#holds">Owner-free holds</a>).
+     *
+     * @return a future completed with the hold once this node holds the lock for it, on a library thread; completed
+     *         exceptionally with {@link IllegalStateException} if the service closes meanwhile. Cancelling it (or
+     *         completing it otherwise) abandons the request without leaking the lock.
+     * @throws IllegalStateException if the lock service is closed
+     */
+    CompletableFuture<LockHold> acquireAsync();
 
     /**
      * A new distributed condition of this lock, named {@code "condition-k"} for the k-th condition made from

@@ -1,16 +1,22 @@
 package io.dlock.runtime;
 
 import io.dlock.DlockConfig;
+import io.dlock.LockHold;
 import io.dlock.LockOwnershipLostException;
+import io.dlock.OwnershipLoss;
 import io.dlock.TimeDistribution;
 import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * The node-local half of a distributed lock: which thread owns it, how many times, which local
- * threads wait, and whether this node has a distributed request outstanding. This is the "sync"
+ * The node-local half of a distributed lock: who owns it (a thread, or an owner-free {@link RuntimeHold}), how
+ * many times, who waits locally, and whether this node has a distributed request outstanding. This is the "sync"
  * object the {@link RuntimeLock} facade forwards to; the distributed protocol only ever sees
  * "request", "granted" and "release".
  *
@@ -18,6 +24,16 @@ import java.util.function.Consumer;
  * and only the head of the queue issues a request. A request belongs to the node, not to a thread:
  * if its thread gives up (timeout, interrupt), the next waiter adopts it; if nobody waits when the
  * grant arrives, the grant is released at once.
+ *
+ * <h2>Owners and waiters</h2>
+ * An owner is a {@link Thread} (the {@code Lock} face: reentrant, identified by the calling thread) or a
+ * {@link RuntimeHold} (a {@link LockHold}: not reentrant, identified by the hold object, released by any thread).
+ * Both wait in the one queue, in arrival order. A waiting thread sleeps on a condition of its own and acts when it
+ * is woken at the head. An asynchronous waiter has no thread: whoever changes the state so that the head could act
+ * (a grant, a release, a waiter giving up) acts for it at once, under the mutex ({@link #wakeHead()}): it asks the
+ * cluster, or takes the grant and hands the hold to the waiter's future on the {@code completions} executor, never
+ * under the mutex nor on the event loop. A future completed otherwise (cancelled, timed out) gives its place up as a
+ * timed-out thread does; if it had just been granted, the hand-over fails and the hold is released at once.
  *
  * <h2>Local hand-off ({@code dlock.lock.local-handoff} = H)</h2>
  * With H &gt; 0, when the last hold is released while other local threads wait, the distributed
@@ -108,7 +124,8 @@ final class LocalLockState {
             + " for longer than " + DlockConfig.LEASE_MS + ")";
 
     private Phase phase = Phase.IDLE;
-    private Thread owner;
+    /** The holder: a {@link Thread} or a {@link RuntimeHold}; null if none (see the class comment). */
+    private Object owner;
     private int holds;
     private long grantedFence;
     private long heldFence;
@@ -116,8 +133,8 @@ final class LocalLockState {
     /** Hand-offs made under the current distributed grant. */
     private int handoffs;
     private long totalHandoffs;
-    /** The thread whose hold was lost and has not released it fully yet; null if none. */
-    private Thread lostOwner;
+    /** The owner (thread or hold) whose hold was lost and has not released it fully yet; null if none. */
+    private Object lostOwner;
     private int lostHolds;
     private long lostFence;
     /** When the current owner took the lock ({@link System#nanoTime()}). */
@@ -127,19 +144,40 @@ final class LocalLockState {
     private final TimeRecorder waitTimes = new TimeRecorder();
     private final TimeRecorder holdTimes = new TimeRecorder();
 
-    /** A waiting thread and the condition it sleeps on (one per waiter, so a wake-up reaches only the head). */
-    private static final class Waiter {
-        final Thread thread;
-        final Condition wakeUp;
+    /** Where asynchronous acquisitions are completed: never under the mutex, never on the event loop. */
+    private final Executor completions;
 
-        Waiter(Thread thread, Condition wakeUp) {
-            this.thread = thread;
+    /**
+     * A waiter: a thread and the condition it sleeps on (one per waiter, so a wake-up reaches only the head), or
+     * an asynchronous acquisition (no condition: a hold and the future it completes).
+     */
+    private static final class Waiter {
+        /** The thread, or the {@link RuntimeHold} that waits. */
+        final Object owner;
+        /** The waiting thread's condition; null for an asynchronous waiter. */
+        final Condition wakeUp;
+        /** What an asynchronous waiter completes with its hold; null for a thread. */
+        final CompletableFuture<LockHold> future;
+        /** When it began to wait ({@link System#nanoTime()}). */
+        final long since;
+
+        Waiter(Object owner, Condition wakeUp, CompletableFuture<LockHold> future, long since) {
+            this.owner = owner;
             this.wakeUp = wakeUp;
+            this.future = future;
+            this.since = since;
         }
     }
 
-    /** A hold that {@link #loseOwnership()} took away: the thread and its token. */
-    record LostHold(Thread holder, long fencingToken) {
+    /** A hold that was taken away: its owner (a thread or a {@link RuntimeHold}) and its token. */
+    record LostHold(Object owner, long fencingToken) {
+
+        /** What the lock's ownership listeners are told of it, in the view of {@code viewEpoch}. */
+        OwnershipLoss toLoss(String lockName, long viewEpoch) {
+            return owner instanceof Thread thread
+                    ? new OwnershipLoss(lockName, fencingToken, thread, viewEpoch)
+                    : new OwnershipLoss(lockName, fencingToken, null, viewEpoch, (RuntimeHold) owner);
+        }
     }
 
     /**
@@ -198,7 +236,7 @@ final class LocalLockState {
     LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, Runnable issueReleaseAndRequest,
                    Runnable issueLocalTry, int maxHandoffs) {
         this(lockName, issueRequest, issueRelease, issueReleaseAndRequest, issueLocalTry, maxHandoffs, LeaseCheck.ALWAYS,
-                lost -> { });
+                lost -> { }, Runnable::run);
     }
 
     /**
@@ -212,9 +250,11 @@ final class LocalLockState {
      *                               a hold it cannot vouch for any more is lost
      * @param holdLapsed             told of each hold lost that way (called with this state's mutex held; must
      *                               not block)
+     * @param completions            completes asynchronous acquisitions (runs the application's dependent stages)
      */
     LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, Runnable issueReleaseAndRequest,
-                   Runnable issueLocalTry, int maxHandoffs, LeaseCheck lease, Consumer<LostHold> holdLapsed) {
+                   Runnable issueLocalTry, int maxHandoffs, LeaseCheck lease, Consumer<LostHold> holdLapsed,
+                   Executor completions) {
         if (maxHandoffs < 0) {
             throw new IllegalArgumentException("maxHandoffs must be >= 0, got " + maxHandoffs);
         }
@@ -226,6 +266,7 @@ final class LocalLockState {
         this.maxHandoffs = maxHandoffs;
         this.lease = lease;
         this.holdLapsed = holdLapsed;
+        this.completions = completions;
     }
 
     /**
@@ -236,7 +277,17 @@ final class LocalLockState {
      * @return true if acquired, false if the time ran out
      */
     boolean acquire(boolean interruptible, long timeoutNanos) throws InterruptedException {
-        Thread me = Thread.currentThread();
+        return acquire(Thread.currentThread(), interruptible, timeoutNanos);
+    }
+
+    /**
+     * Acquires for {@code me}, the calling thread or a {@link RuntimeHold} that the calling thread waits for.
+     *
+     * @param interruptible whether an interrupt aborts the wait with {@link InterruptedException}
+     * @param timeoutNanos  how long to wait at most; negative = forever
+     * @return true if acquired, false if the time ran out
+     */
+    boolean acquire(Object me, boolean interruptible, long timeoutNanos) throws InterruptedException {
         boolean yieldAfter = false;
         mutex.lock();
         try {
@@ -248,16 +299,16 @@ final class LocalLockState {
                 return true;
             }
             if (lostOwner == me) {
-                throw lost("cannot lock it again before it unlocks the lost hold");
+                throw lost(me, "cannot lock it again before it unlocks the lost hold");
             }
             requireOpen();
             if (interruptible && Thread.interrupted()) {
                 throw new InterruptedException();
             }
             long start = System.nanoTime();
-            Waiter waiter = new Waiter(me, mutex.newCondition());
+            Waiter waiter = new Waiter(me, mutex.newCondition(), null, start);
             if (timeoutNanos == 0 && issueLocalTry != null) {
-                return tryLocally(waiter, start);
+                return tryLocally(waiter);
             }
             long deadline = timeoutNanos >= 0 ? start + timeoutNanos : 0;
             waiters.add(waiter);
@@ -274,7 +325,7 @@ final class LocalLockState {
                                 continue; // it may have been renewed meanwhile
                             }
                         } else if (phase == Phase.GRANTED) {
-                            takeGrant(me, start);
+                            takeGrant(waiter);
                             yieldAfter = asked && ++grantsWithoutWaiting % YIELD_EVERY == 0;
                             if (!asked) {
                                 grantsWithoutWaiting = 0;
@@ -321,7 +372,7 @@ final class LocalLockState {
      * if another local thread holds or waits for the lock or a request is outstanding; otherwise asks the
      * protocol on the event loop (local work, no message) and waits for its answer. Called with the mutex held.
      */
-    private boolean tryLocally(Waiter me, long start) {
+    private boolean tryLocally(Waiter me) {
         if (owner != null || !waiters.isEmpty() || phase != Phase.IDLE) {
             return false;
         }
@@ -333,7 +384,7 @@ final class LocalLockState {
         }
         if (phase == Phase.GRANTED && waiters.peekFirst() == me) {
             if (lease.mayGrant()) {
-                takeGrant(me.thread, start);
+                takeGrant(me);
                 return true;
             }
             waiters.remove(me);
@@ -350,18 +401,102 @@ final class LocalLockState {
         return false;
     }
 
-    /**
-     * The head waiter {@code me}, which began to wait at {@code waitStart}, takes the pending grant: it holds
-     * the lock once. Called with the mutex held.
-     */
-    private void takeGrant(Thread me, long waitStart) {
+    /** The head waiter {@code head} takes the pending grant: it holds the lock once. Called with the mutex held. */
+    private void takeGrant(Waiter head) {
         waiters.pollFirst();
-        owner = me;
+        owner = head.owner;
         holds = 1;
         heldFence = grantedFence;
         phase = Phase.HELD;
         heldSince = System.nanoTime();
-        waitTimes.record(heldSince - waitStart);
+        waitTimes.record(heldSince - head.since);
+    }
+
+    /**
+     * Queues an asynchronous acquisition for {@code hold}: the returned future is completed with it once it holds
+     * the lock, on the {@code completions} executor. Completing the future otherwise (cancel, a timeout) while it
+     * waits gives its place up; a grant that reached it meanwhile is released (see the class comment).
+     *
+     * @throws IllegalStateException if the node is closed
+     */
+    CompletableFuture<LockHold> acquireAsync(RuntimeHold hold) {
+        CompletableFuture<LockHold> future = new CompletableFuture<>();
+        Waiter waiter = new Waiter(hold, null, future, System.nanoTime());
+        mutex.lock();
+        try {
+            requireOpen();
+            waiters.add(waiter);
+            if (waiters.peekFirst() == waiter) {
+                wakeHead();
+            }
+        } finally {
+            mutex.unlock();
+        }
+        future.whenComplete((result, failure) -> {
+            if (result != hold) {
+                abandonAsync(waiter);
+            }
+        });
+        return future;
+    }
+
+    /** An asynchronous waiter's future was completed by someone else: it gives its place up if it still waits. */
+    private void abandonAsync(Waiter waiter) {
+        mutex.lock();
+        try {
+            if (waiters.contains(waiter)) {
+                giveUp(waiter);
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Acts for an asynchronous head waiter, with the mutex held: takes a pending grant and hands the hold over, or
+     * asks the cluster if nothing is outstanding; else nothing (a grant or a release will come back here).
+     */
+    private void serveAsync(Waiter head) {
+        if (closedReason != null || owner != null) {
+            return;
+        }
+        if (phase == Phase.GRANTED) {
+            if (!lease.mayGrant()) {
+                if (!leaseWaitAsked) {
+                    leaseWaitAsked = true;
+                    lease.whenGrantable(this::leaseRenewed); // may run at once, and come back here
+                }
+                return;
+            }
+            takeGrant(head);
+            RuntimeHold hold = (RuntimeHold) head.owner;
+            complete(() -> {
+                if (!head.future.complete(hold)) {
+                    releaseUnwanted(hold); // cancelled as it was granted: nobody will release it
+                }
+            });
+        } else if (phase == Phase.IDLE) {
+            phase = Phase.REQUESTED;
+            issueRequest.run(); // may be granted here at once: onGranted comes back here
+        }
+    }
+
+    /** Releases a hold whose future had been completed otherwise when it was granted; it may be gone already. */
+    private void releaseUnwanted(RuntimeHold hold) {
+        try {
+            release(hold);
+        } catch (IllegalMonitorStateException | IllegalStateException gone) {
+            // lost or closed meanwhile: the loss or the close has dealt with it
+        }
+    }
+
+    /** Runs {@code completion} on the completions executor, or on a common one once the node's is shut down. */
+    private void complete(Runnable completion) {
+        try {
+            completions.execute(completion);
+        } catch (RejectedExecutionException closing) {
+            ForkJoinPool.commonPool().execute(completion);
+        }
     }
 
     /** Called on the event loop when the protocol could not enter locally ({@code tryLock(0)}). */
@@ -406,9 +541,18 @@ final class LocalLockState {
      * @throws IllegalMonitorStateException if the calling thread does not hold the lock
      */
     void release() {
+        release(Thread.currentThread());
+    }
+
+    /**
+     * Releases one hold of {@code me} (the calling thread, or a {@link RuntimeHold} on any thread); the last one
+     * releases the distributed lock.
+     *
+     * @throws IllegalMonitorStateException if {@code me} does not hold the lock
+     */
+    void release(Object me) {
         mutex.lock();
         try {
-            Thread me = Thread.currentThread();
             if (lostOwner == me) {
                 if (--lostHolds == 0) {
                     lostOwner = null;
@@ -418,7 +562,7 @@ final class LocalLockState {
                     }
                     wakeHead();
                 }
-                throw lost("its unlock ended the local hold, but another node may have held the lock meanwhile");
+                throw lost(me, "releasing it ended the local hold, but another node may have held the lock meanwhile");
             }
             if (owner != me) {
                 throw notHolder(me);
@@ -431,7 +575,7 @@ final class LocalLockState {
                     lostFence = token;
                     lostCause = LEASE_RAN_OUT;
                     holdLapsed.accept(new LostHold(me, token));
-                    throw lost("its unlock ended the hold, but another node may have held the lock meanwhile");
+                    throw lost(me, "releasing it ended the hold, but another node may have held the lock meanwhile");
                 }
                 endHold();
             }
@@ -459,9 +603,18 @@ final class LocalLockState {
     }
 
     /** A non-holder's unlock; called with the mutex held. */
-    private IllegalMonitorStateException notHolder(Thread me) {
-        return new IllegalMonitorStateException("thread " + me.getName() + " does not hold this lock"
-                + (owner == null ? "" : "; it is held by thread " + owner.getName()));
+    private IllegalMonitorStateException notHolder(Object me) {
+        if (me instanceof RuntimeHold) {
+            return new IllegalMonitorStateException(me + " does not hold lock '" + lockName + "': it was released"
+                    + " already, or the lock service closed");
+        }
+        return new IllegalMonitorStateException(describe(me) + " does not hold this lock"
+                + (owner == null ? "" : "; it is held by " + describe(owner)));
+    }
+
+    /** An owner as error messages name it: "thread NAME" or the hold. */
+    private static String describe(Object owner) {
+        return owner instanceof Thread t ? "thread " + t.getName() : String.valueOf(owner);
     }
 
     /**
@@ -507,7 +660,7 @@ final class LocalLockState {
         try {
             Thread me = Thread.currentThread();
             if (lostOwner == me) {
-                throw lost("it cannot " + operation + " on a condition of it");
+                throw lost(me, "it cannot " + operation + " on a condition of it");
             }
             if (owner != me) {
                 throw new IllegalMonitorStateException("thread " + me.getName() + " does not hold lock '" + lockName
@@ -682,7 +835,12 @@ final class LocalLockState {
             lostHolds = 0;
             phase = Phase.IDLE;
             for (Waiter waiter : waiters) {
-                waiter.wakeUp.signal(); // each fails with "closed"
+                if (waiter.wakeUp != null) {
+                    waiter.wakeUp.signal(); // each fails with "closed"
+                } else {
+                    IllegalStateException closed = new IllegalStateException("lock service closed: " + reason);
+                    complete(() -> waiter.future.completeExceptionally(closed)); // it then leaves the queue
+                }
             }
         } finally {
             mutex.unlock();
@@ -690,9 +848,14 @@ final class LocalLockState {
     }
 
     boolean isHeldByCurrentThread() {
+        return isHeldBy(Thread.currentThread());
+    }
+
+    /** Whether {@code me} (a thread or a {@link RuntimeHold}) holds the lock now. */
+    boolean isHeldBy(Object me) {
         mutex.lock();
         try {
-            return owner == Thread.currentThread();
+            return owner == me;
         } finally {
             mutex.unlock();
         }
@@ -712,19 +875,29 @@ final class LocalLockState {
      * @throws IllegalMonitorStateException if the calling thread does not hold the lock
      */
     long fencingToken() {
+        return fencingToken(Thread.currentThread());
+    }
+
+    /**
+     * The token of {@code me}'s hold (the calling thread, or a {@link RuntimeHold}).
+     *
+     * @throws IllegalStateException        if the node is closed
+     * @throws IllegalMonitorStateException if {@code me} does not hold the lock
+     */
+    long fencingToken(Object me) {
         mutex.lock();
         try {
             requireOpen();
-            if (lostOwner == Thread.currentThread()) {
-                throw lost("its fencing token " + lostFence + " may be superseded");
+            if (lostOwner == me) {
+                throw lost(me, "its fencing token " + lostFence + " may be superseded");
             }
-            if (owner != Thread.currentThread()) {
-                throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
+            if (owner != me) {
+                throw me instanceof RuntimeHold ? notHolder(me) : new IllegalMonitorStateException(describe(me)
                         + " does not hold this lock, so it has no fencing token");
             }
             if (closedReason == null && !lease.holdValid()) {
                 holdLapsed.accept(loseHold(LEASE_RAN_OUT));
-                throw lost("its fencing token " + lostFence + " may be superseded");
+                throw lost(me, "its fencing token " + lostFence + " may be superseded");
             }
             return heldFence;
         } finally {
@@ -780,11 +953,19 @@ final class LocalLockState {
         wakeHead(); // if it was the head, the next one adopts the request or takes the grant
     }
 
-    /** Wakes the head waiter, the only one that can act (take a grant, ask the cluster). Called with the mutex held. */
+    /**
+     * Wakes the head waiter, the only one that can act (take a grant, ask the cluster); acts at once for an
+     * asynchronous one. Called with the mutex held.
+     */
     private void wakeHead() {
         Waiter head = waiters.peekFirst();
-        if (head != null) {
+        if (head == null) {
+            return;
+        }
+        if (head.wakeUp != null) {
             head.wakeUp.signal();
+        } else {
+            serveAsync(head);
         }
     }
 
@@ -795,11 +976,10 @@ final class LocalLockState {
         }
     }
 
-    /** The exception for the lost owner; called with {@link #mutex} held. */
-    private LockOwnershipLostException lost(String consequence) {
-        return new LockOwnershipLostException(lockName, lostFence, "thread " + Thread.currentThread().getName()
-                + " lost its hold of lock '" + lockName + "' (fencing token " + lostFence
-                + ") " + lostCause + "; " + consequence);
+    /** The exception for the lost owner (the calling thread, or the hold it calls); called with {@link #mutex} held. */
+    private LockOwnershipLostException lost(Object who, String consequence) {
+        return new LockOwnershipLostException(lockName, lostFence, describe(who) + " lost its hold of lock '"
+                + lockName + "' (fencing token " + lostFence + ") " + lostCause + "; " + consequence);
     }
 
     private void requireOpen() {

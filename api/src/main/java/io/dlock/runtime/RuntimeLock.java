@@ -1,8 +1,12 @@
 package io.dlock.runtime;
 
 import io.dlock.DistributedLock;
+import io.dlock.LockHold;
 import io.dlock.LockMetrics;
 import io.dlock.OwnershipListener;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -78,6 +82,41 @@ final class RuntimeLock implements DistributedLock {
         LockDriver<?> driver = drivers.pin(name);
         try {
             return driver.local().acquire(true, Math.max(0, unit.toNanos(time)));
+        } finally {
+            driver.unpin();
+        }
+    }
+
+    @Override
+    public LockHold acquire() throws InterruptedException {
+        return acquireHold(-1).orElseThrow(() -> new AssertionError("an untimed acquire returned without the lock"));
+    }
+
+    @Override
+    public Optional<LockHold> tryAcquire(Duration wait) throws InterruptedException {
+        return acquireHold(DurationArguments.waitNanos("wait", wait));
+    }
+
+    /** Waits for a new hold for at most {@code timeoutNanos} (negative: forever), interruptibly. */
+    private Optional<LockHold> acquireHold(long timeoutNanos) throws InterruptedException {
+        LockDriver<?> driver = drivers.pin(name);
+        try {
+            RuntimeHold hold = new RuntimeHold(name, driver.local());
+            return driver.local().acquire(hold, true, timeoutNanos) ? Optional.of(hold) : Optional.empty();
+        } finally {
+            driver.unpin();
+        }
+    }
+
+    /**
+     * Queues a new hold on the local state; the local state's own waiters and events keep its driver from being
+     * reclaimed while it waits (a lock with a waiter is not at rest), so no pin outlives this call.
+     */
+    @Override
+    public CompletableFuture<LockHold> acquireAsync() {
+        LockDriver<?> driver = drivers.pin(name);
+        try {
+            return driver.local().acquireAsync(new RuntimeHold(name, driver.local()));
         } finally {
             driver.unpin();
         }
