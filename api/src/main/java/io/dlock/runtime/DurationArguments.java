@@ -1,5 +1,6 @@
 package io.dlock.runtime;
 
+import io.dlock.DistributedLock;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -25,5 +26,20 @@ final class DurationArguments {
             throw new IllegalArgumentException(parameter + " must be zero or positive, got " + wait);
         }
         return wait.compareTo(Duration.ofNanos(Long.MAX_VALUE)) >= 0 ? Long.MAX_VALUE : wait.toNanos();
+    }
+
+    /**
+     * A lease in nanoseconds: more than zero, at most {@link DistributedLock#MAX_LEASE}.
+     *
+     * @throws NullPointerException     if {@code lease} is null
+     * @throws IllegalArgumentException if {@code lease} is zero, negative or longer than the maximum
+     */
+    static long leaseNanos(String parameter, Duration lease) {
+        Objects.requireNonNull(lease, parameter);
+        if (lease.isZero() || lease.isNegative() || lease.compareTo(DistributedLock.MAX_LEASE) > 0) {
+            throw new IllegalArgumentException(parameter + " must be more than zero and at most "
+                    + DistributedLock.MAX_LEASE + " (DistributedLock.MAX_LEASE), got " + lease);
+        }
+        return lease.toNanos();
     }
 }

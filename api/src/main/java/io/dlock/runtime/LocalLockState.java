@@ -62,6 +62,15 @@ import java.util.function.Consumer;
  * (phase back to IDLE, the release goes to the protocol, which swallows it as fenced out). While a
  * lost hold lasts, no other local thread takes the lock: the distributed grant is not back yet.
  *
+ * <h2>Leases</h2>
+ * A hold may have a lease of its own ({@link HoldLease}): it starts when the grant is taken, a re-entry or a renewal
+ * with a lease starts it again from then. Every call that reads or changes the holder first checks the clock
+ * ({@link #expireIfDue()}), and the lease's timer does the same when it fires, so a hold never outlives its lease by
+ * more than the time to notice. A hold whose lease ran out becomes a lost hold that does <em>not</em> keep the grant
+ * ({@link LostHolds}): the grant goes on at once, as after a release (to the next local waiter, a hand-off with a
+ * higher token, or back to the cluster), and {@code holdLapsed} is told. Its owner's releases then only count it
+ * down.
+ *
  * <h2>Epoch lease</h2>
  * A grant is taken by a local thread (from the protocol, by a local hand-off, or a token entered again) only while
  * the node's epoch lease ({@link LeaseCheck#mayGrant()}) lets it act; otherwise the head waiter waits, its timeout
@@ -117,11 +126,10 @@ final class LocalLockState {
     private final Consumer<LostHold> holdLapsed;
     /** The head waiter asked the lease to wake it once a grant may be taken again. */
     private boolean leaseWaitAsked;
-    /** Why the last hold was lost, for its exception: {@link #FELL_OUT} or {@link #LEASE_RAN_OUT}. */
-    private String lostCause;
     private static final String FELL_OUT = "when its node fell out of the primary component";
     private static final String LEASE_RAN_OUT = "when its node's epoch lease ran out (the node was stopped or cut off"
             + " for longer than " + DlockConfig.LEASE_MS + ")";
+    private static final String LEASE_EXPIRED = "when its lease ran out before it was released";
 
     private Phase phase = Phase.IDLE;
     /** The holder: a {@link Thread} or a {@link RuntimeHold}; null if none (see the class comment). */
@@ -133,10 +141,10 @@ final class LocalLockState {
     /** Hand-offs made under the current distributed grant. */
     private int handoffs;
     private long totalHandoffs;
-    /** The owner (thread or hold) whose hold was lost and has not released it fully yet; null if none. */
-    private Object lostOwner;
-    private int lostHolds;
-    private long lostFence;
+    /** The lost holds whose owners have not released them fully yet. */
+    private final LostHolds lost = new LostHolds();
+    /** The current hold's lease (see "Leases" in the class comment). */
+    private final HoldLease holdLease;
     /** When the current owner took the lock ({@link System#nanoTime()}). */
     private long heldSince;
     /** Acquisitions in a row on this node granted while the thread asked, with no wait (see {@link #YIELD_EVERY}). */
@@ -144,8 +152,9 @@ final class LocalLockState {
     private final TimeRecorder waitTimes = new TimeRecorder();
     private final TimeRecorder holdTimes = new TimeRecorder();
 
-    /** Where asynchronous acquisitions are completed: never under the mutex, never on the event loop. */
-    private final Executor completions;
+    /** Where asynchronous acquisitions are completed (never under the mutex, never on the event loop), and leases
+     * timed. */
+    private final HoldExecutors executors;
 
     /**
      * A waiter: a thread and the condition it sleeps on (one per waiter, so a wake-up reaches only the head), or
@@ -160,23 +169,38 @@ final class LocalLockState {
         final CompletableFuture<LockHold> future;
         /** When it began to wait ({@link System#nanoTime()}). */
         final long since;
+        /** The lease its hold gets, in nanoseconds, or {@link HoldLease#NONE}. */
+        final long leaseNanos;
 
-        Waiter(Object owner, Condition wakeUp, CompletableFuture<LockHold> future, long since) {
+        Waiter(Object owner, Condition wakeUp, CompletableFuture<LockHold> future, long since, long leaseNanos) {
             this.owner = owner;
             this.wakeUp = wakeUp;
             this.future = future;
             this.since = since;
+            this.leaseNanos = leaseNanos;
         }
     }
 
-    /** A hold that was taken away: its owner (a thread or a {@link RuntimeHold}) and its token. */
-    record LostHold(Object owner, long fencingToken) {
+    /**
+     * What a condition's await released: the hold count, and the lease's length ({@link HoldLease#NONE} if none),
+     * which the hold it reacquires gets afresh.
+     */
+    record HeldForWait(int holds, long leaseNanos) {
+    }
+
+    /** A hold that was taken away: its owner (a thread or a {@link RuntimeHold}), its token, and why. */
+    record LostHold(Object owner, long fencingToken, OwnershipLoss.Cause cause) {
+
+        /** A hold lost because its node was cut off. */
+        LostHold(Object owner, long fencingToken) {
+            this(owner, fencingToken, OwnershipLoss.Cause.NODE_CUT_OFF);
+        }
 
         /** What the lock's ownership listeners are told of it, in the view of {@code viewEpoch}. */
         OwnershipLoss toLoss(String lockName, long viewEpoch) {
             return owner instanceof Thread thread
-                    ? new OwnershipLoss(lockName, fencingToken, thread, viewEpoch)
-                    : new OwnershipLoss(lockName, fencingToken, null, viewEpoch, (RuntimeHold) owner);
+                    ? new OwnershipLoss(lockName, fencingToken, thread, viewEpoch, null, cause)
+                    : new OwnershipLoss(lockName, fencingToken, null, viewEpoch, (RuntimeHold) owner, cause);
         }
     }
 
@@ -236,7 +260,7 @@ final class LocalLockState {
     LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, Runnable issueReleaseAndRequest,
                    Runnable issueLocalTry, int maxHandoffs) {
         this(lockName, issueRequest, issueRelease, issueReleaseAndRequest, issueLocalTry, maxHandoffs, LeaseCheck.ALWAYS,
-                lost -> { }, Runnable::run);
+                lost -> { }, HoldExecutors.INLINE);
     }
 
     /**
@@ -250,11 +274,11 @@ final class LocalLockState {
      *                               a hold it cannot vouch for any more is lost
      * @param holdLapsed             told of each hold lost that way (called with this state's mutex held; must
      *                               not block)
-     * @param completions            completes asynchronous acquisitions (runs the application's dependent stages)
+     * @param executors              completes asynchronous acquisitions, times leases
      */
     LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, Runnable issueReleaseAndRequest,
                    Runnable issueLocalTry, int maxHandoffs, LeaseCheck lease, Consumer<LostHold> holdLapsed,
-                   Executor completions) {
+                   HoldExecutors executors) {
         if (maxHandoffs < 0) {
             throw new IllegalArgumentException("maxHandoffs must be >= 0, got " + maxHandoffs);
         }
@@ -266,7 +290,8 @@ final class LocalLockState {
         this.maxHandoffs = maxHandoffs;
         this.lease = lease;
         this.holdLapsed = holdLapsed;
-        this.completions = completions;
+        this.executors = executors;
+        this.holdLease = new HoldLease(executors, this::leaseDue);
     }
 
     /**
@@ -277,7 +302,7 @@ final class LocalLockState {
      * @return true if acquired, false if the time ran out
      */
     boolean acquire(boolean interruptible, long timeoutNanos) throws InterruptedException {
-        return acquire(Thread.currentThread(), interruptible, timeoutNanos);
+        return acquire(Thread.currentThread(), interruptible, timeoutNanos, HoldLease.NONE);
     }
 
     /**
@@ -285,28 +310,35 @@ final class LocalLockState {
      *
      * @param interruptible whether an interrupt aborts the wait with {@link InterruptedException}
      * @param timeoutNanos  how long to wait at most; negative = forever
+     * @param leaseNanos    the hold's lease, from when it is taken (a re-entry: from now), or {@link HoldLease#NONE}
+     *                      (a re-entry keeps the lease it has)
      * @return true if acquired, false if the time ran out
      */
-    boolean acquire(Object me, boolean interruptible, long timeoutNanos) throws InterruptedException {
+    boolean acquire(Object me, boolean interruptible, long timeoutNanos, long leaseNanos) throws InterruptedException {
         boolean yieldAfter = false;
         mutex.lock();
         try {
+            expireIfDue();
             if (owner == me) {
                 if (holds == Integer.MAX_VALUE) {
                     throw new Error("maximum lock count exceeded");
                 }
                 holds++;
+                if (leaseNanos != HoldLease.NONE) {
+                    holdLease.start(leaseNanos, System.nanoTime());
+                }
                 return true;
             }
-            if (lostOwner == me) {
-                throw lost(me, "cannot lock it again before it unlocks the lost hold");
+            LostHolds.Entry lostHold = lost.get(me);
+            if (lostHold != null) {
+                throw lost(me, lostHold, "cannot lock it again before it unlocks the lost hold");
             }
             requireOpen();
             if (interruptible && Thread.interrupted()) {
                 throw new InterruptedException();
             }
             long start = System.nanoTime();
-            Waiter waiter = new Waiter(me, mutex.newCondition(), null, start);
+            Waiter waiter = new Waiter(me, mutex.newCondition(), null, start, leaseNanos);
             if (timeoutNanos == 0 && issueLocalTry != null) {
                 return tryLocally(waiter);
             }
@@ -410,6 +442,7 @@ final class LocalLockState {
         phase = Phase.HELD;
         heldSince = System.nanoTime();
         waitTimes.record(heldSince - head.since);
+        holdLease.start(head.leaseNanos, heldSince);
     }
 
     /**
@@ -419,9 +452,9 @@ final class LocalLockState {
      *
      * @throws IllegalStateException if the node is closed
      */
-    CompletableFuture<LockHold> acquireAsync(RuntimeHold hold) {
+    CompletableFuture<LockHold> acquireAsync(RuntimeHold hold, long leaseNanos) {
         CompletableFuture<LockHold> future = new CompletableFuture<>();
-        Waiter waiter = new Waiter(hold, null, future, System.nanoTime());
+        Waiter waiter = new Waiter(hold, null, future, System.nanoTime(), leaseNanos);
         mutex.lock();
         try {
             requireOpen();
@@ -493,7 +526,7 @@ final class LocalLockState {
     /** Runs {@code completion} on the completions executor, or on a common one once the node's is shut down. */
     private void complete(Runnable completion) {
         try {
-            completions.execute(completion);
+            executors.completions().execute(completion);
         } catch (RejectedExecutionException closing) {
             ForkJoinPool.commonPool().execute(completion);
         }
@@ -553,16 +586,18 @@ final class LocalLockState {
     void release(Object me) {
         mutex.lock();
         try {
-            if (lostOwner == me) {
-                if (--lostHolds == 0) {
-                    lostOwner = null;
+            expireIfDue();
+            LostHolds.Entry lostHold = lost.get(me);
+            if (lostHold != null) {
+                if (lost.countDown(me, lostHold) && lostHold.keepsGrant) {
                     phase = Phase.IDLE;
                     if (closedReason == null) {
                         issueRelease.run();
                     }
                     wakeHead();
                 }
-                throw lost(me, "releasing it ended the local hold, but another node may have held the lock meanwhile");
+                throw lost(me, lostHold,
+                        "releasing it ended the local hold, but another node may have held the lock meanwhile");
             }
             if (owner != me) {
                 throw notHolder(me);
@@ -572,10 +607,9 @@ final class LocalLockState {
                     long token = heldFence;
                     handoffs = maxHandoffs; // a grant the node cannot vouch for goes back to the cluster
                     endHold();
-                    lostFence = token;
-                    lostCause = LEASE_RAN_OUT;
                     holdLapsed.accept(new LostHold(me, token));
-                    throw lost(me, "releasing it ended the hold, but another node may have held the lock meanwhile");
+                    throw lost(me, token, LEASE_RAN_OUT,
+                            "releasing it ended the hold, but another node may have held the lock meanwhile");
                 }
                 endHold();
             }
@@ -594,7 +628,8 @@ final class LocalLockState {
         mutex.lock();
         try {
             Thread me = Thread.currentThread();
-            if (owner != me && lostOwner != me) {
+            expireIfDue();
+            if (owner != me && lost.get(me) == null) {
                 throw notHolder(me);
             }
         } finally {
@@ -626,6 +661,7 @@ final class LocalLockState {
     private void endHold() {
         holdTimes.record(System.nanoTime() - heldSince);
         owner = null;
+        holdLease.clear();
         if (closedReason == null && handoffs < maxHandoffs && !waiters.isEmpty() && lease.mayGrant()) {
             // local hand-off: the head waiter becomes the next holder of the same grant
             handoffs++;
@@ -659,8 +695,10 @@ final class LocalLockState {
         mutex.lock();
         try {
             Thread me = Thread.currentThread();
-            if (lostOwner == me) {
-                throw lost(me, "it cannot " + operation + " on a condition of it");
+            expireIfDue();
+            LostHolds.Entry lostHold = lost.get(me);
+            if (lostHold != null) {
+                throw lost(me, lostHold, "it cannot " + operation + " on a condition of it");
             }
             if (owner != me) {
                 throw new IllegalMonitorStateException("thread " + me.getName() + " does not hold lock '" + lockName
@@ -673,18 +711,19 @@ final class LocalLockState {
 
     /**
      * For a condition's await: releases every hold of the calling thread at once, as the last
-     * {@link #release()} would, and returns how many there were.
+     * {@link #release()} would, and returns how many there were and the length of the hold's lease.
      *
      * @throws IllegalMonitorStateException if the calling thread does not hold the lock
      */
-    int releaseForWait() {
+    HeldForWait releaseForWait() {
         mutex.lock();
         try {
+            expireIfDue();
             if (owner != Thread.currentThread()) {
                 throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
                         + " does not hold lock '" + lockName + "'");
             }
-            int released = holds;
+            HeldForWait released = new HeldForWait(holds, holdLease.length());
             holds = 0;
             endHold();
             return released;
@@ -695,12 +734,12 @@ final class LocalLockState {
 
     /**
      * After a condition's wait: acquires the lock again, uninterruptibly (an interrupt stays set), and
-     * restores the hold count {@code holdsBefore} of {@link #releaseForWait()}.
+     * restores the hold count of {@link #releaseForWait()} and gives the hold a fresh lease of the same length.
      */
-    void reacquireAfterWait(int holdsBefore) {
+    void reacquireAfterWait(HeldForWait before) {
         boolean interrupted = Thread.interrupted();
         try {
-            acquire(false, -1);
+            acquire(Thread.currentThread(), false, -1, before.leaseNanos());
         } catch (InterruptedException e) {
             throw new AssertionError("an uninterruptible acquire was interrupted", e);
         } finally {
@@ -710,7 +749,9 @@ final class LocalLockState {
         }
         mutex.lock();
         try {
-            holds = holdsBefore;
+            if (owner == Thread.currentThread()) {
+                holds = before.holds();
+            }
         } finally {
             mutex.unlock();
         }
@@ -763,15 +804,64 @@ final class LocalLockState {
      * lost hold down (the last one releases the grant). Called with the mutex held, with an owner.
      */
     private LostHold loseHold(String cause) {
-        LostHold lost = new LostHold(owner, heldFence);
-        lostCause = cause;
+        LostHold lostHold = new LostHold(owner, heldFence);
         holdTimes.record(System.nanoTime() - heldSince); // the hold ends here for the metrics
-        lostOwner = owner;
-        lostHolds = holds;
-        lostFence = heldFence;
+        lost.add(owner, holds, heldFence, cause, true);
         owner = null;
         holds = 0;
-        return lost;
+        holdLease.clear();
+        return lostHold;
+    }
+
+    /**
+     * If the holder's lease has run out, its hold ends as a lost hold that gives the grant back at once (to the next
+     * local waiter or the cluster, as a release would), and {@code holdLapsed} is told. Called with the mutex held,
+     * before anything that reads or changes the holder.
+     */
+    private void expireIfDue() {
+        if (owner == null || closedReason != null || !holdLease.expired(System.nanoTime())) {
+            return;
+        }
+        Object expired = owner;
+        long token = heldFence;
+        lost.add(expired, holds, token, LEASE_EXPIRED, false);
+        holds = 0;
+        endHold();
+        holdLapsed.accept(new LostHold(expired, token, OwnershipLoss.Cause.LEASE_EXPIRED));
+    }
+
+    /** The lease timer fired (on the node's worker): ends the hold if its lease has run out and was not renewed. */
+    private void leaseDue() {
+        mutex.lock();
+        try {
+            expireIfDue();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Sets {@code me}'s lease to end {@code leaseNanos} from now.
+     *
+     * @throws LockOwnershipLostException   if {@code me}'s hold was lost (its lease ran out already included)
+     * @throws IllegalMonitorStateException if {@code me} does not hold the lock
+     */
+    void renew(Object me, long leaseNanos) {
+        mutex.lock();
+        try {
+            expireIfDue();
+            LostHolds.Entry lostHold = lost.get(me);
+            if (lostHold != null) {
+                throw lost(me, lostHold, "its lease cannot be renewed");
+            }
+            if (owner != me) {
+                throw me instanceof RuntimeHold ? notHolder(me) : new IllegalMonitorStateException(describe(me)
+                        + " does not hold lock '" + lockName + "', so it has no lease to renew");
+            }
+            holdLease.start(leaseNanos, System.nanoTime());
+        } finally {
+            mutex.unlock();
+        }
     }
 
     /**
@@ -831,8 +921,8 @@ final class LocalLockState {
             closedReason = reason;
             owner = null;
             holds = 0;
-            lostOwner = null;
-            lostHolds = 0;
+            holdLease.clear();
+            lost.clear();
             phase = Phase.IDLE;
             for (Waiter waiter : waiters) {
                 if (waiter.wakeUp != null) {
@@ -855,6 +945,7 @@ final class LocalLockState {
     boolean isHeldBy(Object me) {
         mutex.lock();
         try {
+            expireIfDue();
             return owner == me;
         } finally {
             mutex.unlock();
@@ -864,6 +955,7 @@ final class LocalLockState {
     int holdCount() {
         mutex.lock();
         try {
+            expireIfDue();
             return owner == Thread.currentThread() ? holds : 0;
         } finally {
             mutex.unlock();
@@ -888,8 +980,10 @@ final class LocalLockState {
         mutex.lock();
         try {
             requireOpen();
-            if (lostOwner == me) {
-                throw lost(me, "its fencing token " + lostFence + " may be superseded");
+            expireIfDue();
+            LostHolds.Entry lostHold = lost.get(me);
+            if (lostHold != null) {
+                throw lost(me, lostHold, "its fencing token " + lostHold.fencingToken + " may be superseded");
             }
             if (owner != me) {
                 throw me instanceof RuntimeHold ? notHolder(me) : new IllegalMonitorStateException(describe(me)
@@ -897,7 +991,8 @@ final class LocalLockState {
             }
             if (closedReason == null && !lease.holdValid()) {
                 holdLapsed.accept(loseHold(LEASE_RAN_OUT));
-                throw lost(me, "its fencing token " + lostFence + " may be superseded");
+                throw lost(me, heldFenceOf(me), LEASE_RAN_OUT, "its fencing token " + heldFenceOf(me)
+                        + " may be superseded");
             }
             return heldFence;
         } finally {
@@ -976,10 +1071,20 @@ final class LocalLockState {
         }
     }
 
-    /** The exception for the lost owner (the calling thread, or the hold it calls); called with {@link #mutex} held. */
-    private LockOwnershipLostException lost(Object who, String consequence) {
-        return new LockOwnershipLostException(lockName, lostFence, describe(who) + " lost its hold of lock '"
-                + lockName + "' (fencing token " + lostFence + ") " + lostCause + "; " + consequence);
+    /** The exception for the owner of {@code lostHold} (the calling thread, or the hold it calls). */
+    private LockOwnershipLostException lost(Object who, LostHolds.Entry lostHold, String consequence) {
+        return lost(who, lostHold.fencingToken, lostHold.cause, consequence);
+    }
+
+    /** The exception for {@code who}, which lost its hold with token {@code fence} {@code cause}. */
+    private LockOwnershipLostException lost(Object who, long fence, String cause, String consequence) {
+        return new LockOwnershipLostException(lockName, fence, describe(who) + " lost its hold of lock '"
+                + lockName + "' (fencing token " + fence + ") " + cause + "; " + consequence);
+    }
+
+    /** The token of {@code me}'s lost hold; called with the mutex held, just after it was lost. */
+    private long heldFenceOf(Object me) {
+        return lost.get(me).fencingToken;
     }
 
     private void requireOpen() {
@@ -996,7 +1101,7 @@ final class LocalLockState {
     boolean idle() {
         mutex.lock();
         try {
-            return phase == Phase.IDLE && owner == null && lostOwner == null && waiters.isEmpty();
+            return phase == Phase.IDLE && owner == null && lost.isEmpty() && waiters.isEmpty();
         } finally {
             mutex.unlock();
         }

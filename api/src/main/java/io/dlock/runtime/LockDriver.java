@@ -118,7 +118,8 @@ final class LockDriver<M extends ProtocolMessage> {
      * @param fencingFloor  the node's fencing floor, read whenever the protocol is created
      * @param ownershipLost tells the lock's ownership listeners of a lost hold
      * @param facade        what {@code LockService.lock(name)} returns while this driver lives
-     * @param callbacks     the node's event thread: completes asynchronous acquisitions
+     * @param callbacks     the node's event thread: completes asynchronous acquisitions (leases use the timers and
+     *                      the pool)
      */
     LockDriver(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
                View initialView, boolean primary, Executor pool, ScheduledExecutorService timers,
@@ -140,7 +141,7 @@ final class LockDriver<M extends ProtocolMessage> {
         this.lease = lease;
         this.local = new LocalLockState(name, () -> submit(this::request), () -> submit(this::release),
                 () -> submit(this::releaseAndRequest), () -> submit(this::tryEnterLocally), localHandoff, lease,
-                lost -> ownershipLost.accept(lost.toLoss(name, viewQueued)), callbacks);
+                lost -> ownershipLost.accept(lost.toLoss(name, viewQueued)), new HoldExecutors(callbacks, timers, pool));
         this.view = initialView;
         this.viewQueued = initialView.epoch();
         this.primary = primary;

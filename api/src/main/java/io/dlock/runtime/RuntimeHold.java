@@ -1,6 +1,7 @@
 package io.dlock.runtime;
 
 import io.dlock.LockHold;
+import java.time.Duration;
 
 /**
  * The {@link LockHold} handed to applications: an owner key of the lock's {@link LocalLockState}, which does all the
@@ -31,6 +32,11 @@ final class RuntimeHold implements LockHold {
     @Override
     public boolean isHeld() {
         return local.isHeldBy(this);
+    }
+
+    @Override
+    public void renew(Duration lease) {
+        local.renew(this, DurationArguments.leaseNanos("lease", lease));
     }
 
     @Override
