@@ -345,9 +345,9 @@ public interface DistributedLock extends Lock {
     }
 
     /**
-     * Acquires the lock for the calling thread, as {@link #lock()}, with a lease: the hold ends by itself if it is not
-     * released within {@code lease} of being taken (see <a href="#leases">Leases</a>). Called by the owner, it re-enters
-     * and sets the lease to end {@code lease} from now.
+     * Acquires the lock for the calling thread, as {@link #lock()}, with a lease: the hold ends by itself if it is
+     * not released within {@code lease} of being taken (see <a href="#leases">Leases</a>). Called by the owner, it
+     * re-enters and sets the lease to end {@code lease} from now.
      *
      * @param lease how long the hold may last unless renewed or released
      * @throws NullPointerException       if {@code lease} is null

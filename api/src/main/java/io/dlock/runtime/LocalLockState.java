@@ -259,8 +259,8 @@ final class LocalLockState {
      */
     LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, Runnable issueReleaseAndRequest,
                    Runnable issueLocalTry, int maxHandoffs) {
-        this(lockName, issueRequest, issueRelease, issueReleaseAndRequest, issueLocalTry, maxHandoffs, LeaseCheck.ALWAYS,
-                lost -> { }, HoldExecutors.INLINE);
+        this(lockName, issueRequest, issueRelease, issueReleaseAndRequest, issueLocalTry, maxHandoffs,
+                LeaseCheck.ALWAYS, lost -> { }, HoldExecutors.INLINE);
     }
 
     /**

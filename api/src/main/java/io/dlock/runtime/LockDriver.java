@@ -141,7 +141,8 @@ final class LockDriver<M extends ProtocolMessage> {
         this.lease = lease;
         this.local = new LocalLockState(name, () -> submit(this::request), () -> submit(this::release),
                 () -> submit(this::releaseAndRequest), () -> submit(this::tryEnterLocally), localHandoff, lease,
-                lost -> ownershipLost.accept(lost.toLoss(name, viewQueued)), new HoldExecutors(callbacks, timers, pool));
+                lost -> ownershipLost.accept(lost.toLoss(name, viewQueued)),
+                new HoldExecutors(callbacks, timers, pool));
         this.view = initialView;
         this.viewQueued = initialView.epoch();
         this.primary = primary;

@@ -44,7 +44,7 @@ final class LostHolds {
         entries.put(owner, new Entry(holds, fencingToken, cause, keepsGrant));
     }
 
-    /** Counts one release of {@code entry}, {@code owner}'s, down; the last one forgets it. Returns whether it was the last. */
+    /** Counts one release of {@code owner}'s {@code entry} down; the last one forgets it. Whether it was the last. */
     boolean countDown(Object owner, Entry entry) {
         if (--entry.holds > 0) {
             return false;

@@ -32,8 +32,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Owner-free holds ({@link LockHold}) and asynchronous acquisition of {@link DistributedLock}, through the public API,
  * on any transport: a hold released from another thread, a cancelled asynchronous acquisition that leaks nothing,
  * holds and threads in one local queue; leases that run out (the holder is told, its token and release fail, the
- * next holder's token is higher) and renewals that keep a hold. A transport's test class says how to {@link #start} a cluster and which
- * {@link #algorithms()} it runs. Every acquisition is bounded ({@link LockContract#ACQUIRE_TIMEOUT}).
+ * next holder's token is higher) and renewals that keep a hold. A transport's test class says how to
+ * {@link #start} a cluster and which {@link #algorithms()} it runs. Every acquisition is bounded
+ * ({@link LockContract#ACQUIRE_TIMEOUT}).
  *
  * @param <C> the transport's cluster
  */
