@@ -29,9 +29,10 @@ import java.util.concurrent.locks.Lock;
  * <a href="#actions">Running an action under the lock</a>).
  *
  * <h2>Ownership</h2>
- * The lock is owned by a thread on a node. Between nodes the algorithm guarantees that at most one
+ * The lock is owned by a thread on a node (or by an owner-free {@link LockHold}, see
+ * <a href="#holds">Owner-free holds</a>). Between nodes the algorithm guarantees that at most one
  * node holds it; within a node the runtime lets one local thread at a time issue a distributed request
- * (the other local threads queue, in arrival order), so the owner is always one thread.
+ * (the other local threads and holds queue, in arrival order), so the owner is always one thread or hold.
  * With {@code dlock.lock.local-handoff} = H &gt; 0, a node that holds the lock while local threads
  * wait passes it to the next of them up to H times in a row before releasing it to the cluster
  * (more throughput, less fairness between nodes); each local holder still gets a fencing token
