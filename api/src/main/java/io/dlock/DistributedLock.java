@@ -1,6 +1,9 @@
 package io.dlock;
 
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -26,9 +29,10 @@ import java.util.concurrent.locks.Lock;
  * <a href="#actions">Running an action under the lock</a>).
  *
  * <h2>Ownership</h2>
- * The lock is owned by a thread on a node. Between nodes the algorithm guarantees that at most one
+ * The lock is owned by a thread on a node (or by an owner-free {@link LockHold}, see
+ * <a href="#holds">Owner-free holds</a>). Between nodes the algorithm guarantees that at most one
  * node holds it; within a node the runtime lets one local thread at a time issue a distributed request
- * (the other local threads queue, in arrival order), so the owner is always one thread.
+ * (the other local threads and holds queue, in arrival order), so the owner is always one thread or hold.
  * With {@code dlock.lock.local-handoff} = H &gt; 0, a node that holds the lock while local threads
  * wait passes it to the next of them up to H times in a row before releasing it to the cluster
  * (more throughput, less fairness between nodes); each local holder still gets a fencing token
@@ -102,6 +106,79 @@ import java.util.concurrent.locks.Lock;
  * lock.callWithLock(() -> Files.writeString(path, text));          // IOException passes through as is
  * }</pre>
  *
+ * <h2 id="leases">Leases</h2>
+ * {@link #lock(Duration)}, {@link #tryLock(Duration, Duration)}, {@link #acquire(Duration)},
+ * {@link #tryAcquire(Duration, Duration)} and {@link #acquireAsync(Duration)} bound the hold they take by a
+ * <em>lease</em>: if the hold is not released within the lease from the moment it was taken, it ends by itself, so a
+ * holder that hangs (a stuck remote call, a deadlock in the application) cannot keep the lock from the cluster for
+ * ever. {@link #renew(Duration)} (for the calling thread's hold) and {@link LockHold#renew(Duration)} set a live hold's
+ * lease to end that long from now, longer or shorter than before; a hold taken without a lease gets one. A lease is
+ * at most {@link #MAX_LEASE}. A re-entry with a lease ({@code lock(lease)} by the owner) sets the lease the same way;
+ * a plain re-entry keeps it. A condition's {@code await} ends the hold; the hold it takes back gets a fresh lease of
+ * the same length.
+ * <ul>
+ *   <li><b>What happens when it runs out.</b> The hold ends as an <em>ownership loss</em> (see "Ownership loss"
+ *       below), with {@link OwnershipLoss.Cause#LEASE_EXPIRED}: the {@link OwnershipListener}s are told at once,
+ *       {@link #isHeldByCurrentThread()} turns false, {@link #fencingToken()} and {@link #unlock()} (for a hold,
+ *       {@link LockHold#fencingToken()}, {@link LockHold#renew(Duration)} and {@link LockHold#release()}) throw
+ *       {@link LockOwnershipLostException}; unlike a partition, the lock goes back at once, to the next local waiter
+ *       or the cluster, and the next holder's fencing token is higher. The holder's unlocks count the lost hold down
+ *       as after a partition; the owning thread cannot lock again until it has.</li>
+ *   <li><b>Where it is measured.</b> On the holder's node, with its monotonic clock ({@link System#nanoTime()}), from
+ *       the moment the grant reached the holder, and enforced there by the node's timer (no thread per hold) and by
+ *       every call of the holder, which checks the clock first. No clock of another node is read; a holder whose node
+ *       is cut off is fenced out by the membership, as without a lease.</li>
+ *   <li><b>Why a late write is harmless.</b> A holder whose lease ran out may not know it yet (it is paused, or in
+ *       the middle of a write), and its write may reach the store after the next holder's. The next holder's fencing
+ *       token is higher, and a store that keeps the highest token it has seen (see {@link FencedResource}) refuses
+ *       the late write, which carries the lower one. Leases make the lock available again; fencing keeps the data
+ *       safe.</li>
+ *   <li><b>What a lease does not promise.</b> It does not stop the holder: a thread still running in its critical
+ *       section when the lease ends keeps running (it is not interrupted; an ownership listener may do that), and
+ *       what it does from then on overlaps with the next holder. Only writes checked against the fencing token are
+ *       safe. A lease is no bound on the time to acquire, nor a promise that the next holder gets in at the exact
+ *       instant: the release still travels as the algorithm sends it.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * if (lock.tryLock(Duration.ofSeconds(5), Duration.ofSeconds(30))) {  // wait 5 s at most, hold 30 s at most
+ *     try {
+ *         for (Batch batch : batches) {
+ *             store.write(batch, lock.fencingToken());                // throws once the lease has run out
+ *             lock.renew(Duration.ofSeconds(30));                     // more time for the next batch
+ *         }
+ *     } finally {
+ *         lock.unlock();                                              // LockOwnershipLostException if it ran out
+ *     }
+ * }
+ * }</pre>
+ *
+ * <h2 id="holds">Owner-free holds and asynchronous acquisition</h2>
+ * {@link #acquire()}, {@link #tryAcquire(Duration)} and {@link #acquireAsync()} take the lock for no thread: they
+ * return a {@link LockHold}, which any thread may {@linkplain LockHold#release() release} and whose
+ * {@linkplain LockHold#fencingToken() fencing token} any thread may read. A hold excludes every other holder, thread or
+ * hold, anywhere in the cluster, and waits on its node in the same queue, in arrival order, as the threads that call
+ * {@link #lock()}: the node still has at most one distributed request outstanding. A hold is not reentrant.
+ *
+ * <p>{@link #acquireAsync()} blocks no thread while it waits: the lock's own events (the grant, a release on this
+ * node, a waiter ahead giving up) move it on. Its future completes on a library thread (the one that calls
+ * {@link OwnershipListener}s), so a dependent stage that blocks or runs long belongs on the application's executor
+ * ({@code thenApplyAsync(f, executor)} and the like). Cancelling the future ({@code cancel}, or {@code orTimeout} and
+ * {@code completeOnTimeout}, or any other completion by the application) while it waits abandons the request as a
+ * timed-out {@code tryLock} does: it leaves the queue, and if its grant arrives later, the grant goes to the next
+ * waiter or back to the cluster. A future cancelled at the moment it was granted releases its hold itself, so no
+ * grant is ever leaked.
+ *
+ * <pre>{@code
+ * lock.acquireAsync()
+ *     .orTimeout(5, TimeUnit.SECONDS)
+ *     .thenAcceptAsync(hold -> {
+ *         try (hold) {
+ *             store.write(record, hold.fencingToken());
+ *         }
+ *     }, executor);
+ * }</pre>
+ *
  * <h2>Non-owner unlock</h2>
  * {@link #unlock()} by a thread that does not hold the lock throws
  * {@link IllegalMonitorStateException} and changes nothing.
@@ -109,7 +186,9 @@ import java.util.concurrent.locks.Lock;
  * <h2>After the service closed</h2>
  * Once {@link LockService#close()} has begun tearing the node down, a handle kept by the application
  * throws {@link IllegalStateException} from {@code lock()} (uninterruptible too), {@code lockInterruptibly},
- * both {@code tryLock}, {@code newCondition} and {@code fencingToken()}, and builds no lock state;
+ * both {@code tryLock}, {@code acquire}, {@code tryAcquire}, {@code acquireAsync}, {@code newCondition} and
+ * {@code fencingToken()}, and builds no lock state; a pending {@code acquireAsync} fails with it, a
+ * {@link LockHold}'s {@code release()} throws {@link IllegalMonitorStateException};
  * {@code unlock()} throws {@link IllegalMonitorStateException} (the close dropped every hold),
  * {@code isHeldByCurrentThread()} is false and {@code getHoldCount()} is 0.
  *
@@ -134,6 +213,7 @@ import java.util.concurrent.locks.Lock;
  * token. After the heal the node rejoins and locks again as any other member.
  *
  * <h2>Ownership loss</h2>
+ * A hold is lost when its lease runs out (see <a href="#leases">Leases</a>) or its node is cut off.
  * When the node of a thread that holds the lock falls out of the primary component (the view it
  * installs is not primary: a partition, or its exclusion after a long pause), the hold is
  * <em>lost</em>, whether or not the majority side has granted the lock yet (this node cannot know).
@@ -156,6 +236,9 @@ import java.util.concurrent.locks.Lock;
  * Recording costs a few clock reads and additions per entry, under the lock's local mutex.
  */
 public interface DistributedLock extends Lock {
+
+    /** The longest lease a hold may have (365 days): a longer one is taken for a mistake and refused. */
+    Duration MAX_LEASE = Duration.ofDays(365);
 
     /** The lock's name, as given to {@link LockService#lock(String)}. */
     String name();
@@ -261,6 +344,124 @@ public interface DistributedLock extends Lock {
         lockInterruptibly();
         return callHeldThenUnlock(action);
     }
+
+    /**
+     * Acquires the lock for the calling thread, as {@link #lock()}, with a lease: the hold ends by itself if it is
+     * not released within {@code lease} of being taken (see <a href="#leases">Leases</a>). Called by the owner, it
+     * re-enters and sets the lease to end {@code lease} from now.
+     *
+     * @param lease how long the hold may last unless renewed or released
+     * @throws NullPointerException       if {@code lease} is null
+     * @throws IllegalArgumentException   if {@code lease} is zero, negative or longer than {@link #MAX_LEASE}
+     * @throws LockOwnershipLostException if the calling thread has a lost hold of this lock it has not unlocked yet
+     * @throws IllegalStateException      if the lock service is closed
+     */
+    void lock(Duration lease);
+
+    /**
+     * Acquires the lock for the calling thread if it can within {@code wait}, as {@link #tryLock(long, TimeUnit)},
+     * with a lease (see <a href="#leases">Leases</a>).
+     *
+     * @param wait  how long to wait at most; zero or more (zero never waits for the cluster, as
+     *              {@code tryLock(0, unit)}; a wait beyond about 292 years is forever)
+     * @param lease how long the hold may last unless renewed or released
+     * @return whether the lock was acquired
+     * @throws InterruptedException       if the calling thread is interrupted before or while waiting
+     * @throws NullPointerException       if {@code wait} or {@code lease} is null
+     * @throws IllegalArgumentException   if {@code wait} is negative, or {@code lease} is zero, negative or longer
+     *                                    than {@link #MAX_LEASE}
+     * @throws LockOwnershipLostException if the calling thread has a lost hold of this lock it has not unlocked yet
+     * @throws IllegalStateException      if the lock service is closed
+     */
+    boolean tryLock(Duration wait, Duration lease) throws InterruptedException;
+
+    /**
+     * Sets the lease of the calling thread's hold to end {@code lease} from now, measured on this node's monotonic
+     * clock (see <a href="#leases">Leases</a>); a hold taken without a lease gets one.
+     *
+     * @param lease how long the hold may last from now unless renewed again or released
+     * @throws NullPointerException         if {@code lease} is null
+     * @throws IllegalArgumentException     if {@code lease} is zero, negative or longer than {@link #MAX_LEASE}
+     * @throws LockOwnershipLostException   if the calling thread's hold was lost (its lease ran out, or its node was
+     *                                      cut off); nothing is renewed
+     * @throws IllegalMonitorStateException if the calling thread does not hold the lock
+     * @throws IllegalStateException        if the lock service is closed
+     */
+    void renew(Duration lease);
+
+    /**
+     * Acquires the lock for an owner-free {@link LockHold}, waiting as long as it takes (see
+     * <a href="#holds">Owner-free holds</a>).
+     *
+     * @return the hold; release it with {@link LockHold#release()}, from any thread
+     * @throws InterruptedException  if the calling thread is interrupted before or while waiting; nothing is held
+     * @throws IllegalStateException if the lock service is closed
+     */
+    LockHold acquire() throws InterruptedException;
+
+    /**
+     * Like {@link #acquire()}, with a lease: the hold ends by itself if it is not released within {@code lease} of
+     * being taken (see <a href="#leases">Leases</a>).
+     *
+     * @param lease how long the hold may last unless renewed or released
+     * @return the hold
+     * @throws InterruptedException     if the calling thread is interrupted before or while waiting; nothing is held
+     * @throws NullPointerException     if {@code lease} is null
+     * @throws IllegalArgumentException if {@code lease} is zero, negative or longer than {@link #MAX_LEASE}
+     * @throws IllegalStateException    if the lock service is closed
+     */
+    LockHold acquire(Duration lease) throws InterruptedException;
+
+    /**
+     * Acquires the lock for an owner-free {@link LockHold} if it can within {@code wait} (see
+     * <a href="#holds">Owner-free holds</a>). A zero {@code wait} never waits for the cluster, as
+     * {@code tryLock(0, unit)} does.
+     *
+     * @param wait how long to wait at most; zero or more (a wait beyond about 292 years is forever)
+     * @return the hold, or empty if the time ran out
+     * @throws InterruptedException     if the calling thread is interrupted before or while waiting; nothing is held
+     * @throws NullPointerException     if {@code wait} is null
+     * @throws IllegalArgumentException if {@code wait} is negative
+     * @throws IllegalStateException    if the lock service is closed
+     */
+    Optional<LockHold> tryAcquire(Duration wait) throws InterruptedException;
+
+    /**
+     * Like {@link #tryAcquire(Duration)}, with a lease (see <a href="#leases">Leases</a>).
+     *
+     * @param wait  how long to wait at most; zero or more
+     * @param lease how long the hold may last unless renewed or released
+     * @return the hold, or empty if the time ran out
+     * @throws InterruptedException     if the calling thread is interrupted before or while waiting; nothing is held
+     * @throws NullPointerException     if {@code wait} or {@code lease} is null
+     * @throws IllegalArgumentException if {@code wait} is negative, or {@code lease} is zero, negative or longer than
+     *                                  {@link #MAX_LEASE}
+     * @throws IllegalStateException    if the lock service is closed
+     */
+    Optional<LockHold> tryAcquire(Duration wait, Duration lease) throws InterruptedException;
+
+    /**
+     * Asks for the lock for an owner-free {@link LockHold} without blocking the calling thread, or any other, while
+     * it waits (see <a href="#holds">Owner-free holds</a>).
+     *
+     * @return a future completed with the hold once this node holds the lock for it, on a library thread; completed
+     *         exceptionally with {@link IllegalStateException} if the service closes meanwhile. Cancelling it (or
+     *         completing it otherwise) abandons the request without leaking the lock.
+     * @throws IllegalStateException if the lock service is closed
+     */
+    CompletableFuture<LockHold> acquireAsync();
+
+    /**
+     * Like {@link #acquireAsync()}, with a lease that starts when the hold is taken, not when the future's dependent
+     * stages run (see <a href="#leases">Leases</a>).
+     *
+     * @param lease how long the hold may last unless renewed or released
+     * @return a future completed with the hold, as {@link #acquireAsync()}'s
+     * @throws NullPointerException     if {@code lease} is null
+     * @throws IllegalArgumentException if {@code lease} is zero, negative or longer than {@link #MAX_LEASE}
+     * @throws IllegalStateException    if the lock service is closed
+     */
+    CompletableFuture<LockHold> acquireAsync(Duration lease);
 
     /**
      * A new distributed condition of this lock, named {@code "condition-k"} for the k-th condition made from

@@ -1,9 +1,10 @@
 package io.dlock;
 
 /**
- * The calling thread held a {@link DistributedLock} and lost it: its node fell out of the primary
- * component while it held the lock (a partition, or an exclusion after a long pause), so the majority
- * side may already have granted the lock to another node, with a higher fencing token.
+ * The calling thread (or the {@link LockHold}) held a {@link DistributedLock} and lost it: its node fell out of the
+ * primary component while it held the lock (a partition, or an exclusion after a long pause), so the majority
+ * side may already have granted the lock to another node, with a higher fencing token; or the hold's lease ran out
+ * before it was released, and the lock went on to the next holder (see {@link DistributedLock}'s "Leases").
  *
  * <p>Thrown by {@link DistributedLock#fencingToken()} and {@link DistributedLock#unlock()} when called
  * by the thread whose hold was lost. {@code unlock()} still counts down that thread's hold and ends the

@@ -1,16 +1,22 @@
 package io.dlock.runtime;
 
 import io.dlock.DlockConfig;
+import io.dlock.LockHold;
 import io.dlock.LockOwnershipLostException;
+import io.dlock.OwnershipLoss;
 import io.dlock.TimeDistribution;
 import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * The node-local half of a distributed lock: which thread owns it, how many times, which local
- * threads wait, and whether this node has a distributed request outstanding. This is the "sync"
+ * The node-local half of a distributed lock: who owns it (a thread, or an owner-free {@link RuntimeHold}), how
+ * many times, who waits locally, and whether this node has a distributed request outstanding. This is the "sync"
  * object the {@link RuntimeLock} facade forwards to; the distributed protocol only ever sees
  * "request", "granted" and "release".
  *
@@ -18,6 +24,16 @@ import java.util.function.Consumer;
  * and only the head of the queue issues a request. A request belongs to the node, not to a thread:
  * if its thread gives up (timeout, interrupt), the next waiter adopts it; if nobody waits when the
  * grant arrives, the grant is released at once.
+ *
+ * <h2>Owners and waiters</h2>
+ * An owner is a {@link Thread} (the {@code Lock} face: reentrant, identified by the calling thread) or a
+ * {@link RuntimeHold} (a {@link LockHold}: not reentrant, identified by the hold object, released by any thread).
+ * Both wait in the one queue, in arrival order. A waiting thread sleeps on a condition of its own and acts when it
+ * is woken at the head. An asynchronous waiter has no thread: whoever changes the state so that the head could act
+ * (a grant, a release, a waiter giving up) acts for it at once, under the mutex ({@link #wakeHead()}): it asks the
+ * cluster, or takes the grant and hands the hold to the waiter's future on the {@code completions} executor, never
+ * under the mutex nor on the event loop. A future completed otherwise (cancelled, timed out) gives its place up as a
+ * timed-out thread does; if it had just been granted, the hand-over fails and the hold is released at once.
  *
  * <h2>Local hand-off ({@code dlock.lock.local-handoff} = H)</h2>
  * With H &gt; 0, when the last hold is released while other local threads wait, the distributed
@@ -45,6 +61,15 @@ import java.util.function.Consumer;
  * {@link LockOwnershipLostException}, and its releases count the lost hold down; the last one ends it
  * (phase back to IDLE, the release goes to the protocol, which swallows it as fenced out). While a
  * lost hold lasts, no other local thread takes the lock: the distributed grant is not back yet.
+ *
+ * <h2>Leases</h2>
+ * A hold may have a lease of its own ({@link HoldLease}): it starts when the grant is taken, a re-entry or a renewal
+ * with a lease starts it again from then. Every call that reads or changes the holder first checks the clock
+ * ({@link #expireIfDue()}), and the lease's timer does the same when it fires, so a hold never outlives its lease by
+ * more than the time to notice. A hold whose lease ran out becomes a lost hold that does <em>not</em> keep the grant
+ * ({@link LostHolds}): the grant goes on at once, as after a release (to the next local waiter, a hand-off with a
+ * higher token, or back to the cluster), and {@code holdLapsed} is told. Its owner's releases then only count it
+ * down.
  *
  * <h2>Epoch lease</h2>
  * A grant is taken by a local thread (from the protocol, by a local hand-off, or a token entered again) only while
@@ -101,14 +126,14 @@ final class LocalLockState {
     private final Consumer<LostHold> holdLapsed;
     /** The head waiter asked the lease to wake it once a grant may be taken again. */
     private boolean leaseWaitAsked;
-    /** Why the last hold was lost, for its exception: {@link #FELL_OUT} or {@link #LEASE_RAN_OUT}. */
-    private String lostCause;
     private static final String FELL_OUT = "when its node fell out of the primary component";
     private static final String LEASE_RAN_OUT = "when its node's epoch lease ran out (the node was stopped or cut off"
             + " for longer than " + DlockConfig.LEASE_MS + ")";
+    private static final String LEASE_EXPIRED = "when its lease ran out before it was released";
 
     private Phase phase = Phase.IDLE;
-    private Thread owner;
+    /** The holder: a {@link Thread} or a {@link RuntimeHold}; null if none (see the class comment). */
+    private Object owner;
     private int holds;
     private long grantedFence;
     private long heldFence;
@@ -116,10 +141,10 @@ final class LocalLockState {
     /** Hand-offs made under the current distributed grant. */
     private int handoffs;
     private long totalHandoffs;
-    /** The thread whose hold was lost and has not released it fully yet; null if none. */
-    private Thread lostOwner;
-    private int lostHolds;
-    private long lostFence;
+    /** The lost holds whose owners have not released them fully yet. */
+    private final LostHolds lost = new LostHolds();
+    /** The current hold's lease (see "Leases" in the class comment). */
+    private final HoldLease holdLease;
     /** When the current owner took the lock ({@link System#nanoTime()}). */
     private long heldSince;
     /** Acquisitions in a row on this node granted while the thread asked, with no wait (see {@link #YIELD_EVERY}). */
@@ -127,19 +152,56 @@ final class LocalLockState {
     private final TimeRecorder waitTimes = new TimeRecorder();
     private final TimeRecorder holdTimes = new TimeRecorder();
 
-    /** A waiting thread and the condition it sleeps on (one per waiter, so a wake-up reaches only the head). */
-    private static final class Waiter {
-        final Thread thread;
-        final Condition wakeUp;
+    /** Where asynchronous acquisitions are completed (never under the mutex, never on the event loop), and leases
+     * timed. */
+    private final HoldExecutors executors;
 
-        Waiter(Thread thread, Condition wakeUp) {
-            this.thread = thread;
+    /**
+     * A waiter: a thread and the condition it sleeps on (one per waiter, so a wake-up reaches only the head), or
+     * an asynchronous acquisition (no condition: a hold and the future it completes).
+     */
+    private static final class Waiter {
+        /** The thread, or the {@link RuntimeHold} that waits. */
+        final Object owner;
+        /** The waiting thread's condition; null for an asynchronous waiter. */
+        final Condition wakeUp;
+        /** What an asynchronous waiter completes with its hold; null for a thread. */
+        final CompletableFuture<LockHold> future;
+        /** When it began to wait ({@link System#nanoTime()}). */
+        final long since;
+        /** The lease its hold gets, in nanoseconds, or {@link HoldLease#NONE}. */
+        final long leaseNanos;
+
+        Waiter(Object owner, Condition wakeUp, CompletableFuture<LockHold> future, long since, long leaseNanos) {
+            this.owner = owner;
             this.wakeUp = wakeUp;
+            this.future = future;
+            this.since = since;
+            this.leaseNanos = leaseNanos;
         }
     }
 
-    /** A hold that {@link #loseOwnership()} took away: the thread and its token. */
-    record LostHold(Thread holder, long fencingToken) {
+    /**
+     * What a condition's await released: the hold count, and the lease's length ({@link HoldLease#NONE} if none),
+     * which the hold it reacquires gets afresh.
+     */
+    record HeldForWait(int holds, long leaseNanos) {
+    }
+
+    /** A hold that was taken away: its owner (a thread or a {@link RuntimeHold}), its token, and why. */
+    record LostHold(Object owner, long fencingToken, OwnershipLoss.Cause cause) {
+
+        /** A hold lost because its node was cut off. */
+        LostHold(Object owner, long fencingToken) {
+            this(owner, fencingToken, OwnershipLoss.Cause.NODE_CUT_OFF);
+        }
+
+        /** What the lock's ownership listeners are told of it, in the view of {@code viewEpoch}. */
+        OwnershipLoss toLoss(String lockName, long viewEpoch) {
+            return owner instanceof Thread thread
+                    ? new OwnershipLoss(lockName, fencingToken, thread, viewEpoch, null, cause)
+                    : new OwnershipLoss(lockName, fencingToken, null, viewEpoch, (RuntimeHold) owner, cause);
+        }
     }
 
     /**
@@ -197,8 +259,8 @@ final class LocalLockState {
      */
     LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, Runnable issueReleaseAndRequest,
                    Runnable issueLocalTry, int maxHandoffs) {
-        this(lockName, issueRequest, issueRelease, issueReleaseAndRequest, issueLocalTry, maxHandoffs, LeaseCheck.ALWAYS,
-                lost -> { });
+        this(lockName, issueRequest, issueRelease, issueReleaseAndRequest, issueLocalTry, maxHandoffs,
+                LeaseCheck.ALWAYS, lost -> { }, HoldExecutors.INLINE);
     }
 
     /**
@@ -212,9 +274,11 @@ final class LocalLockState {
      *                               a hold it cannot vouch for any more is lost
      * @param holdLapsed             told of each hold lost that way (called with this state's mutex held; must
      *                               not block)
+     * @param executors              completes asynchronous acquisitions, times leases
      */
     LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, Runnable issueReleaseAndRequest,
-                   Runnable issueLocalTry, int maxHandoffs, LeaseCheck lease, Consumer<LostHold> holdLapsed) {
+                   Runnable issueLocalTry, int maxHandoffs, LeaseCheck lease, Consumer<LostHold> holdLapsed,
+                   HoldExecutors executors) {
         if (maxHandoffs < 0) {
             throw new IllegalArgumentException("maxHandoffs must be >= 0, got " + maxHandoffs);
         }
@@ -226,6 +290,8 @@ final class LocalLockState {
         this.maxHandoffs = maxHandoffs;
         this.lease = lease;
         this.holdLapsed = holdLapsed;
+        this.executors = executors;
+        this.holdLease = new HoldLease(executors, this::leaseDue);
     }
 
     /**
@@ -236,28 +302,45 @@ final class LocalLockState {
      * @return true if acquired, false if the time ran out
      */
     boolean acquire(boolean interruptible, long timeoutNanos) throws InterruptedException {
-        Thread me = Thread.currentThread();
+        return acquire(Thread.currentThread(), interruptible, timeoutNanos, HoldLease.NONE);
+    }
+
+    /**
+     * Acquires for {@code me}, the calling thread or a {@link RuntimeHold} that the calling thread waits for.
+     *
+     * @param interruptible whether an interrupt aborts the wait with {@link InterruptedException}
+     * @param timeoutNanos  how long to wait at most; negative = forever
+     * @param leaseNanos    the hold's lease, from when it is taken (a re-entry: from now), or {@link HoldLease#NONE}
+     *                      (a re-entry keeps the lease it has)
+     * @return true if acquired, false if the time ran out
+     */
+    boolean acquire(Object me, boolean interruptible, long timeoutNanos, long leaseNanos) throws InterruptedException {
         boolean yieldAfter = false;
         mutex.lock();
         try {
+            expireIfDue();
             if (owner == me) {
                 if (holds == Integer.MAX_VALUE) {
                     throw new Error("maximum lock count exceeded");
                 }
                 holds++;
+                if (leaseNanos != HoldLease.NONE) {
+                    holdLease.start(leaseNanos, System.nanoTime());
+                }
                 return true;
             }
-            if (lostOwner == me) {
-                throw lost("cannot lock it again before it unlocks the lost hold");
+            LostHolds.Entry lostHold = lost.get(me);
+            if (lostHold != null) {
+                throw lost(me, lostHold, "cannot lock it again before it unlocks the lost hold");
             }
             requireOpen();
             if (interruptible && Thread.interrupted()) {
                 throw new InterruptedException();
             }
             long start = System.nanoTime();
-            Waiter waiter = new Waiter(me, mutex.newCondition());
+            Waiter waiter = new Waiter(me, mutex.newCondition(), null, start, leaseNanos);
             if (timeoutNanos == 0 && issueLocalTry != null) {
-                return tryLocally(waiter, start);
+                return tryLocally(waiter);
             }
             long deadline = timeoutNanos >= 0 ? start + timeoutNanos : 0;
             waiters.add(waiter);
@@ -274,7 +357,7 @@ final class LocalLockState {
                                 continue; // it may have been renewed meanwhile
                             }
                         } else if (phase == Phase.GRANTED) {
-                            takeGrant(me, start);
+                            takeGrant(waiter);
                             yieldAfter = asked && ++grantsWithoutWaiting % YIELD_EVERY == 0;
                             if (!asked) {
                                 grantsWithoutWaiting = 0;
@@ -321,7 +404,7 @@ final class LocalLockState {
      * if another local thread holds or waits for the lock or a request is outstanding; otherwise asks the
      * protocol on the event loop (local work, no message) and waits for its answer. Called with the mutex held.
      */
-    private boolean tryLocally(Waiter me, long start) {
+    private boolean tryLocally(Waiter me) {
         if (owner != null || !waiters.isEmpty() || phase != Phase.IDLE) {
             return false;
         }
@@ -333,7 +416,7 @@ final class LocalLockState {
         }
         if (phase == Phase.GRANTED && waiters.peekFirst() == me) {
             if (lease.mayGrant()) {
-                takeGrant(me.thread, start);
+                takeGrant(me);
                 return true;
             }
             waiters.remove(me);
@@ -350,18 +433,103 @@ final class LocalLockState {
         return false;
     }
 
-    /**
-     * The head waiter {@code me}, which began to wait at {@code waitStart}, takes the pending grant: it holds
-     * the lock once. Called with the mutex held.
-     */
-    private void takeGrant(Thread me, long waitStart) {
+    /** The head waiter {@code head} takes the pending grant: it holds the lock once. Called with the mutex held. */
+    private void takeGrant(Waiter head) {
         waiters.pollFirst();
-        owner = me;
+        owner = head.owner;
         holds = 1;
         heldFence = grantedFence;
         phase = Phase.HELD;
         heldSince = System.nanoTime();
-        waitTimes.record(heldSince - waitStart);
+        waitTimes.record(heldSince - head.since);
+        holdLease.start(head.leaseNanos, heldSince);
+    }
+
+    /**
+     * Queues an asynchronous acquisition for {@code hold}: the returned future is completed with it once it holds
+     * the lock, on the {@code completions} executor. Completing the future otherwise (cancel, a timeout) while it
+     * waits gives its place up; a grant that reached it meanwhile is released (see the class comment).
+     *
+     * @throws IllegalStateException if the node is closed
+     */
+    CompletableFuture<LockHold> acquireAsync(RuntimeHold hold, long leaseNanos) {
+        CompletableFuture<LockHold> future = new CompletableFuture<>();
+        Waiter waiter = new Waiter(hold, null, future, System.nanoTime(), leaseNanos);
+        mutex.lock();
+        try {
+            requireOpen();
+            waiters.add(waiter);
+            if (waiters.peekFirst() == waiter) {
+                wakeHead();
+            }
+        } finally {
+            mutex.unlock();
+        }
+        future.whenComplete((result, failure) -> {
+            if (result != hold) {
+                abandonAsync(waiter);
+            }
+        });
+        return future;
+    }
+
+    /** An asynchronous waiter's future was completed by someone else: it gives its place up if it still waits. */
+    private void abandonAsync(Waiter waiter) {
+        mutex.lock();
+        try {
+            if (waiters.contains(waiter)) {
+                giveUp(waiter);
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Acts for an asynchronous head waiter, with the mutex held: takes a pending grant and hands the hold over, or
+     * asks the cluster if nothing is outstanding; else nothing (a grant or a release will come back here).
+     */
+    private void serveAsync(Waiter head) {
+        if (closedReason != null || owner != null) {
+            return;
+        }
+        if (phase == Phase.GRANTED) {
+            if (!lease.mayGrant()) {
+                if (!leaseWaitAsked) {
+                    leaseWaitAsked = true;
+                    lease.whenGrantable(this::leaseRenewed); // may run at once, and come back here
+                }
+                return;
+            }
+            takeGrant(head);
+            RuntimeHold hold = (RuntimeHold) head.owner;
+            complete(() -> {
+                if (!head.future.complete(hold)) {
+                    releaseUnwanted(hold); // cancelled as it was granted: nobody will release it
+                }
+            });
+        } else if (phase == Phase.IDLE) {
+            phase = Phase.REQUESTED;
+            issueRequest.run(); // may be granted here at once: onGranted comes back here
+        }
+    }
+
+    /** Releases a hold whose future had been completed otherwise when it was granted; it may be gone already. */
+    private void releaseUnwanted(RuntimeHold hold) {
+        try {
+            release(hold);
+        } catch (IllegalMonitorStateException | IllegalStateException gone) {
+            // lost or closed meanwhile: the loss or the close has dealt with it
+        }
+    }
+
+    /** Runs {@code completion} on the completions executor, or on a common one once the node's is shut down. */
+    private void complete(Runnable completion) {
+        try {
+            executors.completions().execute(completion);
+        } catch (RejectedExecutionException closing) {
+            ForkJoinPool.commonPool().execute(completion);
+        }
     }
 
     /** Called on the event loop when the protocol could not enter locally ({@code tryLock(0)}). */
@@ -406,19 +574,30 @@ final class LocalLockState {
      * @throws IllegalMonitorStateException if the calling thread does not hold the lock
      */
     void release() {
+        release(Thread.currentThread());
+    }
+
+    /**
+     * Releases one hold of {@code me} (the calling thread, or a {@link RuntimeHold} on any thread); the last one
+     * releases the distributed lock.
+     *
+     * @throws IllegalMonitorStateException if {@code me} does not hold the lock
+     */
+    void release(Object me) {
         mutex.lock();
         try {
-            Thread me = Thread.currentThread();
-            if (lostOwner == me) {
-                if (--lostHolds == 0) {
-                    lostOwner = null;
+            expireIfDue();
+            LostHolds.Entry lostHold = lost.get(me);
+            if (lostHold != null) {
+                if (lost.countDown(me, lostHold) && lostHold.keepsGrant) {
                     phase = Phase.IDLE;
                     if (closedReason == null) {
                         issueRelease.run();
                     }
                     wakeHead();
                 }
-                throw lost("its unlock ended the local hold, but another node may have held the lock meanwhile");
+                throw lost(me, lostHold,
+                        "releasing it ended the local hold, but another node may have held the lock meanwhile");
             }
             if (owner != me) {
                 throw notHolder(me);
@@ -428,10 +607,9 @@ final class LocalLockState {
                     long token = heldFence;
                     handoffs = maxHandoffs; // a grant the node cannot vouch for goes back to the cluster
                     endHold();
-                    lostFence = token;
-                    lostCause = LEASE_RAN_OUT;
                     holdLapsed.accept(new LostHold(me, token));
-                    throw lost("its unlock ended the hold, but another node may have held the lock meanwhile");
+                    throw lost(me, token, LEASE_RAN_OUT,
+                            "releasing it ended the hold, but another node may have held the lock meanwhile");
                 }
                 endHold();
             }
@@ -450,7 +628,8 @@ final class LocalLockState {
         mutex.lock();
         try {
             Thread me = Thread.currentThread();
-            if (owner != me && lostOwner != me) {
+            expireIfDue();
+            if (owner != me && lost.get(me) == null) {
                 throw notHolder(me);
             }
         } finally {
@@ -459,9 +638,18 @@ final class LocalLockState {
     }
 
     /** A non-holder's unlock; called with the mutex held. */
-    private IllegalMonitorStateException notHolder(Thread me) {
-        return new IllegalMonitorStateException("thread " + me.getName() + " does not hold this lock"
-                + (owner == null ? "" : "; it is held by thread " + owner.getName()));
+    private IllegalMonitorStateException notHolder(Object me) {
+        if (me instanceof RuntimeHold) {
+            return new IllegalMonitorStateException(me + " does not hold lock '" + lockName + "': it was released"
+                    + " already, or the lock service closed");
+        }
+        return new IllegalMonitorStateException(describe(me) + " does not hold this lock"
+                + (owner == null ? "" : "; it is held by " + describe(owner)));
+    }
+
+    /** An owner as error messages name it: "thread NAME" or the hold. */
+    private static String describe(Object owner) {
+        return owner instanceof Thread t ? "thread " + t.getName() : String.valueOf(owner);
     }
 
     /**
@@ -473,6 +661,7 @@ final class LocalLockState {
     private void endHold() {
         holdTimes.record(System.nanoTime() - heldSince);
         owner = null;
+        holdLease.clear();
         if (closedReason == null && handoffs < maxHandoffs && !waiters.isEmpty() && lease.mayGrant()) {
             // local hand-off: the head waiter becomes the next holder of the same grant
             handoffs++;
@@ -506,8 +695,10 @@ final class LocalLockState {
         mutex.lock();
         try {
             Thread me = Thread.currentThread();
-            if (lostOwner == me) {
-                throw lost("it cannot " + operation + " on a condition of it");
+            expireIfDue();
+            LostHolds.Entry lostHold = lost.get(me);
+            if (lostHold != null) {
+                throw lost(me, lostHold, "it cannot " + operation + " on a condition of it");
             }
             if (owner != me) {
                 throw new IllegalMonitorStateException("thread " + me.getName() + " does not hold lock '" + lockName
@@ -520,18 +711,19 @@ final class LocalLockState {
 
     /**
      * For a condition's await: releases every hold of the calling thread at once, as the last
-     * {@link #release()} would, and returns how many there were.
+     * {@link #release()} would, and returns how many there were and the length of the hold's lease.
      *
      * @throws IllegalMonitorStateException if the calling thread does not hold the lock
      */
-    int releaseForWait() {
+    HeldForWait releaseForWait() {
         mutex.lock();
         try {
+            expireIfDue();
             if (owner != Thread.currentThread()) {
                 throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
                         + " does not hold lock '" + lockName + "'");
             }
-            int released = holds;
+            HeldForWait released = new HeldForWait(holds, holdLease.length());
             holds = 0;
             endHold();
             return released;
@@ -542,12 +734,12 @@ final class LocalLockState {
 
     /**
      * After a condition's wait: acquires the lock again, uninterruptibly (an interrupt stays set), and
-     * restores the hold count {@code holdsBefore} of {@link #releaseForWait()}.
+     * restores the hold count of {@link #releaseForWait()} and gives the hold a fresh lease of the same length.
      */
-    void reacquireAfterWait(int holdsBefore) {
+    void reacquireAfterWait(HeldForWait before) {
         boolean interrupted = Thread.interrupted();
         try {
-            acquire(false, -1);
+            acquire(Thread.currentThread(), false, -1, before.leaseNanos());
         } catch (InterruptedException e) {
             throw new AssertionError("an uninterruptible acquire was interrupted", e);
         } finally {
@@ -557,7 +749,9 @@ final class LocalLockState {
         }
         mutex.lock();
         try {
-            holds = holdsBefore;
+            if (owner == Thread.currentThread()) {
+                holds = before.holds();
+            }
         } finally {
             mutex.unlock();
         }
@@ -610,15 +804,64 @@ final class LocalLockState {
      * lost hold down (the last one releases the grant). Called with the mutex held, with an owner.
      */
     private LostHold loseHold(String cause) {
-        LostHold lost = new LostHold(owner, heldFence);
-        lostCause = cause;
+        LostHold lostHold = new LostHold(owner, heldFence);
         holdTimes.record(System.nanoTime() - heldSince); // the hold ends here for the metrics
-        lostOwner = owner;
-        lostHolds = holds;
-        lostFence = heldFence;
+        lost.add(owner, holds, heldFence, cause, true);
         owner = null;
         holds = 0;
-        return lost;
+        holdLease.clear();
+        return lostHold;
+    }
+
+    /**
+     * If the holder's lease has run out, its hold ends as a lost hold that gives the grant back at once (to the next
+     * local waiter or the cluster, as a release would), and {@code holdLapsed} is told. Called with the mutex held,
+     * before anything that reads or changes the holder.
+     */
+    private void expireIfDue() {
+        if (owner == null || closedReason != null || !holdLease.expired(System.nanoTime())) {
+            return;
+        }
+        Object expired = owner;
+        long token = heldFence;
+        lost.add(expired, holds, token, LEASE_EXPIRED, false);
+        holds = 0;
+        endHold();
+        holdLapsed.accept(new LostHold(expired, token, OwnershipLoss.Cause.LEASE_EXPIRED));
+    }
+
+    /** The lease timer fired (on the node's worker): ends the hold if its lease has run out and was not renewed. */
+    private void leaseDue() {
+        mutex.lock();
+        try {
+            expireIfDue();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Sets {@code me}'s lease to end {@code leaseNanos} from now.
+     *
+     * @throws LockOwnershipLostException   if {@code me}'s hold was lost (its lease ran out already included)
+     * @throws IllegalMonitorStateException if {@code me} does not hold the lock
+     */
+    void renew(Object me, long leaseNanos) {
+        mutex.lock();
+        try {
+            expireIfDue();
+            LostHolds.Entry lostHold = lost.get(me);
+            if (lostHold != null) {
+                throw lost(me, lostHold, "its lease cannot be renewed");
+            }
+            if (owner != me) {
+                throw me instanceof RuntimeHold ? notHolder(me) : new IllegalMonitorStateException(describe(me)
+                        + " does not hold lock '" + lockName + "', so it has no lease to renew");
+            }
+            holdLease.start(leaseNanos, System.nanoTime());
+        } finally {
+            mutex.unlock();
+        }
     }
 
     /**
@@ -678,11 +921,16 @@ final class LocalLockState {
             closedReason = reason;
             owner = null;
             holds = 0;
-            lostOwner = null;
-            lostHolds = 0;
+            holdLease.clear();
+            lost.clear();
             phase = Phase.IDLE;
             for (Waiter waiter : waiters) {
-                waiter.wakeUp.signal(); // each fails with "closed"
+                if (waiter.wakeUp != null) {
+                    waiter.wakeUp.signal(); // each fails with "closed"
+                } else {
+                    IllegalStateException closed = new IllegalStateException("lock service closed: " + reason);
+                    complete(() -> waiter.future.completeExceptionally(closed)); // it then leaves the queue
+                }
             }
         } finally {
             mutex.unlock();
@@ -690,9 +938,15 @@ final class LocalLockState {
     }
 
     boolean isHeldByCurrentThread() {
+        return isHeldBy(Thread.currentThread());
+    }
+
+    /** Whether {@code me} (a thread or a {@link RuntimeHold}) holds the lock now. */
+    boolean isHeldBy(Object me) {
         mutex.lock();
         try {
-            return owner == Thread.currentThread();
+            expireIfDue();
+            return owner == me;
         } finally {
             mutex.unlock();
         }
@@ -701,6 +955,7 @@ final class LocalLockState {
     int holdCount() {
         mutex.lock();
         try {
+            expireIfDue();
             return owner == Thread.currentThread() ? holds : 0;
         } finally {
             mutex.unlock();
@@ -712,19 +967,32 @@ final class LocalLockState {
      * @throws IllegalMonitorStateException if the calling thread does not hold the lock
      */
     long fencingToken() {
+        return fencingToken(Thread.currentThread());
+    }
+
+    /**
+     * The token of {@code me}'s hold (the calling thread, or a {@link RuntimeHold}).
+     *
+     * @throws IllegalStateException        if the node is closed
+     * @throws IllegalMonitorStateException if {@code me} does not hold the lock
+     */
+    long fencingToken(Object me) {
         mutex.lock();
         try {
             requireOpen();
-            if (lostOwner == Thread.currentThread()) {
-                throw lost("its fencing token " + lostFence + " may be superseded");
+            expireIfDue();
+            LostHolds.Entry lostHold = lost.get(me);
+            if (lostHold != null) {
+                throw lost(me, lostHold, "its fencing token " + lostHold.fencingToken + " may be superseded");
             }
-            if (owner != Thread.currentThread()) {
-                throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
+            if (owner != me) {
+                throw me instanceof RuntimeHold ? notHolder(me) : new IllegalMonitorStateException(describe(me)
                         + " does not hold this lock, so it has no fencing token");
             }
             if (closedReason == null && !lease.holdValid()) {
                 holdLapsed.accept(loseHold(LEASE_RAN_OUT));
-                throw lost("its fencing token " + lostFence + " may be superseded");
+                throw lost(me, heldFenceOf(me), LEASE_RAN_OUT, "its fencing token " + heldFenceOf(me)
+                        + " may be superseded");
             }
             return heldFence;
         } finally {
@@ -780,11 +1048,19 @@ final class LocalLockState {
         wakeHead(); // if it was the head, the next one adopts the request or takes the grant
     }
 
-    /** Wakes the head waiter, the only one that can act (take a grant, ask the cluster). Called with the mutex held. */
+    /**
+     * Wakes the head waiter, the only one that can act (take a grant, ask the cluster); acts at once for an
+     * asynchronous one. Called with the mutex held.
+     */
     private void wakeHead() {
         Waiter head = waiters.peekFirst();
-        if (head != null) {
+        if (head == null) {
+            return;
+        }
+        if (head.wakeUp != null) {
             head.wakeUp.signal();
+        } else {
+            serveAsync(head);
         }
     }
 
@@ -795,11 +1071,20 @@ final class LocalLockState {
         }
     }
 
-    /** The exception for the lost owner; called with {@link #mutex} held. */
-    private LockOwnershipLostException lost(String consequence) {
-        return new LockOwnershipLostException(lockName, lostFence, "thread " + Thread.currentThread().getName()
-                + " lost its hold of lock '" + lockName + "' (fencing token " + lostFence
-                + ") " + lostCause + "; " + consequence);
+    /** The exception for the owner of {@code lostHold} (the calling thread, or the hold it calls). */
+    private LockOwnershipLostException lost(Object who, LostHolds.Entry lostHold, String consequence) {
+        return lost(who, lostHold.fencingToken, lostHold.cause, consequence);
+    }
+
+    /** The exception for {@code who}, which lost its hold with token {@code fence} {@code cause}. */
+    private LockOwnershipLostException lost(Object who, long fence, String cause, String consequence) {
+        return new LockOwnershipLostException(lockName, fence, describe(who) + " lost its hold of lock '"
+                + lockName + "' (fencing token " + fence + ") " + cause + "; " + consequence);
+    }
+
+    /** The token of {@code me}'s lost hold; called with the mutex held, just after it was lost. */
+    private long heldFenceOf(Object me) {
+        return lost.get(me).fencingToken;
     }
 
     private void requireOpen() {
@@ -816,7 +1101,7 @@ final class LocalLockState {
     boolean idle() {
         mutex.lock();
         try {
-            return phase == Phase.IDLE && owner == null && lostOwner == null && waiters.isEmpty();
+            return phase == Phase.IDLE && owner == null && lost.isEmpty() && waiters.isEmpty();
         } finally {
             mutex.unlock();
         }

@@ -110,11 +110,13 @@ final class LockDriver<M extends ProtocolMessage> {
      * @param fencingFloor  the node's fencing floor, read whenever the protocol is created
      * @param ownershipLost tells the lock's ownership listeners of a lost hold
      * @param facade        what {@code LockService.lock(name)} returns while this driver lives
+     * @param callbacks     the node's event thread: completes asynchronous acquisitions (leases use the timers and
+     *                      the pool)
      */
     LockDriver(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
                View initialView, boolean primary, Executor pool, ScheduledExecutorService timers,
                int localHandoff, LeaseCheck lease, LongSupplier fencingFloor, Consumer<OwnershipLoss> ownershipLost,
-               RuntimeLock facade) {
+               RuntimeLock facade, Executor callbacks) {
         this.name = name;
         this.facade = facade;
         this.definition = definition;
@@ -131,7 +133,8 @@ final class LockDriver<M extends ProtocolMessage> {
         this.lease = lease;
         this.local = new LocalLockState(name, () -> submit(this::request), () -> submit(this::release),
                 () -> submit(this::releaseAndRequest), () -> submit(this::tryEnterLocally), localHandoff, lease,
-                lost -> ownershipLost.accept(new OwnershipLoss(name, lost.fencingToken(), lost.holder(), viewQueued)));
+                lost -> ownershipLost.accept(lost.toLoss(name, viewQueued)),
+                new HoldExecutors(callbacks, timers, pool));
         this.view = initialView;
         this.viewQueued = initialView.epoch();
         this.primary = primary;
@@ -410,7 +413,7 @@ final class LockDriver<M extends ProtocolMessage> {
             // the gate fenced out this node's grant: the majority side may grant the lock again
             LocalLockState.LostHold lost = local.loseOwnership();
             if (lost != null) {
-                ownershipLost.accept(new OwnershipLoss(name, lost.fencingToken(), lost.holder(), newView.epoch()));
+                ownershipLost.accept(lost.toLoss(name, newView.epoch()));
             }
         }
         conditions.onView(newView); // wakes every waiter: none is lost with a keeper or a member that left

@@ -456,7 +456,8 @@ public final class NodeRuntime implements LockService {
         LockDriver<M> driver = new LockDriver<>(name, definition, mutexOptions, transport, state.view(),
                 state.primary(), pool, timers, config.localHandoff(), leases, fencingFloor::get,
                 loss -> tellOwnershipLoss(name, loss),
-                new RuntimeLock(name, driverSource, config.mutex().configName(), config.tryTimeout().toNanos()));
+                new RuntimeLock(name, driverSource, config.mutex().configName(), config.tryTimeout().toNanos()),
+                notifier);
         if (jmx != null) {
             jmx.registerLock(name, driver.facade());
         }

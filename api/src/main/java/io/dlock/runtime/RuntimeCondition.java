@@ -103,7 +103,7 @@ final class RuntimeCondition implements Condition {
         if (!waiter.awaitRegistered()) {
             return true; // a view change woke it before it was queued: it never released the lock
         }
-        int holds = local.releaseForWait();
+        LocalLockState.HeldForWait holds = local.releaseForWait();
         boolean woken;
         InterruptedException interrupted = null;
         try {

@@ -1,8 +1,12 @@
 package io.dlock.runtime;
 
 import io.dlock.DistributedLock;
+import io.dlock.LockHold;
 import io.dlock.LockMetrics;
 import io.dlock.OwnershipListener;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
@@ -78,6 +82,104 @@ final class RuntimeLock implements DistributedLock {
         LockDriver<?> driver = drivers.pin(name);
         try {
             return driver.local().acquire(true, Math.max(0, unit.toNanos(time)));
+        } finally {
+            driver.unpin();
+        }
+    }
+
+    @Override
+    public void lock(Duration lease) {
+        long leaseNanos = DurationArguments.leaseNanos("lease", lease);
+        LockDriver<?> driver = drivers.pin(name);
+        try {
+            driver.local().acquire(Thread.currentThread(), false, -1, leaseNanos);
+        } catch (InterruptedException e) {
+            throw new AssertionError("uninterruptible acquire was interrupted", e);
+        } finally {
+            driver.unpin();
+        }
+    }
+
+    @Override
+    public boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
+        long waitNanos = DurationArguments.waitNanos("wait", wait);
+        long leaseNanos = DurationArguments.leaseNanos("lease", lease);
+        LockDriver<?> driver = drivers.pin(name);
+        try {
+            return driver.local().acquire(Thread.currentThread(), true, waitNanos, leaseNanos);
+        } finally {
+            driver.unpin();
+        }
+    }
+
+    /**
+     * Only looks, as {@link #fencingToken()} does: a lock a thread holds has a driver here, which is not reclaimed.
+     */
+    @Override
+    public void renew(Duration lease) {
+        long leaseNanos = DurationArguments.leaseNanos("lease", lease);
+        drivers.requireOpen();
+        LockDriver<?> driver = drivers.peek(name);
+        if (driver == null) {
+            throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
+                    + " does not hold lock '" + name + "', so it has no lease to renew");
+        }
+        driver.local().renew(Thread.currentThread(), leaseNanos);
+    }
+
+    @Override
+    public LockHold acquire() throws InterruptedException {
+        return acquireHold(-1, HoldLease.NONE);
+    }
+
+    @Override
+    public LockHold acquire(Duration lease) throws InterruptedException {
+        return acquireHold(-1, DurationArguments.leaseNanos("lease", lease));
+    }
+
+    @Override
+    public Optional<LockHold> tryAcquire(Duration wait) throws InterruptedException {
+        return Optional.ofNullable(acquireHold(DurationArguments.waitNanos("wait", wait), HoldLease.NONE));
+    }
+
+    @Override
+    public Optional<LockHold> tryAcquire(Duration wait, Duration lease) throws InterruptedException {
+        long waitNanos = DurationArguments.waitNanos("wait", wait);
+        return Optional.ofNullable(acquireHold(waitNanos, DurationArguments.leaseNanos("lease", lease)));
+    }
+
+    /**
+     * Waits for a new hold for at most {@code timeoutNanos} (negative: forever), interruptibly; null if the time ran
+     * out.
+     */
+    private LockHold acquireHold(long timeoutNanos, long leaseNanos) throws InterruptedException {
+        LockDriver<?> driver = drivers.pin(name);
+        try {
+            RuntimeHold hold = new RuntimeHold(name, driver.local());
+            return driver.local().acquire(hold, true, timeoutNanos, leaseNanos) ? hold : null;
+        } finally {
+            driver.unpin();
+        }
+    }
+
+    /**
+     * Queues a new hold on the local state; the local state's own waiters and events keep its driver from being
+     * reclaimed while it waits (a lock with a waiter is not at rest), so no pin outlives this call.
+     */
+    @Override
+    public CompletableFuture<LockHold> acquireAsync() {
+        return acquireAsync(HoldLease.NONE);
+    }
+
+    @Override
+    public CompletableFuture<LockHold> acquireAsync(Duration lease) {
+        return acquireAsync(DurationArguments.leaseNanos("lease", lease));
+    }
+
+    private CompletableFuture<LockHold> acquireAsync(long leaseNanos) {
+        LockDriver<?> driver = drivers.pin(name);
+        try {
+            return driver.local().acquireAsync(new RuntimeHold(name, driver.local()), leaseNanos);
         } finally {
             driver.unpin();
         }

@@ -10,7 +10,10 @@
  *   <li>{@link io.dlock.samples.examples.LeaderJobExample}: leader-change callbacks start and stop a scheduled job,
  *       so that only the current leader runs it, and it moves when the leader leaves;</li>
  *   <li>{@link io.dlock.samples.examples.PropertiesConfigExample}: the algorithm comes from a properties file
- *       ({@code dlock-example.properties}, shipped in the jar), so changing it needs no code change.</li>
+ *       ({@code dlock-example.properties}, shipped in the jar), so changing it needs no code change;</li>
+ *   <li>{@link io.dlock.samples.examples.LeaseExample}: an owner-free hold taken asynchronously with a lease; its
+ *       holder hangs, the lease ends the hold, the next node gets the lock, and the fenced store refuses the hung
+ *       holder's late write.</li>
  * </ul>
  * Across processes, on JGroups: {@link io.dlock.samples.examples.FencedWriteExample}, a node that writes to a
  * {@link io.dlock.samples.examples.FencedFile} (a fenced store in a file, which {@code dlock check-history} also

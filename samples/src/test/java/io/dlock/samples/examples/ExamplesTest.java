@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.DlockConfig;
 import io.dlock.MutexAlgorithm;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The three examples run to completion on the in-memory transport and do what their Javadoc says. */
+/** The examples run to completion on the in-memory transport and do what their Javadoc says. */
 @Timeout(60)
 class ExamplesTest {
 
@@ -35,6 +37,24 @@ class ExamplesTest {
         assertTrue(runs.getOrDefault("n2", 0) > 0, runs::toString);
         assertTrue(runs.getOrDefault("n1", 0) > 0, runs::toString);
         assertEquals(0, runs.getOrDefault("n0", 0), runs::toString);
+    }
+
+    /**
+     * A hold whose holder hangs ends with its lease: the holder is told, the other node gets the lock and writes, the
+     * hung holder's late write is refused by the fenced store, and its release reports the loss.
+     */
+    @Test
+    void lease_endsAHungHoldAndFencingRefusesItsLateWrite() throws Exception {
+        for (MutexAlgorithm algorithm : List.of(MutexAlgorithm.RICART_AGRAWALA, MutexAlgorithm.SUZUKI_KASAMI)) {
+            List<String> story = LeaseExample.run(algorithm, Duration.ofMillis(500));
+            assertEquals(6, story.size(), story::toString);
+            assertTrue(story.get(0).startsWith("node 1 wrote with token "), story::toString);
+            assertEquals("node 1 was told: LEASE_EXPIRED", story.get(1));
+            assertTrue(story.get(2).startsWith("node 2 wrote with token "), story::toString);
+            assertEquals("node 1's late write was refused", story.get(3));
+            assertEquals("node 1's release: ownership lost", story.get(4));
+            assertEquals("store: node 2's report", story.get(5));
+        }
     }
 
     /** The shipped properties file selects suzuki-kasami, and three nodes run with it. */
