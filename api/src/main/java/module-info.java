@@ -3,10 +3,10 @@
  * and the algorithms themselves. What is exported, and why:
  * <ul>
  *   <li>{@code io.dlock}: the API applications use (LockService, DistributedLock, LeaderElection,
- *       DlockConfig, ClusterView, LockMetrics, NodeMetrics, the algorithm enums); it returns no type of the two
- *       packages below but NodeId.</li>
- *   <li>{@code io.dlock.spi}: what a transport implements and uses (Transport, TransportFactory, View,
- *       NodeId, the wire format and codec helpers).</li>
+ *       DlockConfig, ClusterView, NodeId, LockMetrics, NodeMetrics, the algorithm enums); it returns no type of
+ *       the two packages below.</li>
+ *   <li>{@code io.dlock.spi}: what a transport implements and uses (Transport, TransportFactory, View, the
+ *       wire format and codec helpers; node ids are the API's NodeId).</li>
  *   <li>{@code io.dlock.protocol}: the algorithm authors' contract (MutexProtocol, ElectionProtocol, their
  *       definitions, effects and options, and AlgorithmDefinitions, the definition of each named algorithm),
  *       which the runtime and the simulator drive and tests implement.</li>

@@ -1,6 +1,5 @@
 package io.dlock;
 
-import io.dlock.spi.NodeId;
 import io.dlock.spi.View;
 import java.util.Collections;
 import java.util.List;

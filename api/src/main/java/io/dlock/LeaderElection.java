@@ -1,6 +1,5 @@
 package io.dlock;
 
-import io.dlock.spi.NodeId;
 import java.time.Duration;
 import java.util.Optional;
 

@@ -1,7 +1,6 @@
 package io.dlock;
 
 import io.dlock.runtime.NodeRuntime;
-import io.dlock.spi.NodeId;
 import io.dlock.spi.Transport;
 
 /**

@@ -11,8 +11,7 @@
  *
  * <p>What a node reports: {@link io.dlock.LockService#view()} (a {@link io.dlock.ClusterView}: members,
  * epoch, whether this node may grant), {@link io.dlock.LockMetrics} per lock and per node, and
- * {@link io.dlock.NodeMetrics} for its membership and live locks. This package's types return no
- * transport ({@code io.dlock.spi}) or algorithm ({@code io.dlock.protocol}) type, except the node id
- * {@link io.dlock.spi.NodeId}.
+ * {@link io.dlock.NodeMetrics} for its membership and live locks; nodes are named by {@link io.dlock.NodeId}.
+ * This package's types return no transport ({@code io.dlock.spi}) or algorithm ({@code io.dlock.protocol}) type.
  */
 package io.dlock;

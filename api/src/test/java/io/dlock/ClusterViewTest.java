@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dlock.spi.NodeId;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.dlock.membership;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

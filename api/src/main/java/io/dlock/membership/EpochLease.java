@@ -1,6 +1,6 @@
 package io.dlock.membership;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.HashMap;
 import java.util.HashSet;

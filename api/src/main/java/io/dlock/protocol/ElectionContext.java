@@ -1,6 +1,6 @@
 package io.dlock.protocol;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.HashSet;
 import java.util.List;

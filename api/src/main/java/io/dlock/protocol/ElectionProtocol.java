@@ -1,6 +1,6 @@
 package io.dlock.protocol;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 
 /**
  * One node's half of a leader-election algorithm for one election group and one epoch: a pure,

@@ -1,6 +1,6 @@
 package io.dlock.protocol;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 
 /**
  * The only way a {@link MutexProtocol} acts on the world. Calls are recorded by the driver (the

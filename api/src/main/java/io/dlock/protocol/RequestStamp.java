@@ -1,6 +1,6 @@
 package io.dlock.protocol;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 
 /**
  * A request's priority: its Lamport timestamp, ties broken by the smaller node id (docs/algorithms.md 0.3).

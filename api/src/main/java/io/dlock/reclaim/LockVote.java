@@ -1,6 +1,6 @@
 package io.dlock.reclaim;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;

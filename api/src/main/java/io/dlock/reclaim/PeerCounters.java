@@ -1,6 +1,6 @@
 package io.dlock.reclaim;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;

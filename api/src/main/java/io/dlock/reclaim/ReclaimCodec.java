@@ -8,7 +8,7 @@ import io.dlock.reclaim.ReclaimMessage.Inquire;
 import io.dlock.reclaim.ReclaimMessage.Nominate;
 import io.dlock.reclaim.ReclaimMessage.Vote;
 import io.dlock.spi.CodecSupport;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import io.dlock.reclaim.ReclaimMessage.Freeze;
 import io.dlock.reclaim.ReclaimMessage.Inquire;
 import io.dlock.reclaim.ReclaimMessage.Nominate;
 import io.dlock.reclaim.ReclaimMessage.Vote;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;
 import java.util.Collection;

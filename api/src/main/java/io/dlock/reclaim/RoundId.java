@@ -1,6 +1,6 @@
 package io.dlock.reclaim;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 
 /**
  * Names one reclamation round cluster-wide: the steward that ran it and its own count of rounds.

@@ -4,7 +4,7 @@ import io.dlock.DistributedLock;
 import io.dlock.LockService;
 import io.dlock.metrics.LockMXBean;
 import io.dlock.metrics.NodeMXBean;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

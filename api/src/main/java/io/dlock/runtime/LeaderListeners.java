@@ -2,7 +2,7 @@ package io.dlock.runtime;
 
 import io.dlock.LeaderChange;
 import io.dlock.LeaderListener;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package io.dlock.runtime;
 
 import io.dlock.condition.ConditionMessage;
 import io.dlock.condition.ConditionProtocol;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.HashMap;
 import java.util.Map;

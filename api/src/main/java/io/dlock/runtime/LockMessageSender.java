@@ -5,7 +5,7 @@ import io.dlock.condition.ConditionMessage;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.reclaim.PeerCounters;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import io.dlock.spi.WireWriter;

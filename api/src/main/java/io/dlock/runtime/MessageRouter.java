@@ -2,7 +2,7 @@ package io.dlock.runtime;
 
 import io.dlock.DlockConfig;
 import io.dlock.spi.MalformedMessageException;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.WireReader;
 import java.util.function.BiConsumer;
 import java.util.function.Function;

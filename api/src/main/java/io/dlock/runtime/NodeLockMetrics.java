@@ -1,7 +1,7 @@
 package io.dlock.runtime;
 
 import io.dlock.LockMetrics;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.slf4j.Logger;

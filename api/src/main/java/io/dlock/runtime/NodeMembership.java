@@ -2,7 +2,7 @@ package io.dlock.runtime;
 
 import io.dlock.NodeMetrics;
 import io.dlock.membership.PrimaryComponent;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.time.Duration;
 import java.util.OptionalInt;

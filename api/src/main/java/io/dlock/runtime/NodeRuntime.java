@@ -17,7 +17,7 @@ import io.dlock.protocol.ProtocolFamily;
 import io.dlock.membership.PrimaryComponent;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.TransportException;
 import io.dlock.spi.TransportFactory;

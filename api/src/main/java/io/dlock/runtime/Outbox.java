@@ -1,6 +1,6 @@
 package io.dlock.runtime;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.WireWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -7,7 +7,7 @@ import io.dlock.reclaim.ReclaimMessage;
 import io.dlock.reclaim.Reclamation;
 import io.dlock.reclaim.RoundId;
 import io.dlock.spi.MalformedMessageException;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import io.dlock.spi.WireReader;

@@ -1,7 +1,7 @@
 package io.dlock.runtime;
 
 import io.dlock.LeaderElection;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.concurrent.Executor;
 

@@ -1,5 +1,6 @@
 package io.dlock.spi;
 
+import io.dlock.NodeId;
 import java.time.Duration;
 
 /**

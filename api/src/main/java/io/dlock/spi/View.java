@@ -1,5 +1,6 @@
 package io.dlock.spi;
 
+import io.dlock.NodeId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

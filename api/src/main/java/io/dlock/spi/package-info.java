@@ -1,6 +1,6 @@
 /**
  * The service-provider interface between dlock's runtime and a network: {@link io.dlock.spi.Transport}
- * moves bytes and reports {@link io.dlock.spi.View views} of {@link io.dlock.spi.NodeId members};
+ * moves bytes and reports {@link io.dlock.spi.View views} of {@link io.dlock.NodeId members};
  * {@link io.dlock.spi.TransportFactory} makes one from the configuration. {@link io.dlock.spi.WireWriter}
  * and {@link io.dlock.spi.WireReader} define the compact binary format every message codec uses (node ids
  * included: {@code writeNodeId}, {@code readNodeId}); {@link io.dlock.spi.CodecSupport} holds the validation
@@ -10,3 +10,4 @@
  * ({@code dlock-jgroups}). The algorithms never see which one carries their messages.
  */
 package io.dlock.spi;
+

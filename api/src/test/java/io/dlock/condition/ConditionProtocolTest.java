@@ -10,7 +10,7 @@ import io.dlock.condition.ConditionMessage.Declined;
 import io.dlock.condition.ConditionMessage.Registered;
 import io.dlock.condition.ConditionMessage.Signal;
 import io.dlock.condition.ConditionMessage.Wake;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
 import java.util.ArrayList;

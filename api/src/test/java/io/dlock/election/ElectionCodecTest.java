@@ -20,7 +20,7 @@ import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.MalformedMessageException;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;

@@ -26,7 +26,7 @@ import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.MalformedMessageException;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.WireWriter;
 import java.util.Arrays;
 import java.util.List;

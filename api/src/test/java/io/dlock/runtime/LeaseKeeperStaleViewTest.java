@@ -3,7 +3,7 @@ package io.dlock.runtime;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import io.dlock.spi.WireReader;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.dlock.spi.MalformedMessageException;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
 import java.util.ArrayList;

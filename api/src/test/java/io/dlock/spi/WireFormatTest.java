@@ -1,5 +1,6 @@
 package io.dlock.spi;
 
+import io.dlock.NodeId;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

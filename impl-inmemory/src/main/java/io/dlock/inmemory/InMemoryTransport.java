@@ -1,6 +1,6 @@
 package io.dlock.inmemory;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.TransportException;
 import io.dlock.spi.View;

@@ -15,7 +15,7 @@ import io.dlock.runtime.NodeRuntime;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import io.dlock.runtime.Envelope;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.WireReader;
 import java.util.ArrayList;

@@ -12,7 +12,7 @@ import io.dlock.LeaderChange;
 import io.dlock.LeaderElection;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -16,7 +16,7 @@ import io.dlock.LeaderElection;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
 import io.dlock.runtime.Envelope;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.TransportException;
 import io.dlock.spi.View;

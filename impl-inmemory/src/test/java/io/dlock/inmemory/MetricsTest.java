@@ -12,7 +12,7 @@ import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
 import io.dlock.NodeMetrics;
 import io.dlock.metrics.DlockMeterBinder;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -11,7 +11,7 @@ import io.dlock.ElectionAlgorithm;
 import io.dlock.LeaderElection;
 import io.dlock.MutexAlgorithm;
 import io.dlock.contract.PartitionContract;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -11,7 +11,7 @@ import io.dlock.DlockConfig;
 import io.dlock.LockOwnershipLostException;
 import io.dlock.MutexAlgorithm;
 import io.dlock.OwnershipLoss;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -9,7 +9,7 @@ import io.dlock.LockMetrics;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
 import io.dlock.runtime.Envelope;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.WireWriter;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;

@@ -7,7 +7,7 @@ import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
 import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ProtocolFamily;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;

@@ -10,7 +10,7 @@ import io.dlock.DlockConfig;
 import io.dlock.DlockConfigException;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.TransportException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

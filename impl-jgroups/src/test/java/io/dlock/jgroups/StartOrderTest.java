@@ -9,7 +9,7 @@ import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -11,7 +11,7 @@ import io.dlock.DlockConfig;
 import io.dlock.DlockConfigException;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.TransportException;
 import java.time.Duration;
 import java.util.ArrayList;

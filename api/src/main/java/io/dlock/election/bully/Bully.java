@@ -6,7 +6,7 @@ import io.dlock.election.bully.BullyMessage.Ok;
 import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionEffects;
 import io.dlock.protocol.ElectionProtocol;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.List;
 
 /**

@@ -5,7 +5,7 @@ import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionProtocol;
 import io.dlock.protocol.ElectionScenario;
 import io.dlock.protocol.ElectionTopology;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;

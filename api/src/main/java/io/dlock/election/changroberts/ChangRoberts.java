@@ -5,7 +5,7 @@ import io.dlock.election.changroberts.ChangRobertsMessage.Election;
 import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionEffects;
 import io.dlock.protocol.ElectionProtocol;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 
 /**
  * Chang and Roberts' election on a unidirectional ring: a node forwards a candidate id larger than

@@ -5,7 +5,7 @@ import static io.dlock.spi.CodecSupport.unknownType;
 import io.dlock.election.changroberts.ChangRobertsMessage.Elected;
 import io.dlock.election.changroberts.ChangRobertsMessage.Election;
 import io.dlock.protocol.MessageCodec;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
 

@@ -1,7 +1,7 @@
 package io.dlock.election.changroberts;
 
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.Objects;
 
 /** The messages of {@link ChangRoberts} (the source notes' modes {@code election} and {@code elected}). */

@@ -1,6 +1,6 @@
 package io.dlock.election.common;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.ArrayList;
 import java.util.List;
 

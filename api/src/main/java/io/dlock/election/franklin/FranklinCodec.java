@@ -6,7 +6,7 @@ import static io.dlock.spi.CodecSupport.unknownType;
 import io.dlock.election.franklin.FranklinMessage.Elected;
 import io.dlock.election.franklin.FranklinMessage.Probe;
 import io.dlock.protocol.MessageCodec;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
 

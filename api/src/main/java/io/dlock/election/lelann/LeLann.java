@@ -4,7 +4,7 @@ import io.dlock.election.lelann.LeLannMessage.Id;
 import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionEffects;
 import io.dlock.protocol.ElectionProtocol;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 
 /**
  * LeLann's ring election (the source notes' naive algorithm): each node puts its own id on the ring before

@@ -6,7 +6,7 @@ import io.dlock.election.peterson.PetersonMessage.Two;
 import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionEffects;
 import io.dlock.protocol.ElectionProtocol;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 
 /**
  * Peterson's O(n log n) unidirectional election: Franklin's test applied by each active node on

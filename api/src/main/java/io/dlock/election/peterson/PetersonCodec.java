@@ -6,7 +6,7 @@ import io.dlock.election.peterson.PetersonMessage.Elected;
 import io.dlock.election.peterson.PetersonMessage.One;
 import io.dlock.election.peterson.PetersonMessage.Two;
 import io.dlock.protocol.MessageCodec;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
 

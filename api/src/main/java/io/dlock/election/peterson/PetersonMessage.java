@@ -1,7 +1,7 @@
 package io.dlock.election.peterson;
 
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.Objects;
 
 /** The messages of {@link Peterson}, all sent to the successor. */

@@ -7,7 +7,7 @@ import io.dlock.election.ring.RingMessage.Election;
 import io.dlock.protocol.ElectionContext;
 import io.dlock.protocol.ElectionEffects;
 import io.dlock.protocol.ElectionProtocol;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -7,7 +7,7 @@ import io.dlock.election.ring.RingMessage.Ack;
 import io.dlock.election.ring.RingMessage.Coordinator;
 import io.dlock.election.ring.RingMessage.Election;
 import io.dlock.protocol.MessageCodec;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.dlock.election.ring;
 import static io.dlock.spi.CodecSupport.requireAtLeast;
 
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,7 +1,7 @@
 package io.dlock.mutex.common;
 
 import io.dlock.spi.CodecSupport;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
 import java.util.function.Function;

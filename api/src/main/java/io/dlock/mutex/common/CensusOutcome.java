@@ -2,7 +2,7 @@ package io.dlock.mutex.common;
 
 import static io.dlock.spi.CodecSupport.requireAtLeast;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 
 /**
  * The steward's decision at the end of a {@link TokenCensus}: who holds the one token of this epoch.

@@ -2,7 +2,7 @@ package io.dlock.mutex.common;
 
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.function.Function;
 
 /**

@@ -1,6 +1,6 @@
 package io.dlock.mutex.common;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 
 /**

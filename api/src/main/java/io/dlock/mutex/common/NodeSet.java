@@ -1,6 +1,6 @@
 package io.dlock.mutex.common;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;

@@ -11,7 +11,7 @@ import io.dlock.mutex.decentralized.DecentralizedMessage.State;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -13,7 +13,7 @@ import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Request;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Token;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.TokenPresent;
 import io.dlock.protocol.MessageCodec;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
 

@@ -5,7 +5,7 @@ import static io.dlock.spi.CodecSupport.requireAtLeast;
 import io.dlock.mutex.common.CensusCarrier;
 import io.dlock.mutex.common.CensusMessage;
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.Objects;
 
 /**

@@ -11,7 +11,7 @@ import io.dlock.mutex.raymond.RaymondMessage.Request;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayDeque;
 import java.util.Deque;

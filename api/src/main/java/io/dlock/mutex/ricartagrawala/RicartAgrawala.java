@@ -10,7 +10,7 @@ import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.RequestStamp;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 
 /**

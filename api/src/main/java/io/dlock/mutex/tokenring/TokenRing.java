@@ -13,7 +13,7 @@ import io.dlock.mutex.tokenring.TokenRingMessage.Wake;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 
 /**

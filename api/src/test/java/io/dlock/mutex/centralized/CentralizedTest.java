@@ -19,7 +19,7 @@ import io.dlock.mutex.testing.RecordingEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.Arrays;
 import java.util.List;

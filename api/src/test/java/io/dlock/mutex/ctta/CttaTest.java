@@ -22,7 +22,7 @@ import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.List;
 import java.util.Random;

@@ -10,7 +10,7 @@ import io.dlock.mutex.lamport.LamportMessage.Request;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.Cluster.Envelope;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.List;
 import java.util.Random;

@@ -9,7 +9,7 @@ import io.dlock.mutex.maekawa.MaekawaMessage.Release;
 import io.dlock.mutex.maekawa.MaekawaMessage.Request;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -23,7 +23,7 @@ import io.dlock.mutex.testing.TimedRandomRun;
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.MalformedMessageException;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;

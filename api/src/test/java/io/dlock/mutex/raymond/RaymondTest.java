@@ -10,7 +10,7 @@ import io.dlock.mutex.testing.Cluster.Envelope;
 import io.dlock.mutex.testing.VariantDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.HashSet;
 import java.util.List;

@@ -13,7 +13,7 @@ import io.dlock.mutex.raynal.RaynalMessage.Wake;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.MalformedMessageException;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;

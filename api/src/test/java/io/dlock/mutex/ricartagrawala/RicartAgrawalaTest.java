@@ -8,7 +8,7 @@ import io.dlock.mutex.ricartagrawala.RicartAgrawalaMessage.Reply;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaMessage.Request;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.Cluster.Envelope;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -10,7 +10,7 @@ import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.Cluster.Envelope;
 import io.dlock.mutex.testing.VariantDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;

@@ -6,7 +6,7 @@ import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.dlock.mutex.testing;
 
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.dlock.mutex.testing;
 
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

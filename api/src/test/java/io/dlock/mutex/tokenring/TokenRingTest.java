@@ -13,7 +13,7 @@ import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.Cluster.Envelope;
 import io.dlock.mutex.tokenring.TokenRingMessage.Token;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -5,7 +5,7 @@ import io.dlock.condition.ConditionMessage.Declined;
 import io.dlock.condition.ConditionMessage.Signal;
 import io.dlock.condition.ConditionMessage.Wake;
 import io.dlock.condition.ConditionProtocol;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -3,7 +3,7 @@ package io.dlock.inmemory.sim;
 import io.dlock.condition.ConditionProtocol;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.Objects;
 import java.util.function.Supplier;
 

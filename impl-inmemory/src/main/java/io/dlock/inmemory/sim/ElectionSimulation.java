@@ -3,7 +3,7 @@ package io.dlock.inmemory.sim;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;

@@ -5,7 +5,7 @@ import io.dlock.membership.PrimaryGate;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.membership.EpochInbox;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.dlock.inmemory.sim;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -12,7 +12,7 @@ import io.dlock.reclaim.ReclaimCodec;
 import io.dlock.reclaim.ReclaimMessage;
 import io.dlock.reclaim.Reclamation;
 import io.dlock.reclaim.RoundId;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;
 import java.util.BitSet;

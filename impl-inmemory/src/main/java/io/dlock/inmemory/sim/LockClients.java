@@ -1,6 +1,6 @@
 package io.dlock.inmemory.sim;
 
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 
 /**

@@ -2,7 +2,7 @@ package io.dlock.inmemory.sim;
 
 import io.dlock.membership.PrimaryGate;
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayList;
 import java.util.List;

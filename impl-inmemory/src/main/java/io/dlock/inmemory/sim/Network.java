@@ -2,7 +2,7 @@ package io.dlock.inmemory.sim;
 
 import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -6,7 +6,7 @@ import io.dlock.membership.PrimaryComponent;
 import io.dlock.membership.PrimaryGate;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.membership.EpochInbox;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.SplittableRandom;
 

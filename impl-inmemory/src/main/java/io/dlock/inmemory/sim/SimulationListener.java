@@ -1,7 +1,7 @@
 package io.dlock.inmemory.sim;
 
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 
 /**
  * Observes one simulated run event by event: what {@code dlock trace} prints. Handed to

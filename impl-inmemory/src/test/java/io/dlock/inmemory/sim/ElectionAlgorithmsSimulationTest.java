@@ -13,7 +13,7 @@ import io.dlock.inmemory.sim.fixtures.LiteralSeedPetersonDefinition;
 import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongFunction;

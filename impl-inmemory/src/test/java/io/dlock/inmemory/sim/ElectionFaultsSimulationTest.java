@@ -9,7 +9,7 @@ import io.dlock.inmemory.sim.ElectionSimulation.RingOrder;
 import io.dlock.inmemory.sim.ElectionSimulation.Starters;
 import io.dlock.inmemory.sim.fixtures.LiteralSeedChangRobertsDefinition;
 import io.dlock.protocol.AlgorithmDefinitions;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.inmemory.sim.fixtures.ToyCentralizedDefinition;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.dlock.MutexAlgorithm;
 import io.dlock.protocol.AlgorithmDefinitions;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Map;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dlock.MutexAlgorithm;
 import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.MutexProtocolDefinition;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;

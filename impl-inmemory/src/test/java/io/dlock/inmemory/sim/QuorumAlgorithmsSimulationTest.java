@@ -124,7 +124,7 @@ class QuorumAlgorithmsSimulationTest {
     void decentralizedCrashedReplicaStillInTheViewDoesNotBlock() {
         for (int n : new int[] {3, 5, 8}) {
             Simulation sim = decentralized(n, "majority").workload(Workload.perNode(3).think(0, 20).hold(0, 5).excluding(n - 1))
-                    .faults(FaultPlan.none().crash(io.dlock.spi.NodeId.of(n - 1), 0));
+                    .faults(FaultPlan.none().crash(io.dlock.NodeId.of(n - 1), 0));
             long expected = 3L * (n - 1);
             SeedSweep sweep = Simulations.runSeeds(sim, 1, 100, RunCheck.OK.and(r -> r.ungranted() == 0
                     && r.entries() == expected && !r.truncated() ? null : "blocked: " + r.entries() + " of " + expected));
@@ -167,7 +167,7 @@ class QuorumAlgorithmsSimulationTest {
         for (long seed = 1; seed <= 50; seed++) {
             SimulationResult healthy = sim.seed(seed).run();
             assertTrue(healthy.ok() && healthy.ungranted() == 0, healthy::describeFailure);
-            SimulationResult forgetful = sim.faults(FaultPlan.none().amnesia(io.dlock.spi.NodeId.of(1), 60)).seed(seed).run();
+            SimulationResult forgetful = sim.faults(FaultPlan.none().amnesia(io.dlock.NodeId.of(1), 60)).seed(seed).run();
             assertEquals(1, forgetful.faultsInjected(), forgetful::describeFailure);
             violated += forgetful.safetyViolations() > 0 ? 1 : 0;
         }

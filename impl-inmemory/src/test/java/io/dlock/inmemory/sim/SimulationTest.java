@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dlock.inmemory.sim.fixtures.ProbeDefinition;
 import io.dlock.inmemory.sim.fixtures.ToyCentralizedDefinition;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dlock.MutexAlgorithm;
 import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ProtocolFamily;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -10,7 +10,7 @@ import io.dlock.mutex.ctta.CttaMessage;
 import io.dlock.mutex.naimitrehel.NaimiTrehelDefinition;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage;
 import io.dlock.protocol.MutexProtocolDefinition;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,7 @@ import io.dlock.bench.Measurement;
 import io.dlock.jgroups.JGroupsTransport;
 import io.dlock.jgroups.JGroupsTransportFactory;
 import io.dlock.samples.MutexVariantConverter;
-import io.dlock.spi.NodeId;
+import io.dlock.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import java.util.ArrayList;

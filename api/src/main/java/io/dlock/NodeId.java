@@ -1,4 +1,4 @@
-package io.dlock.spi;
+package io.dlock;
 
 /**
  * The identity of one node of a cluster, with the total order that every member agrees on.
