@@ -97,6 +97,18 @@ class DecentralizedTest {
         assertEquals(1, fxB.drainGrants().size(), "B holds too: ME1 violated, as docs/algorithms.md DEC-4 constructs");
     }
 
+    private static final View TWO = View.ofRange(1, 2);
+    private static final NodeId A = NodeId.of(0);
+    private static final NodeId B = NodeId.of(1);
+
+    /** A (node 0 of two, default options) requests and holds with B's vote. */
+    private static MutexProtocol<DecentralizedMessage> holdingWithBsVote(RecordingEffects<DecentralizedMessage> fxA) {
+        MutexProtocol<DecentralizedMessage> pa = DEFINITION.create(new ProtocolContext<>(A, TWO, fxA, ProtocolOptions.NONE));
+        pa.onRequest();
+        pa.onMessage(B, new Grant(1, 0));
+        return pa;
+    }
+
     /**
      * The courtesy rule: A holds and its replica refuses B's third attempt, so A's next request first waits a
      * back-off drawn from B's window (at most B·2^3 = 80 ms with the default base) instead of asking at once;
@@ -104,17 +116,12 @@ class DecentralizedTest {
      */
     @Test
     void aHolderThatRefusedOthersWaitsBeforeItsNextRequest() {
-        View view = View.ofRange(1, 2);
-        NodeId a = NodeId.of(0);
-        NodeId b = NodeId.of(1);
-        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(a, view);
-        MutexProtocol<DecentralizedMessage> pa = DEFINITION.create(new ProtocolContext<>(a, view, fxA, ProtocolOptions.NONE));
-        pa.onRequest();
-        pa.onMessage(b, new Grant(1, 0));
+        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(A, TWO);
+        MutexProtocol<DecentralizedMessage> pa = holdingWithBsVote(fxA);
         assertEquals(1, fxA.drainGrants().size(), "A holds");
         fxA.drainSent();
-        pa.onMessage(b, new Request(5, 3)); // B's third attempt is refused by A's replica
-        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(b, new Deny(5))), fxA.drainSent());
+        pa.onMessage(B, new Request(5, 3)); // B's third attempt is refused by A's replica
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(B, new Deny(5))), fxA.drainSent());
         pa.onRelease();
         fxA.drainSent();
         pa.onRequest();
@@ -128,36 +135,26 @@ class DecentralizedTest {
     /** The courtesy is paid once A's replica has voted for the client it refused: A then asks at once. */
     @Test
     void aHolderWhoseReplicaVotedForTheRefusedClientAsksAtOnce() {
-        View view = View.ofRange(1, 2);
-        NodeId a = NodeId.of(0);
-        NodeId b = NodeId.of(1);
-        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(a, view);
-        MutexProtocol<DecentralizedMessage> pa = DEFINITION.create(new ProtocolContext<>(a, view, fxA, ProtocolOptions.NONE));
-        pa.onRequest();
-        pa.onMessage(b, new Grant(1, 0));
-        pa.onMessage(b, new Request(5, 3)); // refused while A holds
+        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(A, TWO);
+        MutexProtocol<DecentralizedMessage> pa = holdingWithBsVote(fxA);
+        pa.onMessage(B, new Request(5, 3)); // refused while A holds
         pa.onRelease();
-        pa.onMessage(b, new Request(6, 4)); // A's replica is free again: it votes for B
+        pa.onMessage(B, new Request(6, 4)); // A's replica is free again: it votes for B
         fxA.drainSent();
-        pa.onMessage(b, new Release(6, 0));
+        pa.onMessage(B, new Release(6, 0));
         pa.onRequest();
-        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(b, new Request(2, 1))), fxA.drainSent());
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(B, new Request(2, 1))), fxA.drainSent());
     }
 
     /** Without contention a holder owes no courtesy: its next request asks at once. */
     @Test
     void anUncontendedHolderAsksAtOnce() {
-        View view = View.ofRange(1, 2);
-        NodeId a = NodeId.of(0);
-        NodeId b = NodeId.of(1);
-        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(a, view);
-        MutexProtocol<DecentralizedMessage> pa = DEFINITION.create(new ProtocolContext<>(a, view, fxA, ProtocolOptions.NONE));
-        pa.onRequest();
-        pa.onMessage(b, new Grant(1, 0));
+        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(A, TWO);
+        MutexProtocol<DecentralizedMessage> pa = holdingWithBsVote(fxA);
         pa.onRelease();
         fxA.drainSent();
         pa.onRequest();
-        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(b, new Request(2, 1))), fxA.drainSent());
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(B, new Request(2, 1))), fxA.drainSent());
     }
 
     private static MutexProtocol<DecentralizedMessage> create(NodeId self, View view, RecordingEffects<DecentralizedMessage> fx) {
