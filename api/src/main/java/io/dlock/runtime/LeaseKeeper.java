@@ -74,8 +74,12 @@ final class LeaseKeeper implements LeaseCheck {
     private boolean grantableAtLastTick;
     /** Whether another member answered a probe since the last tick; guarded by this. */
     private boolean answeredSinceTick;
-    /** Consecutive ticks of a primary view with other members without any answer; guarded by this. */
-    private int silentTicks;
+    /** Since when no member of the primary view has answered (0: not watching); guarded by this. */
+    private long silentSince;
+    /** When the last tick ran (0: none yet); guarded by this. */
+    private long lastTickAt;
+    /** Whether this silence has been reported to the transport already; guarded by this. */
+    private boolean staleTold;
     /** Whether the installed view is primary; guarded by this. */
     private boolean primaryView;
     private ScheduledFuture<?> ticker;
@@ -157,7 +161,8 @@ final class LeaseKeeper implements LeaseCheck {
                 }
             }
             lease.onView(view, primary, quorum, now);
-            silentTicks = 0;
+            silentSince = 0;
+            staleTold = false;
             answeredSinceTick = false;
             primaryView = primary;
             if (LOG.isDebugEnabled()) {
@@ -242,8 +247,8 @@ final class LeaseKeeper implements LeaseCheck {
             if (lease == null) {
                 return;
             }
-            stale = countSilence();
             long now = System.nanoTime();
+            stale = countSilence(now);
             boolean held = lease.holdValid(now);
             lapsed = heldAtLastTick && !held;
             boolean grantable = lease.mayGrant(now);
@@ -270,19 +275,30 @@ final class LeaseKeeper implements LeaseCheck {
     }
 
     /**
-     * Counts a tick without answers in a primary view that has other members; true once, when the count reaches
-     * {@link #SILENT_TICKS_BEFORE_STALE}. Called with the monitor held.
+     * Called at every tick, with the monitor held: true once per silence, when no member of a primary view with
+     * other members has answered for {@link #SILENT_TICKS_BEFORE_STALE} tick periods of this node's own running
+     * time. A tick that comes more than two periods after the one before ends a pause of this node (a stopped JVM,
+     * whose timer then runs the missed ticks back to back): the silence is counted afresh from there, so a pause
+     * never counts, however long.
      */
-    private boolean countSilence() {
+    boolean countSilence(long now) {
+        long period = Math.max(1, leaseNanos / 4);
+        boolean resumed = lastTickAt != 0 && now - lastTickAt > 2 * period;
+        lastTickAt = now;
         View view = lease.view();
-        boolean others = view != null && view.size() > 1 && !stopped;
-        if (answeredSinceTick || !others || !primaryView) {
-            silentTicks = 0;
-        } else {
-            silentTicks++;
+        boolean watched = view != null && view.size() > 1 && !stopped && primaryView;
+        if (!watched || answeredSinceTick || resumed || silentSince == 0) {
+            silentSince = now;
+            if (!watched || answeredSinceTick) {
+                staleTold = false;
+            }
         }
         answeredSinceTick = false;
-        return silentTicks == SILENT_TICKS_BEFORE_STALE;
+        if (!staleTold && watched && now - silentSince >= SILENT_TICKS_BEFORE_STALE * period) {
+            staleTold = true;
+            return true;
+        }
+        return false;
     }
 
     /** A probe to send, once the monitor is released: its bytes and the view whose other members get it. */

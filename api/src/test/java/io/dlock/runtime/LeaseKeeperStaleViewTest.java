@@ -2,6 +2,8 @@ package io.dlock.runtime;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.NodeId;
 import io.dlock.spi.Transport;
@@ -76,6 +78,35 @@ class LeaseKeeperStaleViewTest {
         timers.scheduleAtFixedRate(ticks::incrementAndGet, 25, 25, TimeUnit.MILLISECONDS);
         await().atMost(Duration.ofSeconds(10)).until(() -> ticks.get() > 4 * LeaseKeeper.SILENT_TICKS_BEFORE_STALE);
         assertEquals(0, transport.staleCalls.get());
+    }
+
+    /**
+     * A pause of this node does not count: its timer runs the missed ticks back to back when it resumes, and the
+     * silence is counted afresh from the first of them; only 12 periods of running time without an answer are stale.
+     */
+    @Test
+    void when_thisNodeWasPaused_then_theMissedTicksDoNotCount() {
+        ProbeTransport transport = new ProbeTransport(false);
+        LeaseKeeper keeper = transport.keeper(timers);
+        keeper.onView(VIEW, true, members -> members.size() >= 2);
+        long period = LEASE.toNanos() / 4;
+        long t = 1_000_000_000L;
+        synchronized (keeper) {
+            for (int i = 0; i < LeaseKeeper.SILENT_TICKS_BEFORE_STALE - 2; i++, t += period) {
+                assertFalse(keeper.countSilence(t), "tick " + i);
+            }
+            t += 40 * period; // paused for 40 periods: the next tick ends the pause
+            for (int i = 0; i < 40; i++, t += 1_000) { // the missed ticks, back to back
+                assertFalse(keeper.countSilence(t), "catch-up tick " + i);
+            }
+            for (int i = 1; i < LeaseKeeper.SILENT_TICKS_BEFORE_STALE; i++) {
+                t += period;
+                assertFalse(keeper.countSilence(t), "running tick " + i + " after the pause");
+            }
+            t += period;
+            assertTrue(keeper.countSilence(t), "12 periods of running time without an answer");
+            assertFalse(keeper.countSilence(t + period), "told once");
+        }
     }
 
     /** A transport of node 1 that counts probes and, if asked to, answers each with the other members' acks. */
