@@ -12,6 +12,9 @@
  *       which the runtime and the simulator drive and tests implement.</li>
  *   <li>{@code io.dlock.metrics}: the metrics' JMX interfaces and the Micrometer binder; Micrometer is an
  *       optional dependency ({@code requires static}), needed only by whoever uses the binder.</li>
+ *   <li>{@code io.dlock.spring.boot}: the Spring Boot auto-configuration and health indicator; Spring Boot is an
+ *       optional dependency ({@code requires static}), needed only by Boot applications, which find the
+ *       auto-configuration through {@code META-INF/spring/...AutoConfiguration.imports}.</li>
  * </ul>
  * Exported only to the simulator ({@code io.dlock.inmemory}), a second driver of the same algorithms:
  * {@code io.dlock.membership} (the majority rule and the gate that applies it), {@code io.dlock.condition}
@@ -37,11 +40,19 @@ module io.dlock.api {
     requires com.github.benmanes.caffeine;
     // optional: only io.dlock.metrics.DlockMeterBinder uses Micrometer (see that package)
     requires static micrometer.core;
+    // optional: only io.dlock.spring.boot uses Spring (see that package)
+    requires static spring.core;
+    requires static spring.beans;
+    requires static spring.context;
+    requires static spring.boot;
+    requires static spring.boot.autoconfigure;
+    requires static spring.boot.health;
 
     exports io.dlock;
     exports io.dlock.spi;
     exports io.dlock.protocol;
     exports io.dlock.metrics;
+    exports io.dlock.spring.boot;
 
     exports io.dlock.election.bully to io.dlock.inmemory;
     exports io.dlock.election.ring to io.dlock.inmemory;

@@ -231,6 +231,14 @@ public final class DlockConfig {
         return "dlock." + transport.name() + ".";
     }
 
+    /**
+     * The keys of this class's own settings, those of the table above ({@code dlock.mutex}, {@code dlock.cluster.size},
+     * ...): not the algorithms' options nor the transports' settings, which their definitions and factories declare.
+     */
+    public static Set<String> keys() {
+        return KEYS;
+    }
+
     /** A builder with every key at its default. */
     public static Builder builder() {
         return new Builder();

@@ -94,6 +94,13 @@ public interface LockService extends AutoCloseable {
     NodeMetrics nodeMetrics();
 
     /**
+     * Whether this node has left its cluster: {@link #close()} has run (or is finishing), and {@link #lock} and
+     * {@link #election} throw {@link IllegalStateException}. For health checks, which must not create lock state to
+     * find out.
+     */
+    boolean isClosed();
+
+    /**
      * Leaves the cluster; idempotent. The node first announces its leave to the other members and waits
      * until they have acknowledged it, at most 2 seconds: members that heard it do not count the departure
      * against the majority rule, so a cluster shut down one node at a time stays available down to its

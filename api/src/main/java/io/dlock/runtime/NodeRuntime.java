@@ -301,6 +301,11 @@ public final class NodeRuntime implements LockService {
      * done; a call made from within the close on its own thread, and any later call, returns at once.
      */
     @Override
+    public boolean isClosed() {
+        return gate.isClosed();
+    }
+
+    @Override
     public void close() {
         synchronized (closeLock) {
             if (closeStarted) {
