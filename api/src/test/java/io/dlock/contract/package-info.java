@@ -7,7 +7,8 @@
  *       {@link io.dlock.DistributedLock} (one property per test) and mutual exclusion of a plain counter across
  *       nodes and threads, with increasing fencing tokens;</li>
  *   <li>{@link io.dlock.contract.PartitionContract}: the majority rule, a 5-node cluster split 3|2 and healed;</li>
- *   <li>{@link io.dlock.contract.ChildJvms}: the child JVMs of a multi-process test, read line by line;</li>
+ *   <li>{@link io.dlock.contract.ChildJvms}: the child JVMs of a multi-process test, read line by line, and
+ *       {@link io.dlock.contract.LoopbackPorts}, free ports on 127.0.0.1 for their JGroups nodes;</li>
  *   <li>{@link io.dlock.contract.RepresentativeAlgorithms}: the algorithms a slow transport runs by default.</li>
  * </ul>
  * A transport's test class extends a contract, says how to start (and, for a partition, split and heal) its

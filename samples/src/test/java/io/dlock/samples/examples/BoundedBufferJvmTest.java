@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.dlock.contract.ChildJvms;
 import io.dlock.contract.ChildJvms.Line;
-import io.dlock.samples.LoopbackPorts;
+import io.dlock.contract.LoopbackPorts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.dlock.MutexAlgorithm;
 import io.dlock.StaleFencingTokenException;
-import io.dlock.samples.LoopbackPorts;
+import io.dlock.contract.LoopbackPorts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,4 +1,4 @@
-package io.dlock.samples;
+package io.dlock.contract;
 
 import java.io.IOException;
 import java.net.InetAddress;
