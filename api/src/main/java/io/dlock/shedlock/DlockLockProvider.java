@@ -133,7 +133,17 @@ public final class DlockLockProvider implements ExtensibleLockProvider, AutoClos
             Thread.currentThread().interrupt();
             return Optional.empty();
         }
-        return hold.map(h -> new DlockSimpleLock(this, TaskLocks.started(h), lockConfiguration.getLockAtLeastFor()));
+        if (hold.isEmpty()) {
+            return Optional.empty();
+        }
+        TaskLocks.Entry task;
+        try {
+            task = TaskLocks.started(hold.get());
+        } catch (IllegalMonitorStateException lost) { // lockAtMostFor ran out before the task could start
+            endLostHold(hold.get());
+            return Optional.empty();
+        }
+        return Optional.of(new DlockSimpleLock(this, task, lockConfiguration.getLockAtLeastFor()));
     }
 
     /** Releases the holds kept for {@code lockAtLeastFor} at once and stops the scheduler thread; idempotent. */
@@ -148,6 +158,14 @@ public final class DlockLockProvider implements ExtensibleLockProvider, AutoClos
     @Override
     public String toString() {
         return "DlockLockProvider[node " + service.nodeId() + ", wait " + wait + "]";
+    }
+
+    private static void endLostHold(LockHold hold) {
+        try {
+            hold.release();
+        } catch (IllegalMonitorStateException expected) { // LockOwnershipLostException: the release ended what was left
+            // nothing more to do: the lock already went on to the next holder
+        }
     }
 
     /** Keeps {@code lock}'s hold until {@code remaining} from now, then releases it on the scheduler thread. */
