@@ -77,6 +77,8 @@ public final class DlockLeaderInitiator implements SmartLifecycle, ApplicationEv
     private volatile boolean running;
     /** The callback thread while running; every candidate call and event runs there. */
     private ExecutorService callbacks;
+    /** The thread of {@link #callbacks}, once it started. */
+    private volatile Thread callbackThread;
     private LeaderElection election;
     /** Whether the candidate was granted and not revoked since; read and written on the callback thread only. */
     private volatile boolean granted;
@@ -145,6 +147,7 @@ public final class DlockLeaderInitiator implements SmartLifecycle, ApplicationEv
             callbacks = Executors.newSingleThreadExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "dlock-leader-" + group);
                 thread.setDaemon(true);
+                callbackThread = thread;
                 return thread;
             });
             running = true;
@@ -154,7 +157,7 @@ public final class DlockLeaderInitiator implements SmartLifecycle, ApplicationEv
 
     /**
      * Stops following the election: the candidate is revoked if it was granted (on the callback thread, which this
-     * waits for, at most 30 seconds), and hears nothing more.
+     * waits for, at most 30 seconds, unless the candidate itself calls stop from a callback), and hears nothing more.
      */
     @Override
     public void stop() {
@@ -168,6 +171,9 @@ public final class DlockLeaderInitiator implements SmartLifecycle, ApplicationEv
             stopping = callbacks;
             stopping.execute(this::revokeIfGranted);
             stopping.shutdown();
+        }
+        if (Thread.currentThread() == callbackThread) {
+            return; // called by the candidate from a callback: the revocation runs when the callback returns
         }
         try {
             if (!stopping.awaitTermination(30, TimeUnit.SECONDS)) {
