@@ -12,6 +12,10 @@
  *       which the runtime and the simulator drive and tests implement.</li>
  *   <li>{@code io.dlock.metrics}: the metrics' JMX interfaces and the Micrometer binder; Micrometer is an
  *       optional dependency ({@code requires static}), needed only by whoever uses the binder.</li>
+ *   <li>{@code io.dlock.spring.integration}: Spring Integration's {@code LockRegistry} on dlock's locks and a leader
+ *       initiator on dlock's elections; Spring Integration and Spring's context are optional dependencies.</li>
+ *   <li>{@code io.dlock.shedlock}: ShedLock's {@code LockProvider} on dlock's locks; ShedLock is an optional
+ *       dependency.</li>
  * </ul>
  * Exported only to the simulator ({@code io.dlock.inmemory}), a second driver of the same algorithms:
  * {@code io.dlock.membership} (the majority rule and the gate that applies it), {@code io.dlock.condition}
@@ -37,11 +41,18 @@ module io.dlock.api {
     requires com.github.benmanes.caffeine;
     // optional: only io.dlock.metrics.DlockMeterBinder uses Micrometer (see that package)
     requires static micrometer.core;
+    // optional: only io.dlock.spring.integration uses Spring (automatic module names of spring-integration-core
+    // and spring-context), only io.dlock.shedlock uses ShedLock (a named module)
+    requires static spring.integration.core;
+    requires static spring.context;
+    requires static net.javacrumbs.shedlock.core;
 
     exports io.dlock;
     exports io.dlock.spi;
     exports io.dlock.protocol;
     exports io.dlock.metrics;
+    exports io.dlock.spring.integration;
+    exports io.dlock.shedlock;
 
     exports io.dlock.election.bully to io.dlock.inmemory;
     exports io.dlock.election.ring to io.dlock.inmemory;
