@@ -12,6 +12,10 @@
  *       which the runtime and the simulator drive and tests implement.</li>
  *   <li>{@code io.dlock.metrics}: the metrics' JMX interfaces and the Micrometer binder; Micrometer is an
  *       optional dependency ({@code requires static}), needed only by whoever uses the binder.</li>
+ *   <li>{@code io.dlock.spring.integration}: Spring Integration's {@code LockRegistry} on dlock's locks and a leader
+ *       initiator on dlock's elections; Spring Integration and Spring's context are optional dependencies.</li>
+ *   <li>{@code io.dlock.shedlock}: ShedLock's {@code LockProvider} on dlock's locks; ShedLock is an optional
+ *       dependency.</li>
  *   <li>{@code io.dlock.spring.boot}: the Spring Boot auto-configuration and health indicator; Spring Boot is an
  *       optional dependency ({@code requires static}), needed only by Boot applications, which find the
  *       auto-configuration through {@code META-INF/spring/...AutoConfiguration.imports}.</li>
@@ -40,10 +44,14 @@ module io.dlock.api {
     requires com.github.benmanes.caffeine;
     // optional: only io.dlock.metrics.DlockMeterBinder uses Micrometer (see that package)
     requires static micrometer.core;
-    // optional: only io.dlock.spring.boot uses Spring (see that package)
+    // optional: only io.dlock.spring.integration uses Spring (automatic module names of spring-integration-core
+    // and spring-context), only io.dlock.shedlock uses ShedLock (a named module)
+    requires static spring.integration.core;
+    requires static spring.context;
+    requires static net.javacrumbs.shedlock.core;
+    // optional: only io.dlock.spring.boot uses Spring Boot (and Spring's core and beans)
     requires static spring.core;
     requires static spring.beans;
-    requires static spring.context;
     requires static spring.boot;
     requires static spring.boot.autoconfigure;
     requires static spring.boot.health;
@@ -52,6 +60,8 @@ module io.dlock.api {
     exports io.dlock.spi;
     exports io.dlock.protocol;
     exports io.dlock.metrics;
+    exports io.dlock.spring.integration;
+    exports io.dlock.shedlock;
     exports io.dlock.spring.boot;
 
     exports io.dlock.election.bully to io.dlock.inmemory;

@@ -54,7 +54,7 @@ class QuorumFamilyCodecTest {
                 new MaekawaMessage.Inquire(2, 1), new MaekawaMessage.Relinquish(BIG, BIG),
                 new MaekawaMessage.State(0, PeerState.IDLE, 0), new MaekawaMessage.State(BIG, PeerState.HOLDING, BIG)));
         roundTrip(MutexAlgorithm.DECENTRALIZED, List.of(new DecentralizedMessage.Request(1, 1), new DecentralizedMessage.Request(BIG, Integer.MAX_VALUE),
-                new DecentralizedMessage.Grant(BIG, BIG), new DecentralizedMessage.Deny(7),
+                new DecentralizedMessage.Grant(BIG, BIG), new DecentralizedMessage.Deny(7, false), new DecentralizedMessage.Deny(BIG, true),
                 new DecentralizedMessage.Release(BIG, 0), new DecentralizedMessage.State(0, PeerState.WAITING, 3),
                 new DecentralizedMessage.State(BIG, PeerState.HOLDING, BIG)));
         PrimeRatio x = PrimeRatio.of(Map.of(0, -BIG, 1000, BIG));
@@ -71,6 +71,7 @@ class QuorumFamilyCodecTest {
         assertThrows(MalformedMessageException.class, () -> maekawa.fromBytes(new byte[] {1, 0}));
         MessageCodec<DecentralizedMessage> dec = codec(MutexAlgorithm.DECENTRALIZED);
         assertThrows(MalformedMessageException.class, () -> dec.fromBytes(new byte[] {5, 0, 2, 0}));
+        assertThrows(MalformedMessageException.class, () -> dec.fromBytes(new byte[] {3, 1, 2}), "a reserved flag other than 0, 1");
     }
 
     /** Numeric options reach the algorithms through the configuration; bad values fail at start naming key and value. */

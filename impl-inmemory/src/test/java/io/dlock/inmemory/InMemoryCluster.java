@@ -11,16 +11,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-/** N lock services in one JVM on a fresh in-memory cluster; closes them all. Test fixture. */
-final class InMemoryCluster implements LockCluster {
+/**
+ * N lock services in one JVM on a fresh in-memory cluster; closes them all. Test fixture, public for the tests of the
+ * framework adapters (io.dlock.inmemory.spring, io.dlock.inmemory.shedlock).
+ */
+public final class InMemoryCluster implements LockCluster {
 
     final List<LockService> nodes = new ArrayList<>();
 
-    InMemoryCluster(int n, MutexAlgorithm algorithm) {
+    public InMemoryCluster(int n, MutexAlgorithm algorithm) {
         this(n, DlockConfig.builder().mutex(algorithm));
     }
 
-    InMemoryCluster(int n, DlockConfig.Builder template) {
+    public InMemoryCluster(int n, DlockConfig.Builder template) {
         String cluster = "test-" + UUID.randomUUID();
         for (int i = 0; i < n; i++) {
             nodes.add(LockService.start(template.cluster(cluster).nodeId(i).build()));

@@ -19,7 +19,7 @@ import io.dlock.spi.WireWriter;
  * <pre>
  *   1 Request attempt tries
  *   2 Grant   attempt fence
- *   3 Deny    attempt
+ *   3 Deny    attempt reserved (one byte, 0 or 1)
  *   4 Release attempt fence
  *   5 State   attempt state fence
  * </pre>
@@ -39,7 +39,7 @@ final class DecentralizedCodec implements MessageCodec<DecentralizedMessage> {
         } else if (message instanceof Grant g) {
             out.writeByte(GRANT).writeVarLong(g.attempt()).writeVarLong(g.fence());
         } else if (message instanceof Deny d) {
-            out.writeByte(DENY).writeVarLong(d.attempt());
+            out.writeByte(DENY).writeVarLong(d.attempt()).writeByte(d.reserved() ? 1 : 0);
         } else if (message instanceof Release r) {
             out.writeByte(RELEASE).writeVarLong(r.attempt()).writeVarLong(r.fence());
         } else if (message instanceof State s) {
@@ -65,7 +65,13 @@ final class DecentralizedCodec implements MessageCodec<DecentralizedMessage> {
             long fence = in.readVarLong();
             message = build(name, () -> new Grant(attempt, fence));
         } else if (tag == DENY) {
-            message = build(name, () -> new Deny(attempt));
+            int reserved = in.readByte();
+            message = build(name, () -> {
+                if (reserved > 1) {
+                    throw new IllegalArgumentException("DENY's reserved flag must be 0 or 1, got " + reserved);
+                }
+                return new Deny(attempt, reserved == 1);
+            });
         } else if (tag == RELEASE) {
             long fence = in.readVarLong();
             message = build(name, () -> new Release(attempt, fence));

@@ -42,9 +42,11 @@ public sealed interface DecentralizedMessage extends ProtocolMessage {
     /**
      * Rule 3: the coordinator's vote is taken; it answers at once and never queues.
      *
-     * @param attempt the attempt refused
+     * @param attempt  the attempt refused
+     * @param reserved the coordinator keeps its vote for this client (the ageing rule, docs/algorithms.md A2
+     *                 rule 11): the client retries after a short back-off instead of its exponential one
      */
-    record Deny(long attempt) implements DecentralizedMessage {
+    record Deny(long attempt, boolean reserved) implements DecentralizedMessage {
         public Deny {
             requireAtLeast("attempt", attempt, 1);
         }

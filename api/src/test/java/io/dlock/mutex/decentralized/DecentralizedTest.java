@@ -88,8 +88,8 @@ class DecentralizedTest {
         fxB.drainSent();
         pc1.onMessage(a, new Request(1, 1));          // c1 votes for A
         pa.onMessage(c1, new Grant(1, 0));
-        pb.onMessage(a, new Deny(1));                 // c0 refuses B
-        pa.onMessage(b, new Deny(1));                 // c2 refuses A
+        pb.onMessage(a, new Deny(1, false));                 // c0 refuses B
+        pa.onMessage(b, new Deny(1, false));                 // c2 refuses A
         assertEquals(1, fxA.drainGrants().size(), "A holds with 2 of 3 votes");
         pc1 = create(c1, view, new RecordingEffects<>(c1, view)); // c1 restarts and forgets its vote
         pc1.onMessage(b, new Request(1, 1));          // and votes for B
@@ -111,8 +111,8 @@ class DecentralizedTest {
 
     /**
      * The courtesy rule: A holds and its replica refuses B's third attempt, so A's next request first waits a
-     * back-off drawn from B's window (at most B·2^3 = 80 ms with the default base) instead of asking at once;
-     * once A's replica has voted for B, A owes nothing and asks at once again.
+     * short back-off (1 .. B, 10 ms with the default base) while B, told that A's replica keeps its vote for it,
+     * retries as soon; once A's replica has voted for B, A owes nothing and asks at once again.
      */
     @Test
     void aHolderThatRefusedOthersWaitsBeforeItsNextRequest() {
@@ -121,13 +121,13 @@ class DecentralizedTest {
         assertEquals(1, fxA.drainGrants().size(), "A holds");
         fxA.drainSent();
         pa.onMessage(B, new Request(5, 3)); // B's third attempt is refused by A's replica
-        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(B, new Deny(5))), fxA.drainSent());
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(B, new Deny(5, true))), fxA.drainSent());
         pa.onRelease();
         fxA.drainSent();
         pa.onRequest();
         assertEquals(List.of(), fxA.drainSent(), "A does not ask at once");
         long wait = fxA.timers().get(Decentralized.BACKOFF);
-        assertTrue(wait >= 1 && wait <= 10 << 3, "a wait from B's window 1..80, got " + wait);
+        assertTrue(wait >= 1 && wait <= 10, "a wait of 1..B, got " + wait);
         pa.onTimer(Decentralized.BACKOFF);
         assertEquals(1, fxA.drainSent().size(), "then A asks B's replica");
     }
@@ -155,6 +155,99 @@ class DecentralizedTest {
         fxA.drainSent();
         pa.onRequest();
         assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(B, new Request(2, 1))), fxA.drainSent());
+    }
+
+    private static final View THREE = View.ofRange(1, 3);
+    private static final NodeId C = NodeId.of(2);
+
+    /** A's replica in a view of three, its vote given to B's first attempt. */
+    private static MutexProtocol<DecentralizedMessage> replicaVotingForB(RecordingEffects<DecentralizedMessage> fxA) {
+        MutexProtocol<DecentralizedMessage> pa = DEFINITION.create(new ProtocolContext<>(A, THREE, fxA, ProtocolOptions.NONE));
+        pa.onMessage(B, new Request(1, 1));
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(B, new Grant(1, 0))), fxA.drainSent());
+        return pa;
+    }
+
+    /**
+     * Rule 11, ageing: a replica whose vote is taken keeps its next free vote for the refused client that has
+     * tried most (and says so in its DENY); a fresher request is refused until that client comes back.
+     */
+    @Test
+    void aReplicaKeepsItsFreedVoteForTheClientThatWaitedLongest() {
+        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(A, THREE);
+        MutexProtocol<DecentralizedMessage> pa = replicaVotingForB(fxA);
+        pa.onMessage(C, new Request(1, 3)); // C's third attempt: refused, and reserved
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(C, new Deny(1, true))), fxA.drainSent());
+        assertTrue(fxA.timers().containsKey(Decentralized.RESERVE), "the reservation lapses on a timer");
+        pa.onMessage(B, new Release(1, 0)); // the vote is free again
+        pa.onMessage(B, new Request(2, 1)); // B's fresh request has tried less than C
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(B, new Deny(2, false))), fxA.drainSent());
+        pa.onMessage(C, new Request(2, 4)); // C comes back: it gets the vote
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(C, new Grant(2, 0))), fxA.drainSent());
+        assertFalse(fxA.timers().containsKey(Decentralized.RESERVE), "served: the reservation is over");
+    }
+
+    /** Rule 11: a request that has tried more than the reserved client takes the reservation. */
+    @Test
+    void aClientThatTriedMoreTakesTheReservation() {
+        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(A, THREE);
+        MutexProtocol<DecentralizedMessage> pa = DEFINITION.create(new ProtocolContext<>(A, THREE, fxA, ProtocolOptions.NONE));
+        pa.onRequest(); // A's own client takes A's vote
+        pa.onMessage(B, new Request(1, 2));
+        pa.onMessage(C, new Request(1, 5)); // C has tried more than B: the reservation is C's
+        List<RecordingEffects.Sent<DecentralizedMessage>> sent = fxA.drainSent();
+        assertTrue(sent.contains(new RecordingEffects.Sent<DecentralizedMessage>(B, new Deny(1, true))), sent.toString());
+        assertTrue(sent.contains(new RecordingEffects.Sent<DecentralizedMessage>(C, new Deny(1, true))), sent.toString());
+        pa.onMessage(B, new Deny(1, false));
+        pa.onMessage(C, new Deny(1, false)); // A's attempt fails: its own vote is free again
+        fxA.drainSent();
+        pa.onMessage(B, new Request(2, 3)); // B has tried less than C
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(B, new Deny(2, false))), fxA.drainSent());
+        pa.onMessage(C, new Request(2, 6));
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(C, new Grant(2, 0))), fxA.drainSent());
+    }
+
+    /** Rule 11: a reserved client that does not come back in time loses the reservation; a view change ends it too. */
+    @Test
+    void aReservationLapsesOnItsTimerAndAtAViewChange() {
+        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(A, THREE);
+        MutexProtocol<DecentralizedMessage> pa = replicaVotingForB(fxA);
+        pa.onMessage(C, new Request(1, 3));
+        pa.onMessage(B, new Release(1, 0));
+        fxA.drainSent();
+        long lapse = fxA.timers().get(Decentralized.RESERVE);
+        assertEquals(DecentralizedDefinition.DEFAULT_REPLY_TIMEOUT_MS + 4 * 10, lapse, "reply timeout + 4 B");
+        pa.onTimer(Decentralized.RESERVE);
+        pa.onMessage(B, new Request(2, 1));
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(B, new Grant(2, 0))), fxA.drainSent());
+
+        RecordingEffects<DecentralizedMessage> fxV = new RecordingEffects<>(A, THREE);
+        MutexProtocol<DecentralizedMessage> pv = replicaVotingForB(fxV);
+        pv.onMessage(C, new Request(1, 3));
+        assertTrue(fxV.timers().containsKey(Decentralized.RESERVE));
+        pv.onView(View.ofRange(2, 3));
+        assertFalse(fxV.timers().containsKey(Decentralized.RESERVE), "a new view ends the reservation");
+    }
+
+    /**
+     * Rule 11, the client's side: an attempt refused by a replica that keeps its vote for it retries after a short
+     * back-off (1 .. B), not the exponential one of its many failures.
+     */
+    @Test
+    void aReservedClientRetriesSoon() {
+        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(A, TWO);
+        MutexProtocol<DecentralizedMessage> pa = DEFINITION.create(new ProtocolContext<>(A, TWO, fxA, ProtocolOptions.NONE));
+        pa.onRequest(); // attempt 1: A's own vote, B's refused
+        pa.onMessage(B, new Deny(1, false));
+        for (long attempt = 2; attempt <= 6; attempt++) { // five more refusals: the window grows to B·2^6
+            pa.onTimer(Decentralized.BACKOFF);
+            pa.onMessage(B, new Deny(attempt, false));
+        }
+        assertTrue(fxA.timers().get(Decentralized.BACKOFF) <= 10 << 6);
+        pa.onTimer(Decentralized.BACKOFF);
+        pa.onMessage(B, new Deny(7, true)); // B's replica keeps its vote for A
+        long wait = fxA.timers().get(Decentralized.BACKOFF);
+        assertTrue(wait >= 1 && wait <= 10, "a short back-off 1..B after a reserved DENY, got " + wait);
     }
 
     private static MutexProtocol<DecentralizedMessage> create(NodeId self, View view, RecordingEffects<DecentralizedMessage> fx) {
