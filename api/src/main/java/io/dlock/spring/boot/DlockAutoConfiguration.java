@@ -3,7 +3,11 @@ package io.dlock.spring.boot;
 import io.dlock.DlockConfig;
 import io.dlock.LockService;
 import io.dlock.metrics.DlockMeterBinder;
+import io.dlock.shedlock.DlockLockProvider;
+import io.dlock.spring.integration.DlockLeaderInitiator;
+import io.dlock.spring.integration.DlockLockRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import net.javacrumbs.shedlock.core.LockProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -12,6 +16,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.integration.support.locks.LockRegistry;
 
 /**
  * Spring Boot auto-configuration of a dlock node, listed in
@@ -34,8 +39,15 @@ import org.springframework.core.env.Environment;
  *   <li>{@link DlockMeterBinder}, when Micrometer is on the class path, binding the node's meters and those of the
  *       locks named in {@value #METRICS_LOCK_NAMES} (a comma-separated list; none by default); Spring Boot's
  *       metrics support binds it to every meter registry.</li>
+ *   <li>{@link DlockLockRegistry}, when Spring Integration (spring-integration-core) is on the class path and the
+ *       application has no {@link LockRegistry} of its own.</li>
+ *   <li>{@link DlockLockProvider}, when ShedLock (shedlock-core) is on the class path and the application has no
+ *       {@link LockProvider} of its own: {@code @SchedulerLock} then takes dlock locks. Closed with the context,
+ *       before the lock service.</li>
  * </ul>
- * Each bean backs off when the application defines one of the same type.
+ * Each bean backs off when the application defines one of the same type. A {@link DlockLeaderInitiator} is not
+ * created: it needs the application's {@code Candidate} and election group, so the application declares it
+ * ({@code new DlockLeaderInitiator(lockService, group, candidate)}).
  */
 @AutoConfiguration
 public class DlockAutoConfiguration {
@@ -90,6 +102,30 @@ public class DlockAutoConfiguration {
         @ConditionalOnMissingBean
         DlockMeterBinder dlockMeterBinder(LockService service, Environment environment) {
             return new DlockMeterBinder(service, DlockEnvironmentReader.meteredLockNames(environment));
+        }
+    }
+
+    /** The Spring Integration lock registry, when Spring Integration is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(LockRegistry.class)
+    static class IntegrationConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(LockRegistry.class)
+        DlockLockRegistry dlockLockRegistry(LockService service) {
+            return new DlockLockRegistry(service);
+        }
+    }
+
+    /** The ShedLock lock provider, when ShedLock is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(LockProvider.class)
+    static class ShedLockConfiguration {
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean(LockProvider.class)
+        DlockLockProvider dlockLockProvider(LockService service) {
+            return new DlockLockProvider(service);
         }
     }
 }

@@ -12,18 +12,26 @@ import io.dlock.MutexAlgorithm;
 import io.dlock.NodeId;
 import io.dlock.inmemory.InMemoryNetwork;
 import io.dlock.metrics.DlockMeterBinder;
+import io.dlock.shedlock.DlockLockProvider;
+import io.dlock.spring.integration.DlockLockRegistry;
 import io.dlock.spring.boot.DlockAutoConfiguration;
 import io.dlock.spring.boot.DlockHealthIndicator;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Lock;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockProvider;
+import net.javacrumbs.shedlock.core.SimpleLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -35,13 +43,15 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.integration.support.locks.DefaultLockRegistry;
+import org.springframework.integration.support.locks.LockRegistry;
 
 /**
  * dlock-api's Spring Boot auto-configuration ({@link DlockAutoConfiguration}) in a real application context over the
  * in-memory transport: the {@code dlock.*} properties bound into the same validated {@link DlockConfig} as a
  * {@code dlock.properties} file (same keys, same errors), the {@link LockService} bean started and closed with the
- * context, backing off for the application's own, and the health indicator and Micrometer binder present or absent
- * with their libraries. Each test has a cluster name of its own.
+ * context, backing off for the application's own, and the health indicator, Micrometer binder, Spring Integration
+ * lock registry and ShedLock lock provider present or absent with their libraries. Each test has a cluster name of its own.
  */
 @Timeout(30)
 class DlockAutoConfigurationTest {
@@ -221,6 +231,45 @@ class DlockAutoConfigurationTest {
         single.withClassLoader(new FilteredClassLoader(MeterBinder.class)).run(context ->
                 assertThat(context).hasNotFailed().hasSingleBean(LockService.class)
                         .doesNotHaveBean(DlockMeterBinder.class));
+    }
+
+    /**
+     * With Spring Integration and ShedLock on the class path, a DlockLockRegistry and a DlockLockProvider over the node
+     * take dlock locks; without those libraries there are none, and the node starts.
+     */
+    @Test
+    void registryAndLockProviderPresentOnlyWithTheirLibraries() {
+        ApplicationContextRunner single = runner.withPropertyValues("dlock.cluster.size=1");
+        single.run(context -> {
+            assertThat(context).hasSingleBean(DlockLockRegistry.class).hasSingleBean(DlockLockProvider.class);
+            Lock lock = context.getBean(DlockLockRegistry.class).obtain("orders");
+            assertThat(lock.tryLock(5, TimeUnit.SECONDS)).isTrue();
+            lock.unlock();
+            Optional<SimpleLock> held = context.getBean(DlockLockProvider.class)
+                    .lock(new LockConfiguration(Instant.now(), "report", Duration.ofSeconds(10), Duration.ZERO));
+            assertThat(held).isPresent();
+            assertThat(DlockLockProvider.currentFencingToken()).isPresent();
+            held.get().unlock();
+        });
+        single.withClassLoader(new FilteredClassLoader(LockRegistry.class, LockProvider.class)).run(context ->
+                assertThat(context).hasNotFailed().hasSingleBean(LockService.class)
+                        .doesNotHaveBean(DlockLockRegistry.class).doesNotHaveBean(DlockLockProvider.class));
+    }
+
+    /** The application's own ShedLock LockProvider and Spring Integration LockRegistry win over dlock's. */
+    @Test
+    void backsOffForApplicationLockProviderAndRegistry() {
+        LockProvider ownProvider = configuration -> Optional.empty();
+        DefaultLockRegistry ownRegistry = new DefaultLockRegistry();
+        runner.withPropertyValues("dlock.cluster.size=1")
+                .withBean(LockProvider.class, () -> ownProvider)
+                .withBean(LockRegistry.class, () -> ownRegistry)
+                .run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(DlockLockProvider.class)
+                            .doesNotHaveBean(DlockLockRegistry.class);
+                    assertThat(context.getBean(LockProvider.class)).isSameAs(ownProvider);
+                    assertThat(context.getBean(LockRegistry.class)).isSameAs(ownRegistry);
+                });
     }
 
     /** Closing the context closes the node: it leaves the cluster and refuses new locks. */
