@@ -1,0 +1,130 @@
+package io.dlock.samples.boot;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.dlock.contract.ChildJvms;
+import io.dlock.contract.ChildJvms.Line;
+import io.dlock.contract.LoopbackPorts;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The {@link SpringBootExample} as three Spring Boot applications in child JVMs over JGroups ({@code tcp} stack on
+ * 127.0.0.1, node ids 1 to 3), as its README runs them by hand. From their logs: every tick of {@link ReportJob} ran
+ * on exactly one instance, with fencing tokens growing from tick to tick; the {@link LeaderOnlyJob} runs on the
+ * leader (node 3, the highest id), and after node 3 is killed with SIGKILL it runs on node 2, while the report job
+ * goes on once per tick on the survivors. Every child is killed after the test.
+ */
+@Timeout(180)
+class SpringBootExampleJvmTest {
+
+    private static final int NODES = 3;
+    private static final long LINE_TIMEOUT_S = 60;
+    private static final Pattern REPORT = Pattern.compile("report tick (\\d+) ran on node (\\d+) with fencing token (\\d+)");
+    private static final Pattern LEADER_RUN = Pattern.compile("leader job run \\d+ on node (\\d+)");
+    /** How many of the children's last lines a failure shows. */
+    private static final int RECENT_LINES = 40;
+
+    private final ChildJvms children = new ChildJvms();
+    /** Tick (epoch second) to the nodes that ran it, in arrival order. */
+    private final TreeMap<Long, List<Integer>> ticks = new TreeMap<>();
+    /** Tick to the fencing token of its run(s). */
+    private final TreeMap<Long, Long> tokens = new TreeMap<>();
+    /** The children's last lines, for the failure messages. */
+    private final Deque<String> recent = new ArrayDeque<>();
+
+    @AfterEach
+    void killAll() throws InterruptedException {
+        children.close();
+    }
+
+    @Test
+    void reportRunsOncePerTickAndLeaderJobMovesWhenLeaderDies() throws Exception {
+        int port = LoopbackPorts.freeBlock(NODES);
+        StringBuilder hosts = new StringBuilder();
+        for (int node = 1; node <= NODES; node++) {
+            hosts.append(node > 1 ? "," : "").append("127.0.0.1[").append(port + node - 1).append(']');
+        }
+        for (int node = 1; node <= NODES; node++) {
+            children.start(node, List.of(), SpringBootExample.class.getName(), List.of(
+                    "--dlock.node.id=" + node, "--dlock.jgroups.port=" + (port + node - 1),
+                    "--dlock.jgroups.initial-hosts=" + hosts, "--dlock.cluster=spring-boot-example-" + port));
+        }
+
+        // the leader job runs on node 3, and the report job has run a few ticks with every node up
+        readUntil(l -> leaderRunOn(l) == NODES);
+        long firstStableTick = nextTickSeen();
+        readUntil(l -> ticks.keySet().stream().filter(t -> t >= firstStableTick).count() >= 3);
+        long lastTickBeforeKill = lastTick();
+
+        children.kill(NODES);
+        readUntil(l -> leaderRunOn(l) == NODES - 1);
+        readUntil(l -> ticks.keySet().stream().filter(t -> t > lastTickBeforeKill + ReportJob.PERIOD_S).count() >= 2);
+
+        ticks.forEach((tick, nodes) -> assertEquals(1, nodes.size(), "tick " + tick + " ran on nodes " + nodes));
+        for (long t = firstStableTick; t <= lastTickBeforeKill; t += ReportJob.PERIOD_S) {
+            assertTrue(ticks.containsKey(t), "tick " + t + " ran nowhere while every node was up: " + ticks);
+        }
+        List<Long> inTickOrder = new ArrayList<>(tokens.values());
+        for (int i = 1; i < inTickOrder.size(); i++) {
+            assertTrue(inTickOrder.get(i) > inTickOrder.get(i - 1), "fencing tokens by tick: " + tokens);
+        }
+    }
+
+    /** Reads the children's lines, recording the report job's runs, until {@code done} holds for one. */
+    private void readUntil(Predicate<Line> done) throws InterruptedException {
+        while (true) {
+            Line line = children.poll(LINE_TIMEOUT_S);
+            if (line == null) {
+                fail("no output from the instances for " + LINE_TIMEOUT_S + " s; ticks so far: " + ticks
+                        + "; their last lines:\n" + String.join("\n", recent));
+            }
+            recent.addLast("node " + line.node() + ": " + line.text());
+            if (recent.size() > RECENT_LINES) {
+                recent.removeFirst();
+            }
+            Matcher report = REPORT.matcher(line.text());
+            if (report.find()) {
+                long tick = Long.parseLong(report.group(1));
+                assertEquals(line.node(), Integer.parseInt(report.group(2)), line.text());
+                ticks.computeIfAbsent(tick, t -> new ArrayList<>()).add(line.node());
+                tokens.put(tick, Long.parseLong(report.group(3)));
+            }
+            if (done.test(line)) {
+                return;
+            }
+        }
+    }
+
+    /** The node on which {@code line} says the leader job ran, or 0. */
+    private static int leaderRunOn(Line line) {
+        Matcher m = LEADER_RUN.matcher(line.text());
+        if (!m.find()) {
+            return 0;
+        }
+        assertEquals(line.node(), Integer.parseInt(m.group(1)), line.text());
+        return line.node();
+    }
+
+    /** The first tick that runs from now on. */
+    private long nextTickSeen() throws InterruptedException {
+        long last = ticks.isEmpty() ? Long.MIN_VALUE : lastTick();
+        readUntil(l -> !ticks.isEmpty() && lastTick() > last);
+        return lastTick();
+    }
+
+    private long lastTick() {
+        return ticks.lastKey();
+    }
+}
