@@ -109,8 +109,11 @@ final class LocalLockState {
     private static final int YIELD_EVERY = 16;
 
     private final ReentrantLock mutex = new ReentrantLock();
-    /** The local threads waiting, in arrival order; only the head acts, so only the head is woken. */
-    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>(2); // grows when threads queue; most locks never have two
+    /**
+     * The local threads waiting, in arrival order; only the head acts, so only the head is woken. Room for two at
+     * first (it grows as threads queue; most locks never have more).
+     */
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>(2);
     /** The lock's distributed side: one object for all its calls (every live lock in use here has one). */
     private final Distributed distributed;
     /** Whether {@link Distributed#tryLocally()} is supported (if not, tryLock(0) asks the cluster). */

@@ -419,10 +419,10 @@ final class LockDriver<M extends ProtocolMessage> {
     }
 
     LockMetrics metrics() {
-        LockMetrics.Builder metrics = LockMetrics.builder(node.definition().name()).entries(counts.entries()).messagesSent(counts.messagesSent())
-                .bytesSent(counts.bytesSent()).messagesReceived(counts.messagesReceived())
-                .malformedDropped(counts.malformedDropped()).staleDropped(counts.staleDropped()).epochGrants(epochGrants)
-                .framesSent(counts.framesSent());
+        LockMetrics.Builder metrics = LockMetrics.builder(node.definition().name()).entries(counts.entries())
+                .messagesSent(counts.messagesSent()).bytesSent(counts.bytesSent())
+                .messagesReceived(counts.messagesReceived()).malformedDropped(counts.malformedDropped())
+                .staleDropped(counts.staleDropped()).epochGrants(epochGrants).framesSent(counts.framesSent());
         LocalLockState used = local;
         if (used != null) {
             metrics.localHandoffs(used.localHandoffs()).acquireWait(used.acquireWaitTimes()).hold(used.holdTimes())

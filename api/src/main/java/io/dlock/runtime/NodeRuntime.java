@@ -156,7 +156,8 @@ public final class NodeRuntime implements LockService {
         this.driverContext = new LockDriverContext<>(AlgorithmDefinitions.mutex(config.mutex()), mutexOptions,
                 transport, pool, timers, config.localHandoff(), leases, fencingFloor::get,
                 loss -> tellOwnershipLoss(loss.lockName(), loss),
-                name -> new RuntimeLock(name, driverSource, config.mutex().configName(), config.tryTimeout().toNanos()),
+                name -> new RuntimeLock(name, driverSource, config.mutex().configName(),
+                        config.tryTimeout().toNanos()),
                 new HoldExecutors(notifier, timers, pool));
         this.jmx = config.metricsJmx() ? new JmxRegistrations(cluster, transport::self) : null;
         this.lockMetrics = new NodeLockMetrics(config.mutex().configName(), transport::self);

@@ -31,7 +31,8 @@ final class RuntimeLock implements DistributedLock {
 
     static {
         try {
-            CONDITIONS_CREATED = MethodHandles.lookup().findVarHandle(RuntimeLock.class, "conditionsCreated", int.class);
+            CONDITIONS_CREATED = MethodHandles.lookup()
+                    .findVarHandle(RuntimeLock.class, "conditionsCreated", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }

@@ -302,7 +302,8 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
         TokenState t = token;
         token = null;
         t.queue.remove(to);
-        effects.send(to, new Token(view().epoch(), t.hop + 1, fences.highest(), t.last.toSortedMap(), t.queue.stream().toList()));
+        effects.send(to, new Token(view().epoch(), t.hop + 1, fences.highest(), t.last.toSortedMap(),
+                t.queue.stream().toList()));
     }
 
     // ---- census -----------------------------------------------------------------------------
