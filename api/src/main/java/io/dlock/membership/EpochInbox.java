@@ -66,7 +66,8 @@ public final class EpochInbox<M> {
 
     private final int bound;
     private final Replay<M> replay;
-    private final List<Held<M>> held = new ArrayList<>();
+    /** Null while none is held (almost always: every live lock has an inbox). */
+    private List<Held<M>> held;
     private long epoch = Long.MIN_VALUE;
     private Predicate<? super NodeId> admits = NOBODY;
     private boolean unreadableSeen;
@@ -93,7 +94,7 @@ public final class EpochInbox<M> {
 
     /** How many messages of newer epochs are held now. */
     public int held() {
-        return held.size();
+        return held == null ? 0 : held.size();
     }
 
     /**
@@ -112,8 +113,11 @@ public final class EpochInbox<M> {
         if (epoch == this.epoch) {
             return admits.test(from) ? Verdict.DELIVER : Verdict.STALE;
         }
-        if (held.size() >= bound) {
+        if (held() >= bound) {
             return Verdict.FULL;
+        }
+        if (held == null) {
+            held = new ArrayList<>();
         }
         held.add(new Held<>(from, epoch, message));
         return Verdict.HELD;
@@ -134,7 +138,7 @@ public final class EpochInbox<M> {
         }
         epoch = newEpoch;
         admits = Objects.requireNonNull(admitted, "admitted");
-        if (held.isEmpty()) {
+        if (held == null) {
             return;
         }
         List<Held<M>> due = new ArrayList<>();
@@ -144,6 +148,9 @@ public final class EpochInbox<M> {
                 it.remove();
                 due.add(h);
             }
+        }
+        if (held.isEmpty()) {
+            held = null;
         }
         for (Held<M> h : due) {
             replay.receive(h.from, h.epoch, h.message);

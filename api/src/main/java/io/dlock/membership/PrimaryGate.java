@@ -75,8 +75,10 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
     private boolean deferredRequest;
     private NodeId leader;
     private long leaderEpoch;
-    private final Set<String> liveTimers = new HashSet<>();
-    private final Set<String> staleTimers = new HashSet<>();
+    /** Null while empty: most locks never set a timer, and every live lock has a gate. */
+    private Set<String> liveTimers;
+    /** Null while empty. */
+    private Set<String> staleTimers;
     private long fencedOut;
     private long rejoins;
     private long droppedWhileFrozen;
@@ -158,8 +160,14 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
         boolean again = (requested && !swallowRelease) || deferredRequest;
         requested = false;
         deferredRequest = false;
-        staleTimers.addAll(liveTimers);
-        liveTimers.clear();
+        if (liveTimers != null) {
+            if (staleTimers == null) {
+                staleTimers = liveTimers;
+            } else {
+                staleTimers.addAll(liveTimers);
+            }
+            liveTimers = null;
+        }
         // created in the last view the old instance knew, then told the new view: exactly the runtime's
         // path of a protocol created lazily just before a view change, so the view change rebuilds
         // (a coordinator syncs, a steward counts, a barrier waits) as every other member expects
@@ -219,8 +227,8 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
      */
     @Override
     public boolean atRest() {
-        return !frozen && !requested && !inCS && !swallowRelease && !deferredRequest && liveTimers.isEmpty()
-                && inner.atRest();
+        return !frozen && !requested && !inCS && !swallowRelease && !deferredRequest
+                && (liveTimers == null || liveTimers.isEmpty()) && inner.atRest();
     }
 
     @Override
@@ -248,10 +256,12 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
 
     @Override
     public void onTimer(String name) {
-        if (staleTimers.remove(name)) {
+        if (staleTimers != null && staleTimers.remove(name)) {
             return; // set by a discarded instance
         }
-        liveTimers.remove(name);
+        if (liveTimers != null) {
+            liveTimers.remove(name);
+        }
         if (frozen) {
             return; // the instance will be discarded at the next primary view
         }
@@ -285,14 +295,21 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
 
         @Override
         public void setTimer(String name, long delayMillis) {
-            staleTimers.remove(name);
+            if (staleTimers != null) {
+                staleTimers.remove(name);
+            }
+            if (liveTimers == null) {
+                liveTimers = new HashSet<>(4);
+            }
             liveTimers.add(name);
             effects.setTimer(name, delayMillis);
         }
 
         @Override
         public void cancelTimer(String name) {
-            liveTimers.remove(name);
+            if (liveTimers != null) {
+                liveTimers.remove(name);
+            }
             effects.cancelTimer(name);
         }
     }

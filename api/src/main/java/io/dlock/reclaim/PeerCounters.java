@@ -1,7 +1,7 @@
 package io.dlock.reclaim;
 
 import io.dlock.NodeId;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -13,19 +13,31 @@ import java.util.TreeMap;
  */
 public final class PeerCounters {
 
-    private static final int SENT = 0;
-    private static final int RECEIVED = 1;
+    private static final int ID = 0;
+    private static final int SENT = 1;
+    private static final int RECEIVED = 2;
+    /** Longs per member in {@link #rows}. */
+    private static final int ROW = 3;
+    private static final long[] NONE = new long[0];
 
-    private final Map<NodeId, long[]> counts = new HashMap<>();
+    /**
+     * One row per member with a count, ascending by id: the id's value, messages sent, messages received. Every live
+     * lock keeps one of these, so a few longs per member rather than a map of boxed entries; a binary search finds a
+     * member, and a member is added once per epoch at most.
+     */
+    private long[] rows = NONE;
+    private int members;
 
     /** Counts one message of the lock sent to {@code to}. */
     public void sent(NodeId to) {
-        counts.computeIfAbsent(to, k -> new long[2])[SENT]++;
+        int row = rowOf(to); // first: it may replace the array
+        rows[row + SENT]++;
     }
 
     /** Counts one message of the lock received from {@code from}. */
     public void received(NodeId from) {
-        counts.computeIfAbsent(from, k -> new long[2])[RECEIVED]++;
+        int row = rowOf(from); // first: it may replace the array
+        rows[row + RECEIVED]++;
     }
 
     /** Messages sent, per member with at least one, ascending. */
@@ -40,7 +52,8 @@ public final class PeerCounters {
 
     /** A new epoch (or a new incarnation of the lock): counting starts again. */
     public void clear() {
-        counts.clear();
+        Arrays.fill(rows, 0, members * ROW, 0L);
+        members = 0;
     }
 
     /** This member's vote on the lock, at rest, with the given highest fence and these counters. */
@@ -48,13 +61,41 @@ public final class PeerCounters {
         return new LockVote(name, true, fence, sent(), received());
     }
 
+    /** The offset of {@code member}'s row, added (with zero counts) if it has none. */
+    private int rowOf(NodeId member) {
+        long id = member.value();
+        int low = 0;
+        int high = members - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            long at = rows[mid * ROW + ID];
+            if (at < id) {
+                low = mid + 1;
+            } else if (at > id) {
+                high = mid - 1;
+            } else {
+                return mid * ROW;
+            }
+        }
+        if ((members + 1) * ROW > rows.length) {
+            rows = Arrays.copyOf(rows, (members + 1) * ROW);
+        }
+        System.arraycopy(rows, low * ROW, rows, (low + 1) * ROW, (members - low) * ROW);
+        rows[low * ROW + ID] = id;
+        rows[low * ROW + SENT] = 0;
+        rows[low * ROW + RECEIVED] = 0;
+        members++;
+        return low * ROW;
+    }
+
     private Map<NodeId, Long> column(int column) {
         Map<NodeId, Long> out = new TreeMap<>();
-        counts.forEach((member, c) -> {
-            if (c[column] != 0) {
-                out.put(member, c[column]);
+        for (int m = 0; m < members; m++) {
+            long count = rows[m * ROW + column];
+            if (count != 0) {
+                out.put(new NodeId(rows[m * ROW + ID]), count);
             }
-        });
+        }
         return out;
     }
 }

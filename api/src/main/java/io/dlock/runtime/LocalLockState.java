@@ -109,21 +109,20 @@ final class LocalLockState {
     private static final int YIELD_EVERY = 16;
 
     private final ReentrantLock mutex = new ReentrantLock();
-    /** The local threads waiting, in arrival order; only the head acts, so only the head is woken. */
-    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
-    private final Runnable issueRequest;
-    private final Runnable issueRelease;
-    /** Queues a release and then a request as one event, so that their messages leave together. */
-    private final Runnable issueReleaseAndRequest;
-    /** Queues a local entry attempt on the event loop (null: not supported, tryLock(0) asks the cluster). */
-    private final Runnable issueLocalTry;
+    /**
+     * The local threads waiting, in arrival order; only the head acts, so only the head is woken. Room for two at
+     * first (it grows as threads queue; most locks never have more).
+     */
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>(2);
+    /** The lock's distributed side: one object for all its calls (every live lock in use here has one). */
+    private final Distributed distributed;
+    /** Whether {@link Distributed#tryLocally()} is supported (if not, tryLock(0) asks the cluster). */
+    private final boolean localTry;
     private final String lockName;
     /** H: hand-offs allowed per distributed grant. */
     private final int maxHandoffs;
     /** The node's epoch lease: whether a grant may be taken, whether a hold is still exclusive. */
     private final LeaseCheck lease;
-    /** Told of a hold that the lease can no longer vouch for (on the thread that found out). */
-    private final Consumer<LostHold> holdLapsed;
     /** The head waiter asked the lease to wake it once a grant may be taken again. */
     private boolean leaseWaitAsked;
     private static final String FELL_OUT = "when its node fell out of the primary component";
@@ -142,9 +141,9 @@ final class LocalLockState {
     private int handoffs;
     private long totalHandoffs;
     /** The lost holds whose owners have not released them fully yet. */
-    private final LostHolds lost = new LostHolds();
-    /** The current hold's lease (see "Leases" in the class comment). */
-    private final HoldLease holdLease;
+    private final LostHolds lost = new LostHolds(); // 16 bytes: its map is made at the first loss
+    /** The current hold's lease (see "Leases" in the class comment); null until the first hold with a lease. */
+    private HoldLease holdLease;
     /** When the current owner took the lock ({@link System#nanoTime()}). */
     private long heldSince;
     /** Acquisitions in a row on this node granted while the thread asked, with no wait (see {@link #YIELD_EVERY}). */
@@ -279,19 +278,79 @@ final class LocalLockState {
     LocalLockState(String lockName, Runnable issueRequest, Runnable issueRelease, Runnable issueReleaseAndRequest,
                    Runnable issueLocalTry, int maxHandoffs, LeaseCheck lease, Consumer<LostHold> holdLapsed,
                    HoldExecutors executors) {
+        this(lockName, new RunnableSide(issueRequest, issueRelease, issueReleaseAndRequest, issueLocalTry, holdLapsed),
+                issueLocalTry != null, maxHandoffs, lease, executors);
+    }
+
+    /**
+     * @param lockName    the lock's name, for error messages
+     * @param distributed the lock's distributed side
+     * @param localTry    whether {@code distributed} supports {@link Distributed#tryLocally()}
+     * @param maxHandoffs H, local hand-offs allowed per distributed grant (0 = none)
+     * @param lease       the node's epoch lease: a grant is taken only while it lets the node act, and a hold it
+     *                    cannot vouch for any more is lost (and {@link Distributed#holdLapsed told})
+     * @param executors   completes asynchronous acquisitions, times leases
+     */
+    LocalLockState(String lockName, Distributed distributed, boolean localTry, int maxHandoffs, LeaseCheck lease,
+                   HoldExecutors executors) {
         if (maxHandoffs < 0) {
             throw new IllegalArgumentException("maxHandoffs must be >= 0, got " + maxHandoffs);
         }
-        this.issueRequest = issueRequest;
-        this.issueRelease = issueRelease;
-        this.issueReleaseAndRequest = issueReleaseAndRequest;
-        this.issueLocalTry = issueLocalTry;
+        this.distributed = distributed;
+        this.localTry = localTry;
         this.lockName = lockName;
         this.maxHandoffs = maxHandoffs;
         this.lease = lease;
-        this.holdLapsed = holdLapsed;
         this.executors = executors;
-        this.holdLease = new HoldLease(executors, this::leaseDue);
+    }
+
+    /** The lock's distributed side, as this state asks it: every call queues an event and never blocks. */
+    interface Distributed {
+
+        /** Queues a distributed request on the event loop. */
+        void request();
+
+        /** Queues a distributed release on the event loop. */
+        void release();
+
+        /** Queues a release and then a request as one event, so that their messages leave together. */
+        void releaseAndRequest();
+
+        /** Queues a local entry attempt (tryLock(0)) on the event loop. */
+        void tryLocally();
+
+        /** Told of a hold that the lease can no longer vouch for (with this state's mutex held; must not block). */
+        void holdLapsed(LostHold lost);
+    }
+
+    /** The distributed side as separate callbacks (unit tests of the local state). */
+    private record RunnableSide(Runnable onRequest, Runnable onRelease, Runnable onReleaseAndRequest,
+                                Runnable onLocalTry, Consumer<LostHold> onLapsed) implements Distributed {
+
+        @Override
+        public void request() {
+            onRequest.run();
+        }
+
+        @Override
+        public void release() {
+            onRelease.run();
+        }
+
+        @Override
+        public void releaseAndRequest() {
+            onReleaseAndRequest.run();
+        }
+
+        @Override
+        public void tryLocally() {
+            onLocalTry.run();
+        }
+
+        @Override
+        public void holdLapsed(LostHold lost) {
+            onLapsed.accept(lost);
+        }
     }
 
     /**
@@ -325,7 +384,7 @@ final class LocalLockState {
                 }
                 holds++;
                 if (leaseNanos != HoldLease.NONE) {
-                    holdLease.start(leaseNanos, System.nanoTime());
+                    startLease(leaseNanos, System.nanoTime());
                 }
                 return true;
             }
@@ -339,7 +398,7 @@ final class LocalLockState {
             }
             long start = System.nanoTime();
             Waiter waiter = new Waiter(me, mutex.newCondition(), null, start, leaseNanos);
-            if (timeoutNanos == 0 && issueLocalTry != null) {
+            if (timeoutNanos == 0 && localTry) {
                 return tryLocally(waiter);
             }
             long deadline = timeoutNanos >= 0 ? start + timeoutNanos : 0;
@@ -366,7 +425,7 @@ final class LocalLockState {
                         }
                         if (phase == Phase.IDLE) {
                             phase = Phase.REQUESTED;
-                            issueRequest.run();
+                            distributed.request();
                             asked = true;
                             continue; // the request may have run here and been granted at once (a token held here)
                         }
@@ -410,7 +469,7 @@ final class LocalLockState {
         }
         waiters.add(me);
         phase = Phase.TRYING;
-        issueLocalTry.run();
+        distributed.tryLocally();
         while (phase == Phase.TRYING && closedReason == null) {
             me.wakeUp.awaitUninterruptibly();
         }
@@ -442,7 +501,7 @@ final class LocalLockState {
         phase = Phase.HELD;
         heldSince = System.nanoTime();
         waitTimes.record(heldSince - head.since);
-        holdLease.start(head.leaseNanos, heldSince);
+        startLease(head.leaseNanos, heldSince);
     }
 
     /**
@@ -510,7 +569,7 @@ final class LocalLockState {
             });
         } else if (phase == Phase.IDLE) {
             phase = Phase.REQUESTED;
-            issueRequest.run(); // may be granted here at once: onGranted comes back here
+            distributed.request(); // may be granted here at once: onGranted comes back here
         }
     }
 
@@ -592,7 +651,7 @@ final class LocalLockState {
                 if (lost.countDown(me, lostHold) && lostHold.keepsGrant) {
                     phase = Phase.IDLE;
                     if (closedReason == null) {
-                        issueRelease.run();
+                        distributed.release();
                     }
                     wakeHead();
                 }
@@ -607,7 +666,7 @@ final class LocalLockState {
                     long token = heldFence;
                     handoffs = maxHandoffs; // a grant the node cannot vouch for goes back to the cluster
                     endHold();
-                    holdLapsed.accept(new LostHold(me, token));
+                    distributed.holdLapsed(new LostHold(me, token));
                     throw lost(me, token, LEASE_RAN_OUT,
                             "releasing it ended the hold, but another node may have held the lock meanwhile");
                 }
@@ -661,7 +720,7 @@ final class LocalLockState {
     private void endHold() {
         holdTimes.record(System.nanoTime() - heldSince);
         owner = null;
-        holdLease.clear();
+        clearLease();
         if (closedReason == null && handoffs < maxHandoffs && !waiters.isEmpty() && lease.mayGrant()) {
             // local hand-off: the head waiter becomes the next holder of the same grant
             handoffs++;
@@ -674,10 +733,10 @@ final class LocalLockState {
         phase = Phase.IDLE;
         if (closedReason == null) {
             if (waiters.isEmpty()) {
-                issueRelease.run();
+                distributed.release();
             } else {
                 phase = Phase.REQUESTED;
-                issueReleaseAndRequest.run(); // may be granted here at once; onGranted then wakes the head
+                distributed.releaseAndRequest(); // may be granted here at once; onGranted then wakes the head
             }
         }
         if (phase == Phase.IDLE) {
@@ -723,7 +782,7 @@ final class LocalLockState {
                 throw new IllegalMonitorStateException("thread " + Thread.currentThread().getName()
                         + " does not hold lock '" + lockName + "'");
             }
-            HeldForWait released = new HeldForWait(holds, holdLease.length());
+            HeldForWait released = new HeldForWait(holds, leaseLength());
             holds = 0;
             endHold();
             return released;
@@ -790,7 +849,7 @@ final class LocalLockState {
             }
             if (phase == Phase.GRANTED) {
                 phase = Phase.IDLE;
-                issueRelease.run();
+                distributed.release();
                 wakeHead();
             }
             return null;
@@ -809,7 +868,7 @@ final class LocalLockState {
         lost.add(owner, holds, heldFence, cause, true);
         owner = null;
         holds = 0;
-        holdLease.clear();
+        clearLease();
         return lostHold;
     }
 
@@ -819,7 +878,7 @@ final class LocalLockState {
      * before anything that reads or changes the holder.
      */
     private void expireIfDue() {
-        if (owner == null || closedReason != null || !holdLease.expired(System.nanoTime())) {
+        if (owner == null || closedReason != null || !leaseExpired(System.nanoTime())) {
             return;
         }
         Object expired = owner;
@@ -827,7 +886,7 @@ final class LocalLockState {
         lost.add(expired, holds, token, LEASE_EXPIRED, false);
         holds = 0;
         endHold();
-        holdLapsed.accept(new LostHold(expired, token, OwnershipLoss.Cause.LEASE_EXPIRED));
+        distributed.holdLapsed(new LostHold(expired, token, OwnershipLoss.Cause.LEASE_EXPIRED));
     }
 
     /** The lease timer fired (on the node's worker): ends the hold if its lease has run out and was not renewed. */
@@ -858,7 +917,7 @@ final class LocalLockState {
                 throw me instanceof RuntimeHold ? notHolder(me) : new IllegalMonitorStateException(describe(me)
                         + " does not hold lock '" + lockName + "', so it has no lease to renew");
             }
-            holdLease.start(leaseNanos, System.nanoTime());
+            startLease(leaseNanos, System.nanoTime());
         } finally {
             mutex.unlock();
         }
@@ -873,7 +932,7 @@ final class LocalLockState {
         mutex.lock();
         try {
             if (closedReason == null && phase == Phase.HELD && owner != null && !lease.holdValid()) {
-                holdLapsed.accept(loseHold(LEASE_RAN_OUT));
+                distributed.holdLapsed(loseHold(LEASE_RAN_OUT));
             }
         } finally {
             mutex.unlock();
@@ -921,7 +980,7 @@ final class LocalLockState {
             closedReason = reason;
             owner = null;
             holds = 0;
-            holdLease.clear();
+            clearLease();
             lost.clear();
             phase = Phase.IDLE;
             for (Waiter waiter : waiters) {
@@ -935,6 +994,36 @@ final class LocalLockState {
         } finally {
             mutex.unlock();
         }
+    }
+
+    // ---- the current hold's lease: made at the first hold with a lease (most locks' holds have none) ----
+
+    /** Starts the current hold's lease (see {@link HoldLease#start}); with the mutex held. */
+    private void startLease(long lengthNanos, long now) {
+        if (holdLease == null) {
+            if (lengthNanos == HoldLease.NONE) {
+                return; // no lease, none before
+            }
+            holdLease = new HoldLease(executors, this::leaseDue);
+        }
+        holdLease.start(lengthNanos, now);
+    }
+
+    /** The current hold has no lease any more; with the mutex held. */
+    private void clearLease() {
+        if (holdLease != null) {
+            holdLease.clear();
+        }
+    }
+
+    /** The current hold's lease length, or {@link HoldLease#NONE}; with the mutex held. */
+    private long leaseLength() {
+        return holdLease == null ? HoldLease.NONE : holdLease.length();
+    }
+
+    /** Whether the current hold's lease has run out at {@code now}; with the mutex held. */
+    private boolean leaseExpired(long now) {
+        return holdLease != null && holdLease.expired(now);
     }
 
     boolean isHeldByCurrentThread() {
@@ -990,7 +1079,7 @@ final class LocalLockState {
                         + " does not hold this lock, so it has no fencing token");
             }
             if (closedReason == null && !lease.holdValid()) {
-                holdLapsed.accept(loseHold(LEASE_RAN_OUT));
+                distributed.holdLapsed(loseHold(LEASE_RAN_OUT));
                 throw lost(me, heldFenceOf(me), LEASE_RAN_OUT, "its fencing token " + heldFenceOf(me)
                         + " may be superseded");
             }
@@ -1067,7 +1156,7 @@ final class LocalLockState {
     private void abandon() {
         phase = Phase.IDLE;
         if (closedReason == null) {
-            issueRelease.run();
+            distributed.release();
         }
     }
 

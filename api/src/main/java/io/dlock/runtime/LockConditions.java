@@ -4,10 +4,11 @@ import io.dlock.condition.ConditionMessage;
 import io.dlock.condition.ConditionProtocol;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -23,11 +24,33 @@ final class LockConditions {
     /** The lock's current view, read on the loop. */
     private final Supplier<View> view;
     private final LockMessageSender<?> sender;
-    /** The waiters of this lock's conditions on this node, by waiter number; the loop wakes them. */
-    private final Map<Long, ConditionWaiter> waiters = new ConcurrentHashMap<>();
-    private final AtomicLong lastWaiter = new AtomicLong();
-    /** The protocol of each condition of this lock used on this node; loop-confined. */
-    private final Map<String, ConditionProtocol> conditions = new HashMap<>();
+    private static final VarHandle WAITERS;
+    private static final VarHandle LAST_WAITER;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            WAITERS = lookup.findVarHandle(LockConditions.class, "waiters", Map.class);
+            LAST_WAITER = lookup.findVarHandle(LockConditions.class, "lastWaiter", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /*
+     * Every live lock has its conditions object, and most locks never use a condition, so nothing below is made
+     * before the first use.
+     */
+
+    /**
+     * The waiters of this lock's conditions on this node, by waiter number; the loop wakes them. Null until the
+     * first waiter registers (made by a compare-and-set, as waiting threads register concurrently).
+     */
+    private volatile Map<Long, ConditionWaiter> waiters;
+    /** The last waiter number handed out (atomically, through {@link #LAST_WAITER}). */
+    private long lastWaiter;
+    /** The protocol of each condition of this lock used on this node; loop-confined; null until the first. */
+    private Map<String, ConditionProtocol> conditions;
 
     LockConditions(NodeId self, Supplier<View> view, LockMessageSender<?> sender) {
         this.self = self;
@@ -37,14 +60,22 @@ final class LockConditions {
 
     /** A new waiter, registered for wake-ups (on the waiting thread, before its await is queued). */
     ConditionWaiter register() {
-        ConditionWaiter waiter = new ConditionWaiter(lastWaiter.incrementAndGet());
-        waiters.put(waiter.id(), waiter);
+        ConditionWaiter waiter = new ConditionWaiter((long) LAST_WAITER.getAndAdd(this, 1L) + 1);
+        Map<Long, ConditionWaiter> registered = waiters;
+        if (registered == null) {
+            WAITERS.compareAndSet(this, null, new ConcurrentHashMap<Long, ConditionWaiter>());
+            registered = waiters;
+        }
+        registered.put(waiter.id(), waiter);
         return waiter;
     }
 
     /** The waiter's thread stopped waiting without a wake-up (on that thread). */
     void forget(ConditionWaiter waiter) {
-        waiters.remove(waiter.id());
+        Map<Long, ConditionWaiter> registered = waiters;
+        if (registered != null) {
+            registered.remove(waiter.id());
+        }
     }
 
     /** On the loop: {@code waiter} waits on {@code condition}. */
@@ -69,6 +100,9 @@ final class LockConditions {
 
     /** On the loop: a new view wakes every waiter, so none is lost with a keeper or a member that left. */
     void onView(View newView) {
+        if (conditions == null) {
+            return;
+        }
         for (ConditionProtocol condition : conditions.values()) {
             condition.onView(newView);
         }
@@ -76,8 +110,12 @@ final class LockConditions {
 
     /** On the loop: no waiter here, and no condition keeps or expects one (what a reclamation vote needs). */
     boolean atRest() {
-        if (!waiters.isEmpty()) {
+        Map<Long, ConditionWaiter> registered = waiters;
+        if (registered != null && !registered.isEmpty()) {
             return false;
+        }
+        if (conditions == null) {
+            return true;
         }
         for (ConditionProtocol condition : conditions.values()) {
             if (condition.queued() > 0 || condition.localWaiters() > 0) {
@@ -89,21 +127,28 @@ final class LockConditions {
 
     /** On the loop: forgets every condition's protocol (the lock starts a new incarnation). */
     void clear() {
-        conditions.clear();
+        conditions = null;
     }
 
     /** Wakes waiter {@code id}; false if it is gone or was woken already. */
     boolean wake(long id) {
-        ConditionWaiter waiter = waiters.remove(id);
+        Map<Long, ConditionWaiter> registered = waiters;
+        ConditionWaiter waiter = registered == null ? null : registered.remove(id);
         return waiter != null && waiter.wake();
     }
 
     /** Wakes every waiter (the node closes: they wake, and fail to reacquire the lock). */
     void wakeAll() {
-        waiters.keySet().forEach(this::wake);
+        Map<Long, ConditionWaiter> registered = waiters;
+        if (registered != null) {
+            registered.keySet().forEach(this::wake);
+        }
     }
 
     private ConditionProtocol condition(String condition) {
+        if (conditions == null) {
+            conditions = new HashMap<>(4);
+        }
         return conditions.computeIfAbsent(condition, c -> new ConditionProtocol(self, view.get(), new Effects(c)));
     }
 
@@ -123,7 +168,8 @@ final class LockConditions {
 
         @Override
         public void registered(long waiter) {
-            ConditionWaiter w = waiters.get(waiter);
+            Map<Long, ConditionWaiter> registered = waiters;
+            ConditionWaiter w = registered == null ? null : registered.get(waiter);
             if (w != null) {
                 w.registered();
             }

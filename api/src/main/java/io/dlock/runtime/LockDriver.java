@@ -1,7 +1,6 @@
 package io.dlock.runtime;
 
 import io.dlock.LockMetrics;
-import io.dlock.OwnershipLoss;
 import io.dlock.membership.EpochInbox;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
@@ -9,22 +8,18 @@ import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.membership.PrimaryGate;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolMessage;
-import io.dlock.protocol.ProtocolOptions;
 import io.dlock.spi.MalformedMessageException;
 import io.dlock.NodeId;
-import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
 import io.dlock.reclaim.LockVote;
 import io.dlock.reclaim.PeerCounters;
 import io.dlock.runtime.LockMessageReader.BundledMessage;
 import io.dlock.runtime.LockMessageReader.Incoming;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,31 +59,33 @@ final class LockDriver<M extends ProtocolMessage> {
     private static final int MAX_EARLY_MESSAGES = 10_000;
 
     private final String name;
-    private final MutexProtocolDefinition<M> definition;
+    /** What the node's drivers share. */
+    private final LockDriverContext<M> node;
+    /** This node (the transport's address, known once the transport runs). */
     private final NodeId self;
     private final SerialExecutor loop;
     /** The way out of the lock's messages: encodes, counts, and writes them at the end of each pass. */
     private final LockMessageSender<M> sender;
     private final LockMessageReader<M> reader;
-    private final LocalLockState local;
-    /** The facade handed out for this lock while this driver lives (facades find drivers by name, so an
-     * older facade keeps working too). */
-    private final RuntimeLock facade;
-    private final ProtocolOptions options;
-    /** The node's epoch lease: a grant reaches a local thread only while it runs. */
-    private final LeaseCheck lease;
-    /** The node's fencing floor, read when the protocol is (re)created. */
-    private final LongSupplier fencingFloor;
-    /** Tells the lock's ownership listeners (kept by the node, by lock name, so they outlive this driver). */
-    private final Consumer<OwnershipLoss> ownershipLost;
+    /**
+     * The local threads' state: null until a local thread uses the lock (a node that only takes part in the lock's
+     * protocol for others never needs it); made once, by a compare-and-set, by whichever thread uses it first.
+     */
+    private volatile LocalLockState local;
+    /** Why the lock was closed, for a local state made afterwards; null while open. */
+    private volatile String closedReason;
+    /**
+     * The facade handed out for this lock while this driver lives (facades find drivers by name, so an older facade
+     * keeps working too); null until asked for (a node that only takes part in the protocol for others never is),
+     * then made once by a compare-and-set.
+     */
+    private volatile RuntimeLock facade;
     /** Pins (see the class comment) and the registry's and the reclamation's marks of use. */
     private final LockPins pins = new LockPins();
     /** The newest view epoch queued to the loop (a cheap check before queuing another). */
     private volatile long viewQueued;
-    private final LongAdder entries = new LongAdder();
-    private final LongAdder messagesReceived = new LongAdder();
-    private final LongAdder malformed = new LongAdder();
-    private final LongAdder stale = new LongAdder();
+    /** The lock's counters, for its metrics; written on the event loop. */
+    private final LockCounts counts = new LockCounts();
     /** Grants since the current view was installed; written on the event loop only, read by any thread. */
     private volatile long epochGrants;
 
@@ -102,39 +99,43 @@ final class LockDriver<M extends ProtocolMessage> {
     private boolean primary;
     private PrimaryGate<M> protocol;
     private final EpochInbox<Incoming> inbox = new EpochInbox<>(MAX_EARLY_MESSAGES, this::receive);
-    private final LoopTimers protocolTimers;
-    /** The lock's conditions on this node. */
-    private final LockConditions conditions;
+    /** The protocol's timers; loop-confined; null until the protocol sets its first timer (most never do). */
+    private LoopTimers protocolTimers;
+    /**
+     * The lock's conditions on this node; null until the first use of a condition of the lock here (made once, by
+     * a compare-and-set, as a waiting thread may be first).
+     */
+    private volatile LockConditions conditions;
+
+    private static final VarHandle LOCAL;
+    private static final VarHandle CONDITIONS;
+    private static final VarHandle FACADE;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            LOCAL = lookup.findVarHandle(LockDriver.class, "local", LocalLockState.class);
+            CONDITIONS = lookup.findVarHandle(LockDriver.class, "conditions", LockConditions.class);
+            FACADE = lookup.findVarHandle(LockDriver.class, "facade", RuntimeLock.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /**
-     * @param fencingFloor  the node's fencing floor, read whenever the protocol is created
-     * @param ownershipLost tells the lock's ownership listeners of a lost hold
-     * @param facade        what {@code LockService.lock(name)} returns while this driver lives
-     * @param callbacks     the node's event thread: completes asynchronous acquisitions (leases use the timers and
-     *                      the pool)
+     * @param node        what the node's drivers share
+     * @param initialView the node's view when the lock is created here
+     * @param primary     whether that view is primary for this node
      */
-    LockDriver(String name, MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport,
-               View initialView, boolean primary, Executor pool, ScheduledExecutorService timers,
-               int localHandoff, LeaseCheck lease, LongSupplier fencingFloor, Consumer<OwnershipLoss> ownershipLost,
-               RuntimeLock facade, Executor callbacks) {
+    LockDriver(String name, LockDriverContext<M> node, View initialView, boolean primary) {
         this.name = name;
-        this.facade = facade;
-        this.definition = definition;
-        this.options = options;
-        this.self = transport.self();
-        this.sender = new LockMessageSender<>(definition.name(), name, definition.codec(), transport, peers);
+        this.node = node;
+        this.self = node.transport().self();
+        MutexProtocolDefinition<M> definition = node.definition();
+        this.sender = new LockMessageSender<>(definition.name(), name, definition.codec(), node.transport(), peers,
+                counts);
         this.reader = new LockMessageReader<>(definition.name(), name, definition.codec());
-        this.conditions = new LockConditions(self, () -> view, sender);
-        this.loop = new SerialExecutor(pool, sender::flush);
-        this.fencingFloor = fencingFloor;
-        this.ownershipLost = ownershipLost;
-        this.protocolTimers = new LoopTimers(timers, task -> loop.execute(() -> runOrHold(task)), () -> !stopped,
-                timer -> protocol.onTimer(timer));
-        this.lease = lease;
-        this.local = new LocalLockState(name, () -> submit(this::request), () -> submit(this::release),
-                () -> submit(this::releaseAndRequest), () -> submit(this::tryEnterLocally), localHandoff, lease,
-                lost -> ownershipLost.accept(lost.toLoss(name, viewQueued)),
-                new HoldExecutors(callbacks, timers, pool));
+        this.loop = new SerialExecutor(node.pool(), sender::flush);
         this.view = initialView;
         this.viewQueued = initialView.epoch();
         this.primary = primary;
@@ -145,16 +146,63 @@ final class LockDriver<M extends ProtocolMessage> {
 
     /** A fresh instance of the algorithm in the current view, fenced above the node's floor. */
     private PrimaryGate<M> newProtocol() {
-        return PrimaryGate.create(definition,
-                new ProtocolContext<>(self, view, new Effects(), options, false, fencingFloor.getAsLong()), primary);
+        return PrimaryGate.create(node.definition(), new ProtocolContext<>(self, view, new Effects(),
+                node.options(), false, node.fencingFloor().getAsLong()), primary);
     }
 
+    /** What {@code LockService.lock(name)} returns while this driver lives, made at the first call. */
     RuntimeLock facade() {
-        return facade;
+        RuntimeLock made = facade;
+        if (made == null) {
+            FACADE.compareAndSet(this, null, node.facades().apply(name));
+            made = facade;
+        }
+        return made;
     }
 
+    /** The local threads' state, made now if no local thread used the lock before. */
     LocalLockState local() {
-        return local;
+        LocalLockState made = local;
+        return made != null ? made : makeLocal();
+    }
+
+    private LocalLockState makeLocal() {
+        LocalLockState made = new LocalLockState(name, new LocalSide(), true, node.localHandoff(), node.lease(),
+                node.holdExecutors());
+        if (!LOCAL.compareAndSet(this, null, made)) {
+            return local; // another thread was first
+        }
+        String reason = closedReason; // a close that did not see this state yet: close it too
+        if (reason != null) {
+            made.close(reason);
+        }
+        return made;
+    }
+
+    /** The lock's conditions here, made now if none was used before. */
+    private LockConditions conditions() {
+        LockConditions made = conditions;
+        if (made == null) {
+            CONDITIONS.compareAndSet(this, null, new LockConditions(self, () -> view, sender));
+            made = conditions;
+        }
+        return made;
+    }
+
+    /** The protocol's timers, made at the first one; on the loop. */
+    private LoopTimers protocolTimers() {
+        if (protocolTimers == null) {
+            protocolTimers = new LoopTimers(node.timers(), task -> loop.execute(() -> runOrHold(task)), () -> !stopped,
+                    timer -> protocol.onTimer(timer));
+        }
+        return protocolTimers;
+    }
+
+    /** On the loop: cancels every timer of the protocol. */
+    private void cancelTimers() {
+        if (protocolTimers != null) {
+            protocolTimers.cancelAll();
+        }
     }
 
     String name() {
@@ -240,7 +288,8 @@ final class LockDriver<M extends ProtocolMessage> {
     void vote(long epoch, Consumer<LockVote> answer) {
         loop.execute(() -> {
             boolean atRest = !stopped && !freeze.frozen() && pins.idle() && pins.unpinned() && freeze.nothingHeld()
-                    && view.epoch() == epoch && local.idle() && conditions.atRest() && protocol.atRest();
+                    && view.epoch() == epoch && (local == null || local.idle())
+                    && (conditions == null || conditions.atRest()) && protocol.atRest();
             if (atRest) {
                 freeze.freeze();
                 answer.accept(peers.atRestVote(name, protocol.highestFence()));
@@ -260,8 +309,10 @@ final class LockDriver<M extends ProtocolMessage> {
             if (!freeze.frozen()) {
                 return;
             }
-            protocolTimers.cancelAll();
-            conditions.clear();
+            cancelTimers();
+            if (conditions != null) {
+                conditions.clear();
+            }
             peers.clear();
             epochGrants = 0;
             protocol = newProtocol();
@@ -288,12 +339,12 @@ final class LockDriver<M extends ProtocolMessage> {
 
     /** Registers a new waiter of condition {@code condition} and queues its await on the event loop. */
     ConditionWaiter conditionAwait(String condition) {
-        ConditionWaiter waiter = conditions.register();
+        ConditionWaiter waiter = conditions().register();
         submit(() -> {
             if (stopped) {
-                conditions.wake(waiter.id());
+                conditions().wake(waiter.id());
             } else {
-                conditions.await(condition, waiter.id());
+                conditions().await(condition, waiter.id());
             }
         });
         return waiter;
@@ -301,10 +352,10 @@ final class LockDriver<M extends ProtocolMessage> {
 
     /** The waiter's thread stopped waiting without a wake-up (timeout, interrupt). */
     void conditionGiveUp(String condition, ConditionWaiter waiter) {
-        conditions.forget(waiter);
+        conditions().forget(waiter);
         submit(() -> {
             if (!stopped) {
-                conditions.giveUp(condition, waiter.id());
+                conditions().giveUp(condition, waiter.id());
             }
         });
     }
@@ -313,7 +364,7 @@ final class LockDriver<M extends ProtocolMessage> {
     void conditionSignal(String condition, boolean all) {
         submit(() -> {
             if (!stopped) {
-                conditions.signal(condition, all);
+                conditions().signal(condition, all);
             }
         });
     }
@@ -344,26 +395,40 @@ final class LockDriver<M extends ProtocolMessage> {
      * loses it and the lock's ownership listeners are told (see {@link LocalLockState#holdLeaseLapsed()}).
      */
     void holdLeaseLapsed() {
-        local.holdLeaseLapsed();
+        LocalLockState used = local;
+        if (used != null) {
+            used.holdLeaseLapsed();
+        }
     }
 
     /** Fails every waiting thread; the protocol is stopped. */
     void close(String reason) {
-        local.close(reason);
+        closedReason = reason;
+        LocalLockState used = local; // null: a local state made from now on closes itself (see makeLocal)
+        if (used != null) {
+            used.close(reason);
+        }
         loop.execute(() -> {
             stopped = true;
             freeze.dropHeld();
-            protocolTimers.cancelAll();
-            conditions.wakeAll(); // they wake, and fail to reacquire: closed
+            cancelTimers();
+            if (conditions != null) {
+                conditions.wakeAll(); // they wake, and fail to reacquire: closed
+            }
         });
     }
 
     LockMetrics metrics() {
-        return LockMetrics.builder(definition.name()).entries(entries.sum()).messagesSent(sender.messagesSent())
-                .bytesSent(sender.bytesSent()).messagesReceived(messagesReceived.sum()).malformedDropped(malformed.sum())
-                .staleDropped(stale.sum()).localHandoffs(local.localHandoffs()).acquireWait(local.acquireWaitTimes())
-                .hold(local.holdTimes()).waitingThreads(local.queueLength()).epochGrants(epochGrants)
-                .framesSent(sender.framesSent()).build();
+        LockMetrics.Builder metrics = LockMetrics.builder(node.definition().name()).entries(counts.entries())
+                .messagesSent(counts.messagesSent()).bytesSent(counts.bytesSent())
+                .messagesReceived(counts.messagesReceived()).malformedDropped(counts.malformedDropped())
+                .staleDropped(counts.staleDropped()).epochGrants(epochGrants).framesSent(counts.framesSent());
+        LocalLockState used = local;
+        if (used != null) {
+            metrics.localHandoffs(used.localHandoffs()).acquireWait(used.acquireWaitTimes()).hold(used.holdTimes())
+                    .waitingThreads(used.queueLength());
+        }
+        return metrics.build();
     }
 
     // ---- event loop ----
@@ -376,8 +441,8 @@ final class LockDriver<M extends ProtocolMessage> {
 
     /** tryLock(0): enter without a message if the protocol can, else tell the waiting thread at once. */
     private void tryEnterLocally() {
-        if (stopped || !lease.mayGrant() || !protocol.tryEnterLocally()) {
-            local.onLocalTryRefused();
+        if (stopped || !node.lease().mayGrant() || !protocol.tryEnterLocally()) {
+            local().onLocalTryRefused(); // asked by a local thread: made already
         }
     }
 
@@ -404,19 +469,23 @@ final class LockDriver<M extends ProtocolMessage> {
         this.primary = primary;
         epochGrants = 0;
         peers.clear();
-        if (!primary) {
-            local.endHandoffs(); // a grant cut off from the majority must not pass to more local holders
+        LocalLockState used = local;
+        if (!primary && used != null) {
+            used.endHandoffs(); // a grant cut off from the majority must not pass to more local holders
         }
         long fencedOutBefore = protocol.fencedOut();
         protocol.onView(newView, primary);
-        if (protocol.fencedOut() != fencedOutBefore) {
+        used = local;
+        if (protocol.fencedOut() != fencedOutBefore && used != null) {
             // the gate fenced out this node's grant: the majority side may grant the lock again
-            LocalLockState.LostHold lost = local.loseOwnership();
+            LocalLockState.LostHold lost = used.loseOwnership();
             if (lost != null) {
-                ownershipLost.accept(lost.toLoss(name, newView.epoch()));
+                node.ownershipLost().accept(lost.toLoss(name, newView.epoch()));
             }
         }
-        conditions.onView(newView); // wakes every waiter: none is lost with a keeper or a member that left
+        if (conditions != null) {
+            conditions.onView(newView); // wakes every waiter: none is lost with a keeper or a member that left
+        }
         inbox.install(newView.epoch(), newView::contains); // replays the messages that waited for it
     }
 
@@ -440,7 +509,7 @@ final class LockDriver<M extends ProtocolMessage> {
         EpochInbox.Verdict verdict = inbox.offer(from, epoch, incoming);
         if (verdict != EpochInbox.Verdict.DELIVER) {
             if (verdict != EpochInbox.Verdict.HELD) {
-                stale.increment();
+                counts.stale();
             }
             if (LOG.isTraceEnabled()) {
                 LOG.trace("lock '{}' epoch {}: {} from {} of epoch {}", name, inbox.epoch(), verdict, from, epoch);
@@ -462,7 +531,7 @@ final class LockDriver<M extends ProtocolMessage> {
             malformed(from, e);
             return;
         }
-        messagesReceived.increment();
+        counts.received();
         if (LOG.isTraceEnabled()) {
             LOG.trace("lock '{}' epoch {}: {} <- {}: {}", name, view.epoch(), self, from, message);
         }
@@ -477,15 +546,44 @@ final class LockDriver<M extends ProtocolMessage> {
             malformed(from, e);
             return;
         }
-        messagesReceived.increment();
-        conditions.receive(from, frame.condition(), frame.message());
+        counts.received();
+        conditions().receive(from, frame.condition(), frame.message());
     }
 
     private void malformed(NodeId from, RuntimeException e) {
-        malformed.increment();
+        counts.malformed();
         if (inbox.firstUnreadable()) {
             LOG.warn("lock '{}': dropped a malformed message from {} ({}); further ones are only counted", name, from,
                     e.getMessage());
+        }
+    }
+
+    /** What the local threads' state asks of the lock: events on its loop, and lost holds told to the listeners. */
+    private final class LocalSide implements LocalLockState.Distributed {
+
+        @Override
+        public void request() {
+            submit(LockDriver.this::request);
+        }
+
+        @Override
+        public void release() {
+            submit(LockDriver.this::release);
+        }
+
+        @Override
+        public void releaseAndRequest() {
+            submit(LockDriver.this::releaseAndRequest);
+        }
+
+        @Override
+        public void tryLocally() {
+            submit(LockDriver.this::tryEnterLocally);
+        }
+
+        @Override
+        public void holdLapsed(LocalLockState.LostHold lost) {
+            node.ownershipLost().accept(lost.toLoss(name, viewQueued));
         }
     }
 
@@ -503,26 +601,29 @@ final class LockDriver<M extends ProtocolMessage> {
         @Override
         public void broadcast(M message) {
             if (LOG.isTraceEnabled()) {
-                LOG.trace("lock '{}' epoch {}: {} -> all of {}: {}", name, view.epoch(), self, view.members(), message);
+                LOG.trace("lock '{}' epoch {}: {} -> all of {}: {}", name, view.epoch(), self, view.members(),
+                        message);
             }
             sender.broadcast(view, message);
         }
 
         @Override
         public void granted(long fencingToken) {
-            entries.increment();
+            counts.entered();
             epochGrants++; // single writer (the event loop): a volatile read and write, no atomic
-            local.onGranted(fencingToken);
+            local().onGranted(fencingToken); // a grant answers a local request, or is released at once
         }
 
         @Override
         public void setTimer(String timer, long delayMillis) {
-            protocolTimers.set(timer, delayMillis);
+            protocolTimers().set(timer, delayMillis);
         }
 
         @Override
         public void cancelTimer(String timer) {
-            protocolTimers.cancel(timer);
+            if (protocolTimers != null) {
+                protocolTimers.cancel(timer);
+            }
         }
     }
 }

@@ -9,7 +9,6 @@ import io.dlock.NodeId;
 import io.dlock.spi.Transport;
 import io.dlock.spi.View;
 import io.dlock.spi.WireWriter;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The way out of one lock's messages on this node: encodes each in its {@link Envelope} (the algorithm's
@@ -33,19 +32,21 @@ final class LockMessageSender<M extends ProtocolMessage> {
     private final NodeId self;
     private final PeerCounters peers;
     private final Outbox outbox;
-    private final LongAdder messagesSent = new LongAdder();
-    private final LongAdder framesSent = new LongAdder();
-    private final LongAdder bytesSent = new LongAdder();
+    private final LockCounts counts;
 
-    /** @param peers the lock's per-peer counters, which count every message sent to another member */
+    /**
+     * @param peers  the lock's per-peer counters, which count every message sent to another member
+     * @param counts the lock's counters, which count every message, byte and frame sent to another member
+     */
     LockMessageSender(String algorithm, String lockName, MessageCodec<M> codec, Transport transport,
-                      PeerCounters peers) {
+                      PeerCounters peers, LockCounts counts) {
         this.algorithm = algorithm;
         this.lockName = lockName;
         this.codec = codec;
         this.transport = transport;
         this.self = transport.self();
         this.peers = peers;
+        this.counts = counts;
         this.outbox = new Outbox(algorithm, lockName);
     }
 
@@ -78,18 +79,6 @@ final class LockMessageSender<M extends ProtocolMessage> {
         outbox.flush(this::sendFrame);
     }
 
-    long messagesSent() {
-        return messagesSent.sum();
-    }
-
-    long framesSent() {
-        return framesSent.sum();
-    }
-
-    long bytesSent() {
-        return bytesSent.sum();
-    }
-
     private byte[] encode(M message, long epoch) {
         WireWriter out = new WireWriter(48);
         new Envelope(Envelope.KIND_MUTEX, algorithm, lockName, epoch).writeTo(out);
@@ -100,8 +89,7 @@ final class LockMessageSender<M extends ProtocolMessage> {
     /** The send path of every message: counted unless it goes to this node, then kept for the pass's frame. */
     private void add(NodeId to, byte[] bytes) {
         if (!to.equals(self)) {
-            messagesSent.increment();
-            bytesSent.add(bytes.length);
+            counts.sent(bytes.length);
             peers.sent(to);
         }
         outbox.add(to, bytes);
@@ -109,7 +97,7 @@ final class LockMessageSender<M extends ProtocolMessage> {
 
     private void sendFrame(NodeId to, byte[] frame) {
         if (!to.equals(self)) {
-            framesSent.increment();
+            counts.framed();
         }
         transport.send(to, frame);
     }

@@ -1,6 +1,7 @@
 package io.dlock.runtime;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * What reclamation needs to know about the use of one lock's {@link LockDriver}, kept by the driver and read and
@@ -16,7 +17,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class LockPins {
 
     /** Pins; -1 once buried. */
-    private final AtomicInteger pins = new AtomicInteger();
+    private volatile int pins;
+    private static final VarHandle PINS;
+
+    static {
+        try {
+            PINS = MethodHandles.lookup().findVarHandle(LockPins.class, "pins", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /** Whether the registry has moved the driver to its idle place (unused here for the idle expiry). */
     private volatile boolean idle;
     /** When the registry last told its cache of a use of the driver ({@link System#nanoTime()}). */
@@ -27,11 +38,11 @@ final class LockPins {
     /** Pins the driver; false if it is buried (look the name up again). */
     boolean pin() {
         while (true) {
-            int n = pins.get();
+            int n = pins;
             if (n < 0) {
                 return false;
             }
-            if (pins.compareAndSet(n, n + 1)) {
+            if (PINS.compareAndSet(this, n, n + 1)) {
                 return true;
             }
         }
@@ -39,22 +50,22 @@ final class LockPins {
 
     /** Ends a pin taken by {@link #pin()}. */
     void unpin() {
-        pins.decrementAndGet();
+        PINS.getAndAdd(this, -1);
     }
 
     /** Whether nobody pins the driver now (and it is not buried). */
     boolean unpinned() {
-        return pins.get() == 0;
+        return pins == 0;
     }
 
     /** Buries the driver if nobody pins it: no pin succeeds afterwards. */
     boolean tryBury() {
-        return pins.compareAndSet(0, -1);
+        return PINS.compareAndSet(this, 0, -1);
     }
 
     /** Whether the driver is buried. */
     boolean buried() {
-        return pins.get() < 0;
+        return pins < 0;
     }
 
     /** Whether the registry has marked the driver idle (expired from use). */

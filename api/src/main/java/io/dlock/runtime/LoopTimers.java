@@ -25,7 +25,8 @@ final class LoopTimers {
     private final Executor loop;
     private final BooleanSupplier live;
     private final Consumer<String> fire;
-    private final Map<String, ScheduledFuture<?>> running = new HashMap<>();
+    /** Null until the first timer: most locks never set one. */
+    private Map<String, ScheduledFuture<?>> running;
 
     /**
      * @param scheduler the node's timer thread
@@ -50,7 +51,7 @@ final class LoopTimers {
         try {
             // The fire task re-enters the loop, so it runs after this handler has stored the future.
             self[0] = scheduler.schedule(() -> loop.execute(() -> {
-                if (live.getAsBoolean() && running.get(name) == self[0]) {
+                if (live.getAsBoolean() && running != null && running.get(name) == self[0]) {
                     running.remove(name);
                     fire.accept(name);
                 }
@@ -58,12 +59,15 @@ final class LoopTimers {
         } catch (RejectedExecutionException e) {
             return; // the node is closing: its timers are shut down and the protocol stops with them
         }
+        if (running == null) {
+            running = new HashMap<>(4);
+        }
         running.put(name, self[0]);
     }
 
     /** Cancels timer {@code name}, if set. */
     void cancel(String name) {
-        ScheduledFuture<?> future = running.remove(name);
+        ScheduledFuture<?> future = running == null ? null : running.remove(name);
         if (future != null) {
             future.cancel(false);
         }
@@ -71,7 +75,9 @@ final class LoopTimers {
 
     /** Cancels every timer. */
     void cancelAll() {
-        running.values().forEach(f -> f.cancel(false));
-        running.clear();
+        if (running != null) {
+            running.values().forEach(f -> f.cancel(false));
+            running = null;
+        }
     }
 }

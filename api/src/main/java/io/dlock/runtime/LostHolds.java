@@ -10,7 +10,8 @@ import java.util.Map;
  * it meanwhile, so there is at most one such hold. A hold whose own lease ran out gave the grant back at once: its
  * owner's releases only count it down, and there may be several (each owner of them must release it).
  *
- * <p>Guarded by the owning {@link LocalLockState}'s mutex.
+ * <p>Guarded by the owning {@link LocalLockState}'s mutex. Most locks never lose a hold, so the map is made at the
+ * first loss only.
  */
 final class LostHolds {
 
@@ -32,15 +33,19 @@ final class LostHolds {
         }
     }
 
-    private final Map<Object, Entry> entries = new IdentityHashMap<>();
+    /** By owner; null until the first loss. */
+    private Map<Object, Entry> entries;
 
     /** {@code owner}'s lost hold, or null. */
     Entry get(Object owner) {
-        return entries.get(owner);
+        return entries == null ? null : entries.get(owner);
     }
 
     /** Records that {@code owner} lost a hold of {@code holds} acquisitions. */
     void add(Object owner, int holds, long fencingToken, String cause, boolean keepsGrant) {
+        if (entries == null) {
+            entries = new IdentityHashMap<>(4);
+        }
         entries.put(owner, new Entry(holds, fencingToken, cause, keepsGrant));
     }
 
@@ -54,11 +59,11 @@ final class LostHolds {
     }
 
     boolean isEmpty() {
-        return entries.isEmpty();
+        return entries == null || entries.isEmpty();
     }
 
     /** The node closed: every hold is gone. */
     void clear() {
-        entries.clear();
+        entries = null;
     }
 }

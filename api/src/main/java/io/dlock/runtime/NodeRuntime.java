@@ -15,7 +15,6 @@ import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.protocol.ProtocolFamily;
 import io.dlock.membership.PrimaryComponent;
-import io.dlock.protocol.ProtocolMessage;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.NodeId;
 import io.dlock.spi.Transport;
@@ -69,6 +68,8 @@ public final class NodeRuntime implements LockService {
     private final ExecutorService pool;
     private final ScheduledThreadPoolExecutor timers;
     private final ExecutorService notifier;
+    /** What every lock driver of the node shares, made once rather than once per driver. */
+    private final LockDriverContext<?> driverContext;
     /** The lock drivers, in use and idle. */
     private final LockRegistry drivers;
     /** Drives the reclamation rounds; null with {@code dlock.lock.idle-expiry-ms=0}. */
@@ -152,6 +153,12 @@ public final class NodeRuntime implements LockService {
         this.timers.setRemoveOnCancelPolicy(true);
         this.leases = new LeaseKeeper(transport, config.lease(), timers, this::holdLeaseLapsed);
         this.notifier = Executors.newSingleThreadExecutor(threads("dlock-" + cluster + "-events"));
+        this.driverContext = new LockDriverContext<>(AlgorithmDefinitions.mutex(config.mutex()), mutexOptions,
+                transport, pool, timers, config.localHandoff(), leases, fencingFloor::get,
+                loss -> tellOwnershipLoss(loss.lockName(), loss),
+                name -> new RuntimeLock(name, driverSource, config.mutex().configName(),
+                        config.tryTimeout().toNanos()),
+                new HoldExecutors(notifier, timers, pool));
         this.jmx = config.metricsJmx() ? new JmxRegistrations(cluster, transport::self) : null;
         this.lockMetrics = new NodeLockMetrics(config.mutex().configName(), transport::self);
         this.drivers = new LockRegistry(config.idleExpiry(), config.maxLiveLocks(), timers, pool, this::newLockDriver);
@@ -454,15 +461,9 @@ public final class NodeRuntime implements LockService {
         }
     }
 
-    private <M extends ProtocolMessage> LockDriver<M> newLockDriver(String name) {
-        @SuppressWarnings("unchecked")
-        MutexProtocolDefinition<M> definition = (MutexProtocolDefinition<M>) AlgorithmDefinitions.mutex(config.mutex());
+    private LockDriver<?> newLockDriver(String name) {
         NodeMembership.ViewState state = membership.current();
-        LockDriver<M> driver = new LockDriver<>(name, definition, mutexOptions, transport, state.view(),
-                state.primary(), pool, timers, config.localHandoff(), leases, fencingFloor::get,
-                loss -> tellOwnershipLoss(name, loss),
-                new RuntimeLock(name, driverSource, config.mutex().configName(), config.tryTimeout().toNanos()),
-                notifier);
+        LockDriver<?> driver = new LockDriver<>(name, driverContext, state.view(), state.primary());
         if (jmx != null) {
             jmx.registerLock(name, driver.facade());
         }

@@ -14,11 +14,15 @@ final class ReclaimFreeze {
     private boolean frozen;
     /** Created while its name was reserved by a reclamation round; set before publication, never changed. */
     private boolean createdFrozen;
-    private final List<Runnable> held = new ArrayList<>();
+    /** What waits for the decision; null while nothing does (every live lock has a freeze, seldom frozen). */
+    private List<Runnable> held;
 
     /** Runs {@code event} now, or keeps it for the decision while frozen. */
     void runOrHold(Runnable event) {
         if (frozen) {
+            if (held == null) {
+                held = new ArrayList<>();
+            }
             held.add(event);
         } else {
             event.run();
@@ -47,7 +51,7 @@ final class ReclaimFreeze {
 
     /** Whether no event waits. */
     boolean nothingHeld() {
-        return held.isEmpty();
+        return held == null;
     }
 
     /** Ends the freeze without running what waited (a commit decides what comes next). */
@@ -58,8 +62,11 @@ final class ReclaimFreeze {
     /** Ends the freeze and runs what waited, in order. */
     void thaw() {
         frozen = false;
-        List<Runnable> due = new ArrayList<>(held);
-        held.clear();
+        List<Runnable> due = held;
+        held = null;
+        if (due == null) {
+            return;
+        }
         for (Runnable event : due) {
             event.run();
         }
@@ -67,6 +74,6 @@ final class ReclaimFreeze {
 
     /** Drops what waited (the lock stops). */
     void dropHeld() {
-        held.clear();
+        held = null;
     }
 }

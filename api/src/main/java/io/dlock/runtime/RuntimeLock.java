@@ -4,11 +4,12 @@ import io.dlock.DistributedLock;
 import io.dlock.LockHold;
 import io.dlock.LockMetrics;
 import io.dlock.OwnershipListener;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 
 /**
@@ -24,7 +25,19 @@ final class RuntimeLock implements DistributedLock {
     private final DriverSource drivers;
     private final String algorithm;
     private final long tryTimeoutNanos;
-    private final AtomicInteger conditionsCreated = new AtomicInteger();
+    /** Conditions made without a name, for the next one's name (through {@link #CONDITIONS_CREATED}). */
+    private volatile int conditionsCreated;
+    private static final VarHandle CONDITIONS_CREATED;
+
+    static {
+        try {
+            CONDITIONS_CREATED = MethodHandles.lookup()
+                    .findVarHandle(RuntimeLock.class, "conditionsCreated", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     /** Longest condition name (it travels in every condition message). */
     private static final int MAX_CONDITION_NAME = 200;
 
@@ -207,7 +220,7 @@ final class RuntimeLock implements DistributedLock {
 
     @Override
     public Condition newCondition() {
-        return newCondition("condition-" + conditionsCreated.incrementAndGet());
+        return newCondition("condition-" + ((int) CONDITIONS_CREATED.getAndAdd(this, 1) + 1));
     }
 
     @Override

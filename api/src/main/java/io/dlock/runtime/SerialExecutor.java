@@ -1,9 +1,10 @@
 package io.dlock.runtime;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +42,19 @@ final class SerialExecutor implements Executor {
     private final Runnable afterPass;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     /** Submissions the thread that runs the loop has not accounted for; 0 = nobody runs the loop. */
-    private final AtomicInteger pending = new AtomicInteger();
+    /** Tasks submitted and not yet counted off by the loop's owner (a plain field updated through {@link #PENDING}:
+     * one per live lock, so no AtomicInteger object). */
+    private volatile int pending;
+    private static final VarHandle PENDING;
+
+    static {
+        try {
+            PENDING = MethodHandles.lookup().findVarHandle(SerialExecutor.class, "pending", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
 
     SerialExecutor(Executor pool) {
         this(pool, () -> { });
@@ -60,7 +73,7 @@ final class SerialExecutor implements Executor {
     @Override
     public void execute(Runnable task) {
         tasks.offer(task);
-        if (pending.getAndIncrement() == 0) {
+        if ((int) PENDING.getAndAdd(this, 1) == 0) {
             handToPool();
         }
     }
@@ -72,7 +85,7 @@ final class SerialExecutor implements Executor {
      */
     void runOrQueue(Runnable task) {
         tasks.offer(task);
-        if (pending.getAndIncrement() == 0) {
+        if ((int) PENDING.getAndAdd(this, 1) == 0) {
             drain(BORROWED_BUDGET);
         }
     }
@@ -83,7 +96,7 @@ final class SerialExecutor implements Executor {
             pool.execute(() -> drain(POOL_BUDGET));
         } catch (RejectedExecutionException e) {
             tasks.clear();
-            pending.set(0);
+            pending = 0;
         }
     }
 
@@ -92,7 +105,7 @@ final class SerialExecutor implements Executor {
      * unaccounted for, or {@code budget} tasks ran; then the pool takes over, still owning the loop.
      */
     private void drain(int budget) {
-        int seen = pending.get();
+        int seen = pending;
         int left = budget;
         boolean ran = false;
         while (true) {
@@ -110,7 +123,7 @@ final class SerialExecutor implements Executor {
                 runSafely(afterPass);
                 ran = false;
             }
-            seen = pending.addAndGet(-seen);
+            seen = (int) PENDING.getAndAdd(this, -seen) - seen;
             if (seen == 0) {
                 return;
             }

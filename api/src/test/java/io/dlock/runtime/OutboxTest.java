@@ -75,6 +75,27 @@ class OutboxTest {
         assertEquals(3, second.readVarInt(Outbox.MAX_BUNDLE));
     }
 
+    /** A pass to many destinations (a broadcast of a large cluster: beyond the scan, a map finds them). */
+    @Test
+    void manyDestinationsEachGetOneFrameInTheOrderFirstSentTo() {
+        Outbox outbox = new Outbox("centralized", "orders");
+        int members = 40;
+        for (int round = 0; round < 2; round++) {
+            for (int m = members; m > 0; m--) {
+                outbox.add(NodeId.of(m), message(Envelope.KIND_MUTEX, "orders", 7, round));
+            }
+        }
+        List<Frame> frames = flush(outbox);
+        assertEquals(members, frames.size());
+        for (int i = 0; i < members; i++) {
+            assertEquals(NodeId.of(members - i), frames.get(i).to(), "frame " + i);
+            WireReader in = new WireReader(frames.get(i).bytes());
+            assertEquals(Envelope.KIND_BUNDLE, Envelope.readFrom(in).kind(), "two messages each: a bundle");
+        }
+        outbox.add(A, message(Envelope.KIND_MUTEX, "orders", 7, 3));
+        assertEquals(List.of(A), flush(outbox).stream().map(Frame::to).toList(), "the next pass starts afresh");
+    }
+
     @Test
     void aFlushWithNothingQueuedWritesNothing() {
         Outbox outbox = new Outbox("centralized", "orders");

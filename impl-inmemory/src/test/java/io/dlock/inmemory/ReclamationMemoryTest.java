@@ -3,21 +3,11 @@ package io.dlock.inmemory;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.MutexAlgorithm;
 import io.dlock.contract.RepresentativeAlgorithms;
 import io.dlock.runtime.NodeRuntime;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -38,11 +28,6 @@ class ReclamationMemoryTest {
     private static final int NODES = 3;
     private static final long MAX_BYTES_PER_NAME = 500;
     private static final Duration EXPIRY = Duration.ofMillis(300);
-    /**
-     * Threads per node in the use phase: a first use mostly waits (decentralized: about 13 ms of denials and
-     * back-off while the new lock's epoch barrier completes), so several overlap.
-     */
-    private static final int THREADS_PER_NODE = 8;
 
     /**
      * One algorithm per family in the default build (what a node retains after reclamation is the runtime's, the
@@ -56,59 +41,20 @@ class ReclamationMemoryTest {
     @ParameterizedTest
     @MethodSource("algorithms")
     void idleNamesRetainAtMost500BytesEach(MutexAlgorithm algorithm) throws Exception {
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         try (InMemoryCluster cluster = new InMemoryCluster(NODES,
                 DlockConfig.builder().mutex(algorithm).idleExpiry(EXPIRY))) {
-            long before = usedAfterGc(memory);
-            useEachNameOnce(cluster);
+            long before = OnceUsedNames.usedHeapAfterGc();
+            OnceUsedNames.useEachOnce(cluster, NAMES);
             await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 cluster.nodes.forEach(n -> ((NodeRuntime) n).expireIdleLocks());
                 return cluster.nodes.stream().allMatch(n -> ((NodeRuntime) n).lockDrivers() == 0);
             });
-            long after = usedAfterGc(memory);
+            long after = OnceUsedNames.usedHeapAfterGc();
             long perName = Math.max(0, after - before) / NAMES;
             System.out.printf("%s: %d bytes retained per idle name (3 nodes together)%n", algorithm.configName(),
                     perName);
             assertTrue(perName <= MAX_BYTES_PER_NAME, algorithm.configName() + ": " + perName
                     + " bytes retained per idle name, at most " + MAX_BYTES_PER_NAME + " allowed");
         }
-    }
-
-    /** Each node's threads lock and unlock their share of the names, once each. */
-    private static void useEachNameOnce(InMemoryCluster cluster) throws InterruptedException, ExecutionException {
-        int workers = NODES * THREADS_PER_NODE;
-        ExecutorService threads = Executors.newFixedThreadPool(workers);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int w = 0; w < workers; w++) {
-                int first = w;
-                int node = w % NODES;
-                done.add(threads.submit(() -> {
-                    for (int i = first; i < NAMES; i += workers) {
-                        DistributedLock lock = cluster.node(node).lock("order-" + i);
-                        if (!lock.tryLock(30, TimeUnit.SECONDS)) {
-                            throw new AssertionError("order-" + i + " not granted");
-                        }
-                        lock.unlock();
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get();
-            }
-        } finally {
-            threads.shutdownNow();
-        }
-    }
-
-    private static long usedAfterGc(MemoryMXBean memory) throws InterruptedException {
-        long used = Long.MAX_VALUE;
-        for (int i = 0; i < 5; i++) {
-            System.gc();
-            Thread.sleep(50);
-            used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
-        }
-        return used;
     }
 }

@@ -4,7 +4,6 @@ import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.Collections;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The bookkeeping that every view-change state collection shares ({@link TokenCensus},
@@ -22,7 +21,7 @@ public final class EpochRoster {
 
     private final NodeId self;
     private View view;
-    private final Set<NodeId> owed = new TreeSet<>();
+    private final NodeSet owed = new NodeSet();
     private boolean firstEventDue;
 
     /**
@@ -76,7 +75,7 @@ public final class EpochRoster {
 
     /** The members that still owe their state, ascending (a snapshot). */
     public Set<NodeId> owed() {
-        return Collections.unmodifiableSet(new TreeSet<>(owed));
+        return Collections.unmodifiableSet(owed.toSortedSet());
     }
 
     /** Marks (or clears) the step this node owes at its first event. */

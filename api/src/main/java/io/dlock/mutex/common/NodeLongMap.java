@@ -23,7 +23,11 @@ public final class NodeLongMap {
     }
 
     private final NodeSet keys = new NodeSet();
-    private long[] values = new long[64];
+    /** Shared by every map that holds no dense id yet (most of a protocol's maps, most of the time). */
+    private static final long[] NO_VALUES = new long[0];
+
+    /** Indexed by dense id, grown at the first put of a higher id; {@link #NO_VALUES} until the first put. */
+    private long[] values = NO_VALUES;
     private TreeMap<NodeId, Long> sparse;
 
     /** Whether {@code id} has a value. */

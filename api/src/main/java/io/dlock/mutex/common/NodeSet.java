@@ -21,7 +21,11 @@ public final class NodeSet implements Iterable<NodeId> {
     /** Ids below this go to the bitmap. */
     static final int DENSE = 1 << 12;
 
-    private long[] bits = new long[1];
+    /** Shared by every empty set: a protocol instance keeps many sets, most of them empty most of the time. */
+    private static final long[] NO_BITS = new long[0];
+
+    /** Grown at the first add of a higher id; {@link #NO_BITS} until the first add. */
+    private long[] bits = NO_BITS;
     private TreeSet<NodeId> sparse;
     private int size;
 
@@ -118,6 +122,15 @@ public final class NodeSet implements Iterable<NodeId> {
 
     public boolean isEmpty() {
         return size == 0;
+    }
+
+    /**
+     * The lowest id.
+     *
+     * @throws NoSuchElementException if the set is empty
+     */
+    public NodeId first() {
+        return iterator().next();
     }
 
     /** The ids in ascending order. */

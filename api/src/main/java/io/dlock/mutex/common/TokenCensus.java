@@ -6,9 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The token census: how a token algorithm re-establishes exactly one token after a view change, and
@@ -132,12 +130,14 @@ public final class TokenCensus<M> {
     /** The view, the members whose REPORT is owed (steward, while collecting), the first-event HELLO or QUERY. */
     private final EpochRoster roster;
     private Phase phase;
-    private final Map<NodeId, CensusReport> reports = new TreeMap<>();
+    /** Null until this member runs a census as steward (most members of most locks never do). */
+    private Map<NodeId, CensusReport> reports;
     private CensusOutcome lastOutcome;
     /** The epoch of the last census completed here (0: none): the basis of this member's token. */
     private long completedEpoch;
-    private final Set<NodeId> instantiated = new TreeSet<>();
-    private final List<Deferred<M>> deferred = new ArrayList<>();
+    private final NodeSet instantiated = new NodeSet();
+    /** Null while nothing is deferred (the census is seldom active). */
+    private List<Deferred<M>> deferred;
 
     private record Deferred<M>(NodeId from, M message) {
     }
@@ -160,7 +160,7 @@ public final class TokenCensus<M> {
             phase = Phase.COMPLETE;
             lastOutcome = new CensusOutcome(view.epoch(), steward(), false, 0);
             completedEpoch = view.epoch();
-            instantiated.addAll(view.members());
+            view.members().forEach(instantiated::add);
         } else {
             fences.enterEpoch(view.epoch());
             phase = Phase.WAITING;
@@ -203,10 +203,11 @@ public final class TokenCensus<M> {
 
     /**
      * The reports of the last census this member ran as steward, by member, its own included
-     * (read-only; valid in {@link Port#censusDone} at the steward, for rebuilding a regenerated token).
+     * (read-only; valid in {@link Port#censusDone} at the steward, for rebuilding a regenerated token; empty
+     * afterwards: every live lock of a token algorithm has a census, so it keeps no reports it no longer needs).
      */
     public Map<NodeId, CensusReport> reports() {
-        return Collections.unmodifiableMap(reports);
+        return reports == null ? Map.of() : Collections.unmodifiableMap(reports);
     }
 
     /**
@@ -253,17 +254,19 @@ public final class TokenCensus<M> {
 
     /** Keeps an algorithm message received while {@link #active()}; it is redelivered after DONE. */
     public void defer(NodeId from, M message) {
+        if (deferred == null) {
+            deferred = new ArrayList<>();
+        }
         deferred.add(new Deferred<>(from, message));
     }
 
     /** A new view: a new census (messages of the old epoch, deferred ones included, are lost). */
     public void onView(View newView) {
         // a member that left may come back as a new node with no instance: forget departed members
-        instantiated.retainAll(newView.members());
-        instantiated.retainAll(roster.view().members());
+        instantiated.removeIf(member -> !newView.contains(member) || !roster.view().contains(member));
         boolean stewardKnown = instantiated.contains(stewardOf(newView)) && !roster.firstEventDue();
         roster.enter(newView); // nothing owed, no first-event HELLO: the view change replaces it
-        deferred.clear();
+        deferred = null;
         fences.enterEpoch(newView.epoch());
         if (isSteward()) {
             startCensus();
@@ -309,7 +312,7 @@ public final class TokenCensus<M> {
         if (phase != Phase.COLLECTING || !roster.isCurrent(report.epoch()) || !roster.record(from)) {
             return; // not collecting, another epoch, or a duplicate
         }
-        reports.put(from, report);
+        stewardReports().put(from, report);
         if (roster.isComplete()) {
             decide();
         }
@@ -326,9 +329,17 @@ public final class TokenCensus<M> {
         complete(outcome);
     }
 
+    /** The reports of the census this member runs as steward, made at the first. */
+    private Map<NodeId, CensusReport> stewardReports() {
+        if (reports == null) {
+            reports = new TreeMap<>();
+        }
+        return reports;
+    }
+
     private void startCensus() {
         phase = Phase.COLLECTING;
-        reports.clear();
+        reports = null;
         roster.expectOthers();
         if (roster.isComplete()) {
             decide();
@@ -344,7 +355,7 @@ public final class TokenCensus<M> {
      */
     private void decide() {
         View view = roster.view();
-        reports.put(self, port.localReport(view.epoch()).withTokenEpoch(completedEpoch));
+        stewardReports().put(self, port.localReport(view.epoch()).withTokenEpoch(completedEpoch));
         NodeId holder = null;
         CensusReport best = null;
         for (Map.Entry<NodeId, CensusReport> e : reports.entrySet()) {
@@ -396,11 +407,12 @@ public final class TokenCensus<M> {
         lastOutcome = outcome;
         roster.clear();
         instantiated.clear();
-        instantiated.addAll(roster.view().members());
+        roster.view().members().forEach(instantiated::add);
         fences.observe(outcome.fenceFloor());
         port.censusDone(outcome);
-        List<Deferred<M>> due = List.copyOf(deferred);
-        deferred.clear();
+        reports = null; // read in censusDone only
+        List<Deferred<M>> due = deferred == null ? List.of() : deferred;
+        deferred = null;
         for (Deferred<M> d : due) {
             port.redeliver(d.from(), d.message());
         }

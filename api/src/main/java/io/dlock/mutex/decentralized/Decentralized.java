@@ -2,6 +2,8 @@ package io.dlock.mutex.decentralized;
 
 import io.dlock.mutex.common.EpochBarrier;
 import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.NodeLongMap;
+import io.dlock.mutex.common.NodeSet;
 import io.dlock.mutex.common.PeerState;
 import io.dlock.mutex.decentralized.DecentralizedMessage.Deny;
 import io.dlock.mutex.decentralized.DecentralizedMessage.Grant;
@@ -13,12 +15,7 @@ import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.TreeSet;
 
 /**
  * Decentralized majority voting: the lock is replicated on every member, each member's replica
@@ -145,15 +142,15 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
      */
     private boolean courtesyOwed;
     /** Hashed (add and size only; sorted where shown). */
-    private final Set<NodeId> replied = new HashSet<>();
+    private final NodeSet replied = new NodeSet();
     /**
      * How many members of {@link #view} are in {@link #replied}: the attempt decides when it reaches the view's
      * size (counted as replies arrive; testing {@code replied.containsAll(view.members())} after every reply made
      * each attempt O(N² log N) and was nearly all of a 1 024-node sweep).
      */
     private int repliedMembers;
-    private final Set<NodeId> granted = new HashSet<>();
-    private final Set<NodeId> voters = new TreeSet<>();
+    private final NodeSet granted = new NodeSet();
+    private final NodeSet voters = new NodeSet();
     /** A coordinator refused the current attempt but keeps its vote for us: retry after a short back-off. */
     private boolean reservedForUs;
 
@@ -161,8 +158,8 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     private NodeId holder;
     private long holderAttempt;
     /** Hashed: looked up on every REQUEST, never iterated in order. */
-    private final Map<NodeId, Long> seen = new HashMap<>();
-    private final Map<NodeId, Long> released = new HashMap<>();
+    private final NodeLongMap seen = new NodeLongMap();
+    private final NodeLongMap released = new NodeLongMap();
     private NodeId announcedHolder;
     private long announcedAttempt;
     /**
@@ -399,8 +396,8 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     /** Rule 7. */
     private void coordinatorRelease(NodeId client, long a, long fence) {
         fences.observe(fence);
-        released.merge(client, a, Math::max);
-        seen.merge(client, a, Math::max);
+        released.mergeMax(client, a);
+        seen.mergeMax(client, a);
         if (holder != null && holder.equals(client) && holderAttempt <= a) {
             holder = null;
         }
@@ -448,8 +445,8 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         view = newView;
         fences.enterEpoch(newView.epoch());
         barrier.startEpoch(newView);
-        seen.keySet().removeIf(m -> !newView.contains(m));
-        released.keySet().removeIf(m -> !newView.contains(m));
+        seen.removeKeysIf(m -> !newView.contains(m));
+        released.removeKeysIf(m -> !newView.contains(m));
         holder = null; // votes are rebuilt from the announcements
         announcedHolder = null;
         if (reserved != null) {
@@ -485,13 +482,13 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         effects.broadcast(state);
         applyState(self, state);
         if (s == PeerState.HOLDING) {
-            voters.addAll(view.members()); // every coordinator will vote for us
+            view.members().forEach(voters::add); // every coordinator will vote for us
         }
     }
 
     private void applyState(NodeId member, State s) {
         fences.observe(s.fence());
-        seen.merge(member, s.attempt(), Math::max);
+        seen.mergeMax(member, s.attempt());
         if (s.state() == PeerState.HOLDING && announcedHolder == null
                 && s.attempt() > released.getOrDefault(member, 0L)) {
             announcedHolder = member; // two holders can only be announced after a partition
@@ -510,7 +507,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     @Override
     public String toString() {
         return "Decentralized[" + self + " " + phase + " attempt=" + attempt + " tries=" + tries + " replied="
-                + new TreeSet<>(replied) + " granted=" + new TreeSet<>(granted) + " voters=" + voters + " | holder=" + holder + "/" + holderAttempt
+                + replied + " granted=" + granted + " voters=" + voters + " | holder=" + holder + "/" + holderAttempt
                 + " " + barrier + "]";
     }
 }

@@ -2,6 +2,8 @@ package io.dlock.mutex.maekawa;
 
 import io.dlock.mutex.common.EpochBarrier;
 import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.NodeLongMap;
+import io.dlock.mutex.common.NodeSet;
 import io.dlock.mutex.common.PeerState;
 import io.dlock.mutex.maekawa.MaekawaMessage.Failed;
 import io.dlock.mutex.maekawa.MaekawaMessage.Inquire;
@@ -21,9 +23,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -126,26 +125,26 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     private final LogicalClock clock = new LogicalClock();
     private final FencingCounter fences;
-    private final Deque<Local> local = new ArrayDeque<>();
+    private final Deque<Local> local = new ArrayDeque<>(2);
 
     // requester
     private long myTs;
     private boolean requesting;
     private boolean inCS;
-    private final Map<NodeId, Long> locks = new TreeMap<>();
-    private final Set<NodeId> failedFrom = new TreeSet<>();
-    private final Set<NodeId> yieldedTo = new TreeSet<>();
-    private final Set<NodeId> pendingInquire = new TreeSet<>();
-    private final Map<NodeId, Long> lastGrant = new TreeMap<>();
+    private final NodeLongMap locks = new NodeLongMap();
+    private final NodeSet failedFrom = new NodeSet();
+    private final NodeSet yieldedTo = new NodeSet();
+    private final NodeSet pendingInquire = new NodeSet();
+    private final NodeLongMap lastGrant = new NodeLongMap();
 
     // arbiter
     private RequestStamp lockedFor;
     private long lockGrant;
     private long grants;
     private final TreeSet<RequestStamp> waitQ = new TreeSet<>();
-    private final Set<NodeId> notified = new TreeSet<>();
+    private final NodeSet notified = new NodeSet();
     private boolean inquireSent;
-    private final Map<NodeId, Long> latest = new TreeMap<>();
+    private final NodeLongMap latest = new NodeLongMap();
     /** The holder announced to the current epoch's barrier, if this arbiter is in its quorum. */
     private RequestStamp announcedHolder;
 
@@ -259,7 +258,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         barrier.startEpoch(newView);
         local.clear();
         lastGrant.clear();
-        latest.keySet().removeIf(m -> !newView.contains(m));
+        latest.removeKeysIf(m -> !newView.contains(m));
         // arbiter: the old epoch's locks and queues are rebuilt from the announcements
         lockedFor = null;
         waitQ.clear();
@@ -314,11 +313,21 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         locks.put(arbiter, l.grant());
         failedFrom.remove(arbiter);
         yieldedTo.remove(arbiter);
-        if (locks.keySet().containsAll(quorum)) {
+        if (holdsEveryLock()) {
             inCS = true;
             pendingInquire.clear(); // answered by the RELEASE after the CS
             effects.granted(fences.next());
         }
+    }
+
+    /** Whether this node holds the lock of every arbiter of its quorum. */
+    private boolean holdsEveryLock() {
+        for (NodeId arbiter : quorum) {
+            if (!locks.containsKey(arbiter)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Rule 4: we cannot win at {@code arbiter}; yield every lock whose INQUIRE we deferred. */
@@ -327,7 +336,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             return; // stale
         }
         failedFrom.add(arbiter);
-        for (NodeId k : List.copyOf(pendingInquire)) {
+        for (NodeId k : pendingInquire.toSortedSet()) {
             if (locks.containsKey(k)) {
                 relinquish(k);
             }
@@ -337,8 +346,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** Rule 5: yield at once if we know we cannot succeed now, else defer the answer. */
     private void onInquire(NodeId arbiter, long ts, long grant) {
-        Long held = locks.get(arbiter);
-        if (!requesting || inCS || ts != myTs || held == null || held != grant) {
+        if (!requesting || inCS || ts != myTs || !locks.containsKey(arbiter)
+                || locks.getOrDefault(arbiter, 0L) != grant) {
             return; // stale, or answered by our RELEASE after the CS
         }
         if (!failedFrom.isEmpty() || !yieldedTo.isEmpty()) {
@@ -349,7 +358,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     }
 
     private void relinquish(NodeId arbiter) {
-        long grant = locks.remove(arbiter);
+        long grant = locks.getOrDefault(arbiter, 0L); // held: both callers checked
+        locks.remove(arbiter);
         yieldedTo.add(arbiter);
         send(arbiter, new Relinquish(myTs, grant));
     }
@@ -409,7 +419,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     /** MA5 / rule 8. */
     private void arbiterOnRelease(NodeId from, long ts, long fence) {
         fences.observe(fence);
-        latest.merge(from, ts, Math::max);
+        latest.mergeMax(from, ts);
         dropOlderRequestsOf(from, ts + 1);
         if (lockedFor != null && lockedFor.node().equals(from) && lockedFor.timestamp() <= ts) {
             lockedFor = null;
@@ -499,7 +509,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             clock.witness(s.timestamp());
         }
         if (s.state() == PeerState.IDLE) {
-            latest.merge(member, s.timestamp(), Math::max);
+            latest.mergeMax(member, s.timestamp());
             dropOlderRequestsOf(member, s.timestamp() + 1);
             return;
         }
@@ -507,7 +517,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             return; // we are not one of its arbiters in this view
         }
         RequestStamp r = new RequestStamp(s.timestamp(), member);
-        latest.merge(member, s.timestamp(), Math::max);
+        latest.mergeMax(member, s.timestamp());
         if (s.state() == PeerState.HOLDING) {
             if (announcedHolder == null) {
                 announcedHolder = r; // two holders can only be announced after a partition
@@ -572,7 +582,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     @Override
     public String toString() {
         return "Maekawa[" + self + (inCS ? " in CS" : requesting ? " waiting ts=" + myTs : " idle")
-                + " locks=" + locks.keySet() + " failed=" + failedFrom + " yielded=" + yieldedTo
+                + " locks=" + locks.toSortedMap().keySet() + " failed=" + failedFrom + " yielded=" + yieldedTo
                 + " pendingInquire=" + pendingInquire + " | lockedFor=" + lockedFor + " waitQ=" + waitQ
                 + " notified=" + notified + " inquireSent=" + inquireSent + " " + barrier + "]";
     }

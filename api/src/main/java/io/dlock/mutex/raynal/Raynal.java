@@ -2,6 +2,7 @@ package io.dlock.mutex.raynal;
 
 import io.dlock.mutex.common.EpochBarrier;
 import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.NodeSet;
 import io.dlock.mutex.common.PeerState;
 import io.dlock.mutex.raynal.RaynalMessage.Inform;
 import io.dlock.mutex.raynal.RaynalMessage.Reply;
@@ -18,7 +19,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Raynal's prime-number mutual exclusion: node {@code i} has an attribute {@code A_i} (pairwise
@@ -149,7 +149,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     private boolean inCS;
     private boolean checkDue = true;
     private NodeId announcedHolder;
-    private final TreeSet<NodeId> announcedWaiting = new TreeSet<>();
+    private final NodeSet announcedWaiting = new NodeSet();
 
     // original
     private PrimeRatio x;

@@ -4,6 +4,7 @@ import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
 import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.mutex.common.TokenCensus;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Census;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Request;
@@ -16,7 +17,6 @@ import io.dlock.spi.View;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Suzuki and Kasami's broadcast token algorithm: a node that wants the critical section broadcasts a
@@ -90,7 +90,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
     private final FencingCounter fences;
     private final TokenCensus<SuzukiKasamiMessage> census;
 
-    private final Map<NodeId, Long> rn = new TreeMap<>();
+    private final NodeLongMap rn = new NodeLongMap();
     private TokenState token;
     /** Highest token hop accepted in this epoch (duplicates have one already seen). */
     private long lastHop;
@@ -100,8 +100,8 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
 
     /** The token while this node holds it. */
     private static final class TokenState {
-        final Map<NodeId, Long> last = new TreeMap<>();
-        final Deque<NodeId> queue = new ArrayDeque<>();
+        final NodeLongMap last = new NodeLongMap();
+        final Deque<NodeId> queue = new ArrayDeque<>(4);
         long hop;
 
         long last(NodeId member) {
@@ -224,7 +224,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
         if (!view().contains(from) || from.equals(self)) {
             return;
         }
-        rn.merge(from, sn, Math::max);
+        rn.mergeMax(from, sn);
         if (idleHandOff && token != null && !inCS && pending(from)) {
             sendToken(from);
         }
@@ -243,7 +243,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
         lastHop = t.hop();
         token = new TokenState();
         token.hop = t.hop();
-        token.last.putAll(t.last());
+        t.last().forEach(token.last::put);
         token.queue.addAll(t.queue());
         fences.observe(t.fence());
         forget(view());
@@ -263,9 +263,9 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
 
     /** Drops what we know of members that are not in {@code v} (they left). */
     private void forget(View v) {
-        rn.keySet().removeIf(m -> !v.contains(m));
+        rn.removeKeysIf(m -> !v.contains(m));
         if (token != null) {
-            token.last.keySet().removeIf(m -> !v.contains(m));
+            token.last.removeKeysIf(m -> !v.contains(m));
             token.queue.removeIf(m -> !v.contains(m));
         }
     }
@@ -302,7 +302,8 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
         TokenState t = token;
         token = null;
         t.queue.remove(to);
-        effects.send(to, new Token(view().epoch(), t.hop + 1, fences.highest(), t.last, t.queue.stream().toList()));
+        effects.send(to, new Token(view().epoch(), t.hop + 1, fences.highest(), t.last.toSortedMap(),
+                t.queue.stream().toList()));
     }
 
     // ---- census -----------------------------------------------------------------------------
@@ -333,7 +334,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
                 token = new TokenState();
                 for (Map.Entry<NodeId, CensusReport> e : census.reports().entrySet()) {
                     CensusReport r = e.getValue();
-                    rn.merge(e.getKey(), r.requestNumber(), Math::max);
+                    rn.mergeMax(e.getKey(), r.requestNumber());
                     token.last.put(e.getKey(), r.waiting() ? r.requestNumber() - 1 : r.requestNumber());
                 }
             }
