@@ -10,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The state of live locks, before any reclamation: many names (10 000 by default, more with
+ * The state of live locks, before any reclamation: many names (5 000 by default, more with
  * {@code -Ddlock.live.names=100000}), each locked once on one of three in-memory nodes with an idle expiry far
  * longer than the test, so that every node keeps the state of every name. What the nodes hold, divided by names
  * and nodes, must stay at most 2 KB per name per node, for every algorithm. It was 3.7 KB (centralized) to 5.5 KB
@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class LiveStateMemoryTest {
 
     /** Names used once each: enough that a few kilobytes per name dwarf the heap's noise. */
-    private static final int NAMES = Integer.getInteger("dlock.live.names", 10_000);
+    private static final int NAMES = Integer.getInteger("dlock.live.names", 5_000);
     private static final int NODES = 3;
     private static final long MAX_BYTES_PER_NAME_PER_NODE = 2048;
     /** Longer than the test: nothing expires, nothing is reclaimed. */
