@@ -146,7 +146,8 @@ final class LockDriver<M extends ProtocolMessage> {
     /** A fresh instance of the algorithm in the current view, fenced above the node's floor. */
     private PrimaryGate<M> newProtocol() {
         return PrimaryGate.create(definition,
-                new ProtocolContext<>(self, view, new Effects(), options, false, fencingFloor.getAsLong()), primary);
+                new ProtocolContext<>(self, view, new Effects(), options, false, fencingFloor.getAsLong(), name),
+                primary);
     }
 
     RuntimeLock facade() {

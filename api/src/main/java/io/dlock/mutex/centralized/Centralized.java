@@ -113,6 +113,12 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     private final NodeId self;
     private final MutexEffects<CentralizedMessage> effects;
     private final boolean sendDenied;
+    /** How the coordinator is chosen: by the lock's name, or the election's leader (option {@code coordinator}). */
+    private final CoordinatorChoice choice;
+    /** The lock's name, the same on every member: the key of the per-name choice. */
+    private final String lockName;
+    /** The coordinator of {@link EpochRoster#view()} unless the election names another ({@link #coordinatorId}). */
+    private NodeId viewCoordinator;
     /** Every token of this instance's coordinators stays above it (docs/algorithms.md R3). */
     private final long fencingFloor;
     /**
@@ -139,13 +145,16 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      */
     private NodeId unansweredQueryFrom;
 
-    Centralized(ProtocolContext<CentralizedMessage> context, boolean sendDenied) {
+    Centralized(ProtocolContext<CentralizedMessage> context, boolean sendDenied, CoordinatorChoice choice) {
         this.self = context.self();
         this.clientFences = new FencingCounter(context.fencingFloor());
         this.fencingFloor = context.fencingFloor();
         this.effects = context.effects();
         this.roster = new EpochRoster(self, context.view());
         this.sendDenied = sendDenied;
+        this.choice = choice;
+        this.lockName = context.lockName();
+        this.viewCoordinator = choice.coordinatorWithoutLeader(lockName, context.view());
         if (isCoordinator()) {
             coordinator = new Coordinator();
             if (!context.startsIdle()) {
@@ -170,13 +179,15 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     }
 
     /**
-     * The coordinator of the current view: the leader the configured election reported for this
-     * epoch ({@link #onLeader}), else, until it has, the highest id of the view, which is what every
-     * election of dlock elects (docs/algorithms.md F29), so both agree once the election is over.
+     * The coordinator of the current view. Per name: the member that owns the lock's name by rendezvous
+     * hashing (docs/algorithms.md A1 rule 7), the same on every member of the view. Leader: the leader the
+     * configured election reported for this epoch ({@link #onLeader}), else, until it has, the highest id of
+     * the view, which is what every election of dlock elects (docs/algorithms.md F29), so both agree once the
+     * election is over.
      */
     private NodeId coordinatorId() {
         View view = roster.view();
-        return elected != null && electedEpoch == view.epoch() && view.contains(elected) ? elected : view.highest();
+        return elected != null && electedEpoch == view.epoch() && view.contains(elected) ? elected : viewCoordinator;
     }
 
     /**
@@ -190,6 +201,9 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      */
     @Override
     public void onLeader(NodeId leader, long epoch) {
+        if (choice == CoordinatorChoice.PER_NAME) {
+            return; // the coordinator follows from the name and the view alone
+        }
         if (epoch < roster.view().epoch() || (epoch == electedEpoch && leader.equals(elected))) {
             return;
         }
@@ -315,6 +329,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
             unansweredQueryFrom = null; // queries of older epochs are void; the new coordinator asks again
         }
         roster.enter(newView); // no SYNC owed, no first-event query: the query below replaces it
+        viewCoordinator = choice.coordinatorWithoutLeader(lockName, newView);
         if (isCoordinator()) {
             if (coordinator == null) {
                 coordinator = new Coordinator();

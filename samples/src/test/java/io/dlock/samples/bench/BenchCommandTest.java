@@ -148,7 +148,8 @@ class BenchCommandTest {
         "--idle --baselines|--idle|measures only the idle cost; it cannot be combined with --baselines",
         "--mutex-option idle-pause-ms|--mutex-option|'idle-pause-ms' is not NAME=VALUE; e.g. idle-pause-ms=10",
         "--algorithms token-ring,centralized --mutex-option idle-pause-ms=10|--mutex-option|unknown configuration key"
-                + " 'dlock.mutex.idle-pause-ms' for dlock.mutex=centralized; allowed options: dlock.mutex.send-denied",
+                + " 'dlock.mutex.idle-pause-ms' for dlock.mutex=centralized; allowed options: dlock.mutex.coordinator,"
+                + " dlock.mutex.send-denied",
         "--algorithms token-ring --mutex-option idle-pause-ms=x|--mutex-option|dlock.mutex.idle-pause-ms=x"})
     void badValue_usageErrorExit2(String args, String option, String message) {
         Run r = Run.dlock(("bench " + args).split(" "));
