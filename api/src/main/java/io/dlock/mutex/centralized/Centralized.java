@@ -21,18 +21,27 @@ import java.util.TreeMap;
 
 /**
  * Centralized mutual exclusion: one coordinator keeps a FIFO queue of requests and grants the lock
- * to one client at a time. Every node is a client; the leader that the configured election
- * ({@code dlock.election}) elects is also the coordinator. Until the election of a view has reported
- * its leader ({@link #onLeader}), and in the simulator, which runs no election, the coordinator is
- * the highest id of the view: the node every election elects (docs/algorithms.md F29).
+ * to one client at a time. Every node is a client. Which member coordinates the lock depends on option
+ * {@code coordinator} ({@link CoordinatorChoice}, docs/algorithms.md A1 rule 7):
+ * <ul>
+ *   <li>{@code per-name} (the default): the member of the view that owns the lock's name
+ *       ({@link ProtocolContext#lockName()}) by rendezvous hashing ({@link io.dlock.mutex.common.RendezvousHash}),
+ *       the same on every member; the locks of a cluster spread their coordination over its members;</li>
+ *   <li>{@code leader}: the leader that the configured election ({@code dlock.election}) elects, for every
+ *       lock. Until the election of a view has reported its leader ({@link #onLeader}), and in the simulator,
+ *       which runs no election, the coordinator is the highest id of the view: the node every election elects
+ *       (docs/algorithms.md F29).</li>
+ * </ul>
  *
  * <p><b>Source.</b> Source notes S0 (docs/algorithms.md §0.6) (集中アルゴリズム), as restated in docs/algorithms.md
  * A1, rules 1-6; A. S. Tanenbaum and M. van Steen, <i>Distributed Systems: Principles and
  * Paradigms</i>, 2nd ed., 2007, §6.3.
  *
  * <p><b>Assumptions.</b> Reliable within an epoch; FIFO not required; all members agree on the
- * coordinator because they agree on the view. A coordinator crash stops all grants until the view
- * change that removes it; the next highest member then takes over and rebuilds the queue.
+ * coordinator because they agree on the view (and, with {@code leader}, on the election's result). A
+ * coordinator crash stops the grants of the names it coordinates until the view change that removes it; the
+ * next coordinator of each such name (per name: the member with the next highest weight; leader: the next
+ * leader) then takes over and rebuilds the queue.
  *
  * <p><b>Cost.</b> 3 messages per entry by another node (REQUEST, GRANT, RELEASE), 4 with option
  * {@code send-denied} when the request has to wait (DENIED); 0 for the coordinator's own requests,
@@ -40,6 +49,10 @@ import java.util.TreeMap;
  *
  * <p><b>Deviations from the source notes.</b>
  * <ul>
+ *   <li>The coordinator is chosen per lock name (option {@code coordinator=per-name}, the default), not one for
+ *       everything: with one lock per business key, a single coordinator's node would do the coordination of
+ *       every name. The source notes' single coordinator is {@code coordinator=leader}. A view change that moves a
+ *       name to another member hands it over by the sync below, as a leader change does.</li>
  *   <li>Each client numbers its requests (1, 2, ... never reused) and every message names the
  *       request it concerns. The coordinator ignores a REQUEST or RELEASE it has already seen, and a
  *       client ignores a GRANT that is not for its current waiting request, so duplicated and late
@@ -74,7 +87,8 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      *
      * Client state: state (IDLE, WAITING, HOLDING); requestCounter (never reset, so request ids are
      * unique per client); myRequestId (the current or last request); clientFences (highest token
-     * seen). Coordinator state (the inner Coordinator, present iff this node is the highest member):
+     * seen). Coordinator state (the inner Coordinator, present iff this node is the coordinator of the
+     * current view, coordinatorId()):
      * latestRequest and released (per client, highest ids seen); queue (FIFO of tickets
      * (client, requestId)); holder (ticket and its token, or none); fences (the token counter).
      * roster (EpochRoster): the view; at the coordinator, the members whose SYNC for this epoch has
@@ -365,7 +379,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     private record Ticket(NodeId client, long requestId) {
     }
 
-    /** The coordinator's half; exists only on the highest member of the current view. */
+    /** The coordinator's half; exists only on the coordinator of the current view. */
     private final class Coordinator {
 
         private final Map<NodeId, Long> latestRequest = new TreeMap<>();
