@@ -69,7 +69,11 @@ import java.util.TreeMap;
  *       rebuilds the queue, the holder and the fencing counter from the SYNCs. A GRANT lost with
  *       the old epoch is sent again with the same token. The coordinator asks rather than waiting
  *       to be told because a member that never used this lock has no protocol instance to tell it:
- *       the runtime creates one when the first message for the lock arrives. The same hand-over happens
+ *       the runtime creates one when the first message for the lock arrives. Conversely a new coordinator
+ *       without an instance (a member that just joined, or one that never used the lock) cannot ask: so a
+ *       client that waits when the view moves its lock to another coordinator sends its SYNC unasked, which
+ *       creates that coordinator's instance, whose first event queries everyone (without it, a client whose
+ *       REQUEST or GRANT was lost with the old epoch waited until some other node used the lock). The same hand-over happens
  *       when the election changes the coordinator within an epoch ({@link #onLeader}); a client with a
  *       request then also sends its SYNC unasked, since a coordinator that was one before the change does not
  *       ask again and the client may have dropped its GRANT meanwhile.</li>
@@ -339,6 +343,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
     @Override
     public void onView(View newView) {
+        NodeId before = coordinatorId();
         if (!roster.isCurrent(newView.epoch())) {
             unansweredQueryFrom = null; // queries of older epochs are void; the new coordinator asks again
         }
@@ -363,6 +368,11 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
             if (coordinatorId().equals(unansweredQueryFrom)) {
                 unansweredQueryFrom = null;
                 effects.send(coordinatorId(), clientSync()); // its query came before we knew it
+            } else if (state == ClientState.WAITING && !coordinatorId().equals(before)) {
+                // the lock moved to a coordinator that may have no instance for it yet (a member that just joined,
+                // or one that never used the lock): it would not ask, and our REQUEST or GRANT may be lost with the
+                // old epoch; our SYNC creates its instance, whose first event then queries everyone
+                effects.send(coordinatorId(), clientSync());
             }
         }
     }

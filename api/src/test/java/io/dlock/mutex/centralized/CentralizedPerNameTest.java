@@ -124,7 +124,7 @@ class CentralizedPerNameTest {
         c.changeView(c.nextView(0, 2, 3));
         c.deliverAll();
         assertEquals(2, c.messagesSent(SyncQuery.class), "node 3 asks the two other members");
-        assertEquals(2, c.messagesSent(Sync.class));
+        assertEquals(3, c.messagesSent(Sync.class), "two answers, and waiting 2's SYNC unasked to its new coordinator");
         assertTrue(c.inCS(0), "the holder keeps the lock");
         assertTrue(c.waiting(2));
         assertEquals(grantsBefore, c.messagesSent(Grant.class), "no second grant while 0 holds");
@@ -175,6 +175,38 @@ class CentralizedPerNameTest {
         c.deliverAll();
         assertTrue(c.inCS(1));
         assertEquals(List.of(), c.violations());
+    }
+
+    /**
+     * A name moves to a member that joins and has no instance for it, while a client's REQUEST is lost with the old
+     * epoch and nobody holds the lock: the client's SYNC, sent unasked because its coordinator changed, creates the
+     * new coordinator's instance, which queries everyone and grants the client. Without it the client waited until
+     * another node used the lock. In both choices (the joiner is the name's new owner and the highest id).
+     */
+    @Test
+    void when_aNameMovesToAJoinerWithoutState_then_theWaitingClientIsGranted() {
+        String name = null;
+        for (int i = 0; name == null; i++) {
+            String candidate = "name-" + i;
+            if (RendezvousHash.owner(candidate, View.ofRange(1, 3)).equals(NodeId.of(2))
+                    && RendezvousHash.owner(candidate, View.ofRange(1, 4)).equals(NodeId.of(3))) {
+                name = candidate;
+            }
+        }
+        for (ProtocolOptions options : List.of(ProtocolOptions.NONE, LEADER)) {
+            Cluster<CentralizedMessage> c = Cluster.lazy(DEFINITION, 3, options, name);
+            c.request(0);
+            c.deliverAll();
+            c.release(0);
+            c.deliverAll();
+            c.request(0);                                  // its REQUEST to 2 is lost with the epoch
+            c.changeView(c.nextView(0, 1, 2, 3));          // 3 joins with no instance for the lock
+            assertNotNull(c.peek(0, 3, Sync.class), options + ": the waiting client tells its new coordinator");
+            c.deliverAll();
+            assertTrue(c.created(3), options.toString());
+            assertTrue(c.inCS(0), options + ": granted by the joiner");
+            assertEquals(List.of(), c.violations());
+        }
     }
 
     /** Per name, the election's leader is ignored: requests keep going to the name's owner. */

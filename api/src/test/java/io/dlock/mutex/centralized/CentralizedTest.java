@@ -285,7 +285,7 @@ class CentralizedTest {
         c.request(2);                             // its REQUEST is 3's first event
         c.deliverAll();
         assertEquals(3, c.messagesSent(SyncQuery.class));
-        assertEquals(3, c.messagesSent(Sync.class));
+        assertEquals(4, c.messagesSent(Sync.class), "the three answers, and waiting 1's SYNC unasked to its new coordinator");
         assertTrue(c.inCS(0));
         assertTrue(c.waiting(1) && c.waiting(2));
         assertEquals(grantsBefore, c.messagesSent(Grant.class), "no second grant while 0 holds");
