@@ -126,7 +126,19 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      * to the new epoch's floor (FencingCounter.enterEpoch), which is above every token of earlier
      * epochs, including those of members that left or crashed. A GRANT re-sent after a view change
      * keeps its token: nothing was granted after it.
+     *
+     * Incarnations. A node restarted with the same id while its previous run was still listed joins a view that
+     * keeps that id, so a coordinator that stays keeps the previous run's requests (maybe as the holder) and would
+     * take the new run's small request ids for duplicates. So an instance numbers its requests from its creation
+     * epoch * 2^32 on, and until its first request reports that number in its SYNC: an instance created in a later
+     * epoch than another instance of the same node starts above all of the other's ids (fewer than 2^32 requests
+     * per instance and epoch), its idle SYNC releases the previous run's requests, and its REQUESTs are new.
      */
+
+    /** Request ids of an instance created in epoch e start at e * 2^32 (see "Incarnations" above). */
+    private static final int EPOCH_SHIFT = 32;
+    /** Largest epoch whose first request id fits in a positive long. */
+    private static final long MAX_EPOCH = (1L << (63 - EPOCH_SHIFT)) - 1;
 
     private final NodeId self;
     private final MutexEffects<CentralizedMessage> effects;
@@ -173,6 +185,9 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         this.choice = choice;
         this.lockName = context.lockName();
         this.viewCoordinator = choice.coordinatorWithoutLeader(lockName, context.view());
+        // request ids of this instance start above those of every earlier instance of this node (see "Incarnations")
+        this.requestCounter = Math.min(context.view().epoch(), MAX_EPOCH) << EPOCH_SHIFT;
+        this.myRequestId = requestCounter;
         if (isCoordinator()) {
             coordinator = new Coordinator();
             if (!context.startsIdle()) {

@@ -408,7 +408,8 @@ class CentralizedTest {
         c.deliverAll();
         c.changeView(c.nextView(0, 1, 2));
         c.deliver(2, 0, SyncQuery.class);         // 0 holds: SYNC(holding) to 2
-        assertEquals(new Sync(1, ClientState.HOLDING, 1), c.peek(0, 2, Sync.class).message());
+        assertEquals(new Sync((1L << 32) + 1, ClientState.HOLDING, 1), c.peek(0, 2, Sync.class).message(),
+                "its first request in epoch 1");
         c.release(0);
         c.deliver(0, 2, Release.class);           // overtakes the SYNC
         c.deliver(0, 2, Sync.class);

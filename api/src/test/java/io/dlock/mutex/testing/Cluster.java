@@ -371,6 +371,19 @@ public final class Cluster<M extends ProtocolMessage> {
         collect(n);
     }
 
+    /**
+     * {@code node}'s process ends and a new run of it, with the same id, has no state yet: its protocol, and whether it
+     * waits or holds, are forgotten (its next event creates a fresh instance, {@code startsIdle = false}). Messages in
+     * flight to it reach the new run.
+     */
+    public void restart(long node) {
+        NodeId n = id(node);
+        protocols.remove(n);
+        effects.remove(n);
+        waiting.remove(n);
+        inCS.remove(n);
+    }
+
     /** Records an ME3 violation if a request is still waiting (call when nothing is in flight). */
     public void checkNobodyWaits() {
         if (!waiting.isEmpty()) {
