@@ -53,9 +53,10 @@ import java.util.TreeMap;
  *       everything: with one lock per business key, a single coordinator's node would do the coordination of
  *       every name. The source notes' single coordinator is {@code coordinator=leader}. A view change that moves a
  *       name to another member hands it over by the sync below, as a leader change does.</li>
- *   <li>Each client numbers its requests (1, 2, ... never reused) and every message names the
- *       request it concerns. The coordinator ignores a REQUEST or RELEASE it has already seen, and a
- *       client ignores a GRANT that is not for its current waiting request, so duplicated and late
+ *   <li>Each client numbers its requests (never reused: an instance created in epoch e counts e * 2^32 + 1,
+ *       + 2, ..., so that a node restarted with the same id is not taken for its previous run) and every
+ *       message names the request it concerns. The coordinator ignores a REQUEST or RELEASE it has already
+ *       seen, and a client ignores a GRANT that is not for its current waiting request, so duplicated and late
  *       messages are harmless.</li>
  *   <li>With {@code send-denied}, DENIED answers every request that is not granted at once: while
  *       someone holds the lock (exactly the source notes' rule), and also while the coordinator is still
