@@ -22,9 +22,11 @@ import io.dlock.spi.Transport;
 public interface LockService extends AutoCloseable {
 
     /**
-     * The election group whose leader is the coordinator of the locks of a central algorithm
-     * ({@code centralized}); started with the node when such an algorithm and a message-passing election
-     * are configured. Applications may observe it like any other group: {@code election(COORDINATOR_GROUP)}.
+     * The election group whose leader is the coordinator of every lock of {@code centralized} with option
+     * {@code coordinator=leader}; started with the node when that option and a message-passing election are
+     * configured. With the default {@code coordinator=per-name} each lock's coordinator follows from its name
+     * and the view, and the node does not start this group. Applications may observe it like any other group:
+     * {@code election(COORDINATOR_GROUP)}.
      */
     String COORDINATOR_GROUP = "dlock.mutex-coordinator";
 

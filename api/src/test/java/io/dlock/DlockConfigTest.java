@@ -168,6 +168,21 @@ class DlockConfigTest {
         assertTrue(e.getMessage().contains("dlock.mutex.immediate-ack"), e.getMessage());
         assertThrows(DlockConfigException.class,
                 () -> DlockConfig.builder().mutex(MutexAlgorithm.LAMPORT).mutexOption("immediate-ack", "yes").build());
+
+        // centralized's coordinator choice: per-name or leader, from properties too; a bad value names both
+        assertEquals(Map.of("coordinator", "leader"), DlockConfig.builder().mutex(MutexAlgorithm.CENTRALIZED)
+                .mutexOption("coordinator", "leader").build().mutexOptions());
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("dlock.mutex", "centralized");
+        p.setProperty("dlock.mutex.coordinator", "per-name");
+        assertEquals(Map.of("coordinator", "per-name"), DlockConfig.fromProperties(p).mutexOptions());
+        e = assertThrows(DlockConfigException.class, () -> DlockConfig.builder().mutex(MutexAlgorithm.CENTRALIZED)
+                .mutexOption("coordinator", "highest").build());
+        assertTrue(e.getMessage().contains("dlock.mutex.coordinator=highest is not allowed; allowed: per-name, leader"),
+                e.getMessage());
+        e = assertThrows(DlockConfigException.class, () -> DlockConfig.builder().mutex(MutexAlgorithm.LAMPORT)
+                .mutexOption("coordinator", "leader").build());
+        assertTrue(e.getMessage().contains("dlock.mutex.coordinator"), e.getMessage());
     }
 
     /** Election options reach the election; an unknown or malformed one fails naming the key and value. */

@@ -64,6 +64,7 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
     private final NodeId self;
     private final ProtocolOptions options;
     private final long fencingFloor;
+    private final String lockName;
     private final MutexEffects<M> effects;
     private MutexProtocol<M> inner;
     /** The last view the current instance was created in or told about. */
@@ -88,11 +89,12 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
         this.self = context.self();
         this.options = context.options();
         this.fencingFloor = context.fencingFloor();
+        this.lockName = context.lockName();
         this.effects = context.effects();
         this.frozen = !primary;
         this.innerView = context.view();
         this.inner = definition.create(new ProtocolContext<>(self, context.view(), new TrackingEffects(), options,
-                context.startsIdle(), fencingFloor));
+                context.startsIdle(), fencingFloor, lockName));
     }
 
     /**
@@ -172,7 +174,7 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
         // path of a protocol created lazily just before a view change, so the view change rebuilds
         // (a coordinator syncs, a steward counts, a barrier waits) as every other member expects
         inner = definition.create(new ProtocolContext<>(self, innerView, new TrackingEffects(), options, false,
-                fencingFloor));
+                fencingFloor, lockName));
         innerView = view;
         inner.onView(view);
         if (leader != null) {

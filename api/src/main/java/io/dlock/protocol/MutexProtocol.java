@@ -96,8 +96,8 @@ public interface MutexProtocol<M extends ProtocolMessage> {
     /**
      * The runtime's leader election elected {@code leader} in {@code epoch} (this event may come
      * before or after the view of that epoch). Only algorithms that have a coordinator use it (the
-     * centralized algorithm takes its coordinator from the configured election); the others ignore
-     * it. Drivers without an election (the simulator) never call it.
+     * centralized algorithm with option {@code coordinator=leader} takes its coordinator from the configured
+     * election); the others ignore it, and so does the centralized algorithm's default per-name choice. Drivers without an election (the simulator) never call it.
      */
     default void onLeader(NodeId leader, long epoch) {
     }

@@ -75,6 +75,16 @@ public interface MutexProtocolDefinition<M extends ProtocolMessage> {
         }
     }
 
+    /**
+     * Whether the protocol created with {@code options} takes a coordinator from the runtime's leader election
+     * ({@link MutexProtocol#onLeader}), so that the runtime must run the election of
+     * {@code io.dlock.LockService#COORDINATOR_GROUP}. Default: false; the centralized algorithm with option
+     * {@code coordinator=leader} says true.
+     */
+    default boolean followsLeader(ProtocolOptions options) {
+        return false;
+    }
+
     /** The codec of the algorithm's messages. */
     MessageCodec<M> codec();
 

@@ -20,13 +20,21 @@ import io.dlock.spi.View;
  *                   it raised every member's floor to the highest token of the lock anywhere, so the new
  *                   incarnation's tokens stay above the old ones. Algorithms seed their
  *                   {@code FencingCounter} with it. 0 for a fresh cluster and in the simulator
+ * @param lockName   the name of the lock this protocol runs for, the same on every member (what
+ *                   {@code LockService.lock(name)} was given); an algorithm may derive a per-lock choice from it,
+ *                   such as the centralized coordinator of the lock. {@link #DEFAULT_LOCK_NAME} where the driver
+ *                   runs one unnamed lock (the single-lock simulator, unit tests)
  * @param <M>        the algorithm's message type
  */
 public record ProtocolContext<M extends ProtocolMessage>(NodeId self, View view, MutexEffects<M> effects,
                                                          ProtocolOptions options, boolean startsIdle,
-                                                         long fencingFloor) {
+                                                         long fencingFloor, String lockName) {
+
+    /** The name of the one lock of a driver that does not name its lock (the single-lock simulator, unit tests). */
+    public static final String DEFAULT_LOCK_NAME = "lock";
 
     public ProtocolContext {
+        java.util.Objects.requireNonNull(lockName, "lockName");
         if (!view.contains(self)) {
             throw new IllegalArgumentException("node " + self + " is not a member of its view " + view.members());
         }
@@ -35,7 +43,13 @@ public record ProtocolContext<M extends ProtocolMessage>(NodeId self, View view,
         }
     }
 
-    /** A context with no fencing floor (a lock never reclaimed on this node). */
+    /** A context for the lock named {@link #DEFAULT_LOCK_NAME}. */
+    public ProtocolContext(NodeId self, View view, MutexEffects<M> effects, ProtocolOptions options,
+                           boolean startsIdle, long fencingFloor) {
+        this(self, view, effects, options, startsIdle, fencingFloor, DEFAULT_LOCK_NAME);
+    }
+
+    /** A context with no fencing floor (a lock never reclaimed on this node), for the lock named {@link #DEFAULT_LOCK_NAME}. */
     public ProtocolContext(NodeId self, View view, MutexEffects<M> effects, ProtocolOptions options,
                            boolean startsIdle) {
         this(self, view, effects, options, startsIdle, 0);
@@ -54,7 +68,7 @@ public record ProtocolContext<M extends ProtocolMessage>(NodeId self, View view,
         return new java.util.SplittableRandom(seed);
     }
 
-    /** A context in which every member starts idle (simulations, tests). */
+    /** A context in which every member starts idle (simulations, tests), for the lock named {@link #DEFAULT_LOCK_NAME}. */
     public ProtocolContext(NodeId self, View view, MutexEffects<M> effects, ProtocolOptions options) {
         this(self, view, effects, options, true, 0);
     }

@@ -147,7 +147,7 @@ final class LockDriver<M extends ProtocolMessage> {
     /** A fresh instance of the algorithm in the current view, fenced above the node's floor. */
     private PrimaryGate<M> newProtocol() {
         return PrimaryGate.create(node.definition(), new ProtocolContext<>(self, view, new Effects(),
-                node.options(), false, node.fencingFloor().getAsLong()), primary);
+                node.options(), false, node.fencingFloor().getAsLong(), name), primary);
     }
 
     /** What {@code LockService.lock(name)} returns while this driver lives, made at the first call. */

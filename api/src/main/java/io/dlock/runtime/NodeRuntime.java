@@ -13,7 +13,6 @@ import io.dlock.OwnershipLoss;
 import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.ElectionProtocolDefinition;
 import io.dlock.protocol.MutexProtocolDefinition;
-import io.dlock.protocol.ProtocolFamily;
 import io.dlock.membership.PrimaryComponent;
 import io.dlock.protocol.ProtocolOptions;
 import io.dlock.NodeId;
@@ -219,7 +218,7 @@ public final class NodeRuntime implements LockService {
         if (runtime.jmx != null) {
             runtime.jmx.registerNode(runtime);
         }
-        if (mutex.family() == ProtocolFamily.CENTRAL && AlgorithmDefinitions.election(config.election()).isPresent()) {
+        if (mutex.followsLeader(runtime.mutexOptions) && AlgorithmDefinitions.election(config.election()).isPresent()) {
             runtime.election(COORDINATOR_GROUP);
         }
         LOG.info("dlock node {} joined cluster '{}' ({}, mutex {}, election {}, view {})", transport.self(),
@@ -284,7 +283,8 @@ public final class NodeRuntime implements LockService {
 
     /**
      * The election group's leader for {@code epoch} (elected or carried over): the coordinator of
-     * every lock whose algorithm has one (docs/algorithms.md A1 with the configured election).
+     * every lock whose algorithm takes it from the election (docs/algorithms.md A1, centralized with
+     * {@code coordinator=leader}); the others ignore it.
      */
     private void coordinatorElected(NodeId leader, long epoch) {
         coordinator = new EpochLeader(leader, epoch);

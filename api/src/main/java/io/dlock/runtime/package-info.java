@@ -12,9 +12,9 @@
  * own serial loop, one protocol instance per run (an epoch, or a round within one after
  * {@link io.dlock.LeaderElection#start()}), and reports leaders through {@code LeaderListeners}, which
  * the message-free {@code ViewLeaderElection} shares (both answer leader queries through
- * {@code AbstractLeaderElection}). With a central mutual-exclusion algorithm the
+ * {@code AbstractLeaderElection}). With {@code centralized} and option {@code coordinator=leader} the
  * node also runs the group {@code dlock.mutex-coordinator}, whose leader becomes the coordinator of
- * every lock.
+ * every lock (by default each lock's coordinator follows from its name and the view, with no election).
  *
  * <p>Lock drivers and election drivers share two loop-confined helpers: {@link io.dlock.membership.EpochInbox}, the
  * epoch rule for arriving messages (drop older epochs, hold newer ones up to a bound, replay them

@@ -38,7 +38,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * on random schedules with reordering (FIFO only where the algorithm requires it), duplicated
  * messages and view changes. Each random run is seeded; a failure names the seed.
  */
-class MutexAlgorithmContractTest {
+public class MutexAlgorithmContractTest {
 
     /**
      * Algorithms whose messages per entry depend on the schedule: the claim checked instead of
@@ -68,7 +68,7 @@ class MutexAlgorithmContractTest {
     /** Each algorithm declares the name, family, FIFO need, options, formula and delay of docs/algorithms.md. */
     @Test
     void definitionsDeclareTheirCharacteristics() {
-        check(MutexAlgorithm.CENTRALIZED, "centralized", ProtocolFamily.CENTRAL, false, Set.of("send-denied"),
+        check(MutexAlgorithm.CENTRALIZED, "centralized", ProtocolFamily.CENTRAL, false, Set.of("send-denied", "coordinator"),
                 "3 (0 for the coordinator's own)", 2);
         check(MutexAlgorithm.RICART_AGRAWALA, "ricart-agrawala", ProtocolFamily.PERMISSION, false, Set.of(),
                 "2(N-1)", 1);
@@ -282,8 +282,18 @@ class MutexAlgorithmContractTest {
                                                                boolean lazy, long seed,
                                                                boolean holdersMayLeave, int maxViewChanges,
                                                                double duplicates, String where) {
+        runWithViewChanges(d, options, ProtocolContext.DEFAULT_LOCK_NAME, lazy, seed, holdersMayLeave, maxViewChanges,
+                duplicates, where);
+    }
+
+    /** As above, for the lock {@code lockName} (an algorithm may derive per-lock choices from the name). */
+    public static <M extends ProtocolMessage> void runWithViewChanges(MutexProtocolDefinition<M> d,
+                                                                      ProtocolOptions options, String lockName,
+                                                                      boolean lazy, long seed,
+                                                                      boolean holdersMayLeave, int maxViewChanges,
+                                                                      double duplicates, String where) {
         Random random = new Random(seed);
-        Cluster<M> c = lazy ? Cluster.lazy(d, 4, options) : new Cluster<>(d, 4, options);
+        Cluster<M> c = lazy ? Cluster.lazy(d, 4, options, lockName) : new Cluster<>(d, 4, options, lockName);
         Map<NodeId, Integer> budget = new TreeMap<>();
         for (NodeId n : c.members()) {
             budget.put(n, 3);

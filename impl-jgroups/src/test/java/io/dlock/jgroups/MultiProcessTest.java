@@ -36,8 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Three JVMs ({@link ProcessNode}) on the default TCP stack on 127.0.0.1 increment a counter in a shared
  * file under the lock. The kill runs end one node with {@code destroyForcibly} (SIGKILL) while the others
- * contend: the lock holder (while it holds the lock), the coordinator (the leader of the mutex coordinator
- * election for centralized, the JGroups view coordinator for the others; killed while another node holds
+ * contend: the lock holder (while it holds the lock), the coordinator (for centralized the lock's coordinator,
+ * by default the owner of its name, the JGroups view coordinator for the others; killed while another node holds
  * the lock), or the token holder (token algorithms: the node holding the token while every node is idle,
  * killed just as the others ask for the lock). The survivors must finish their increments and the file
  * must hold exactly the number of increments done. Each kill run prints (and appends to

@@ -5,7 +5,11 @@ import io.dlock.DlockConfig;
 import io.dlock.LockOwnershipLostException;
 import io.dlock.LockService;
 import io.dlock.MutexAlgorithm;
+import io.dlock.ClusterView;
+import io.dlock.mutex.common.RendezvousHash;
 import io.dlock.protocol.AlgorithmDefinitions;
+import io.dlock.protocol.ProtocolOptions;
+import io.dlock.spi.View;
 import io.dlock.protocol.ProtocolFamily;
 import io.dlock.NodeId;
 import java.io.BufferedReader;
@@ -38,12 +42,16 @@ import java.util.concurrent.TimeUnit;
  * keep it idle); {@code exit} ends it. Two queries are answered at once by a reader thread, whatever the
  * main thread does: {@code token?} prints {@code TOKEN true|false|none} (whether this node holds the
  * token of a token algorithm now, read on the lock's event loop; {@code none} for other algorithms) and
- * {@code coordinator?} prints {@code COORDINATOR id} (the leader of the mutex coordinator election for
- * the centralized algorithm, the JGroups view coordinator for the others).
+ * {@code coordinator?} prints {@code COORDINATOR id} (for the centralized algorithm the lock's coordinator: the
+ * owner of its name in the view by default, the leader of the mutex coordinator election with
+ * {@code coordinator=leader}; the JGroups view coordinator for the others).
  *
  * <p>Arguments: cluster algorithm nodeId port expectedMembers counterFile increments controlled.
  */
 public final class ProcessNode {
+
+    /** The one lock the nodes contend for. */
+    private static final String LOCK_NAME = "file-counter";
 
     /** How long one acquisition may take before the child gives up: far above any recovery. */
     private static final long LOCK_TIMEOUT_S = 120;
@@ -71,7 +79,7 @@ public final class ProcessNode {
                 .build();
         JGroupsTransport transport = JGroupsTransportFactory.newTransport(config);
         try (LockService service = LockService.start(config, transport)) {
-            DistributedLock lock = service.lock("file-counter");
+            DistributedLock lock = service.lock(LOCK_NAME);
             lock.addOwnershipListener(loss -> out.println("LOST " + loss.fencingToken()));
             BlockingQueue<String> commands = new LinkedBlockingQueue<>();
             Thread reader = new Thread(() -> readCommands(in, out, commands, service, transport, lock), "commands");
@@ -142,6 +150,11 @@ public final class ProcessNode {
     /** The node whose crash is "the coordinator's" for this algorithm, or 0 if unknown yet. */
     private static long coordinator(LockService service, JGroupsTransport transport) throws InterruptedException {
         MutexAlgorithm algorithm = service.config().mutex();
+        if (AlgorithmDefinitions.mutex(algorithm).family() == ProtocolFamily.CENTRAL
+                && !AlgorithmDefinitions.mutex(algorithm).followsLeader(new ProtocolOptions(service.config().mutexOptions()))) {
+            ClusterView view = service.view();
+            return RendezvousHash.owner(LOCK_NAME, new View(view.epoch(), view.members())).value();
+        }
         if (AlgorithmDefinitions.mutex(algorithm).family() == ProtocolFamily.CENTRAL) {
             Optional<NodeId> leader = service.election(LockService.COORDINATOR_GROUP).awaitLeader(Duration.ofSeconds(10));
             return leader.map(NodeId::value).orElse(0L);

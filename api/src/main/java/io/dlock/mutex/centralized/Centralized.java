@@ -21,18 +21,27 @@ import java.util.TreeMap;
 
 /**
  * Centralized mutual exclusion: one coordinator keeps a FIFO queue of requests and grants the lock
- * to one client at a time. Every node is a client; the leader that the configured election
- * ({@code dlock.election}) elects is also the coordinator. Until the election of a view has reported
- * its leader ({@link #onLeader}), and in the simulator, which runs no election, the coordinator is
- * the highest id of the view: the node every election elects (docs/algorithms.md F29).
+ * to one client at a time. Every node is a client. Which member coordinates the lock depends on option
+ * {@code coordinator} ({@link CoordinatorChoice}, docs/algorithms.md A1 rule 7):
+ * <ul>
+ *   <li>{@code per-name} (the default): the member of the view that owns the lock's name
+ *       ({@link ProtocolContext#lockName()}) by rendezvous hashing ({@link io.dlock.mutex.common.RendezvousHash}),
+ *       the same on every member; the locks of a cluster spread their coordination over its members;</li>
+ *   <li>{@code leader}: the leader that the configured election ({@code dlock.election}) elects, for every
+ *       lock. Until the election of a view has reported its leader ({@link #onLeader}), and in the simulator,
+ *       which runs no election, the coordinator is the highest id of the view: the node every election elects
+ *       (docs/algorithms.md F29).</li>
+ * </ul>
  *
  * <p><b>Source.</b> Source notes S0 (docs/algorithms.md §0.6) (集中アルゴリズム), as restated in docs/algorithms.md
  * A1, rules 1-6; A. S. Tanenbaum and M. van Steen, <i>Distributed Systems: Principles and
  * Paradigms</i>, 2nd ed., 2007, §6.3.
  *
  * <p><b>Assumptions.</b> Reliable within an epoch; FIFO not required; all members agree on the
- * coordinator because they agree on the view. A coordinator crash stops all grants until the view
- * change that removes it; the next highest member then takes over and rebuilds the queue.
+ * coordinator because they agree on the view (and, with {@code leader}, on the election's result). A
+ * coordinator crash stops the grants of the names it coordinates until the view change that removes it; the
+ * next coordinator of each such name (per name: the member with the next highest weight; leader: the next
+ * leader) then takes over and rebuilds the queue.
  *
  * <p><b>Cost.</b> 3 messages per entry by another node (REQUEST, GRANT, RELEASE), 4 with option
  * {@code send-denied} when the request has to wait (DENIED); 0 for the coordinator's own requests,
@@ -40,9 +49,14 @@ import java.util.TreeMap;
  *
  * <p><b>Deviations from the source notes.</b>
  * <ul>
- *   <li>Each client numbers its requests (1, 2, ... never reused) and every message names the
- *       request it concerns. The coordinator ignores a REQUEST or RELEASE it has already seen, and a
- *       client ignores a GRANT that is not for its current waiting request, so duplicated and late
+ *   <li>The coordinator is chosen per lock name (option {@code coordinator=per-name}, the default), not one for
+ *       everything: with one lock per business key, a single coordinator's node would do the coordination of
+ *       every name. The source notes' single coordinator is {@code coordinator=leader}. A view change that moves a
+ *       name to another member hands it over by the sync below, as a leader change does.</li>
+ *   <li>Each client numbers its requests (never reused: an instance created in epoch e counts e * 2^32 + 1,
+ *       + 2, ..., so that a node restarted with the same id is not taken for its previous run) and every
+ *       message names the request it concerns. The coordinator ignores a REQUEST or RELEASE it has already
+ *       seen, and a client ignores a GRANT that is not for its current waiting request, so duplicated and late
  *       messages are harmless.</li>
  *   <li>With {@code send-denied}, DENIED answers every request that is not granted at once: while
  *       someone holds the lock (exactly the source notes' rule), and also while the coordinator is still
@@ -56,7 +70,11 @@ import java.util.TreeMap;
  *       rebuilds the queue, the holder and the fencing counter from the SYNCs. A GRANT lost with
  *       the old epoch is sent again with the same token. The coordinator asks rather than waiting
  *       to be told because a member that never used this lock has no protocol instance to tell it:
- *       the runtime creates one when the first message for the lock arrives. The same hand-over happens
+ *       the runtime creates one when the first message for the lock arrives. Conversely a new coordinator
+ *       without an instance (a member that just joined, or one that never used the lock) cannot ask: so a
+ *       client that waits when the view moves its lock to another coordinator sends its SYNC unasked, which
+ *       creates that coordinator's instance, whose first event queries everyone (without it, a client whose
+ *       REQUEST or GRANT was lost with the old epoch waited until some other node used the lock). The same hand-over happens
  *       when the election changes the coordinator within an epoch ({@link #onLeader}); a client with a
  *       request then also sends its SYNC unasked, since a coordinator that was one before the change does not
  *       ask again and the client may have dropped its GRANT meanwhile.</li>
@@ -74,7 +92,8 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      *
      * Client state: state (IDLE, WAITING, HOLDING); requestCounter (never reset, so request ids are
      * unique per client); myRequestId (the current or last request); clientFences (highest token
-     * seen). Coordinator state (the inner Coordinator, present iff this node is the highest member):
+     * seen). Coordinator state (the inner Coordinator, present iff this node is the coordinator of the
+     * current view, coordinatorId()):
      * latestRequest and released (per client, highest ids seen); queue (FIFO of tickets
      * (client, requestId)); holder (ticket and its token, or none); fences (the token counter).
      * roster (EpochRoster): the view; at the coordinator, the members whose SYNC for this epoch has
@@ -108,11 +127,29 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      * to the new epoch's floor (FencingCounter.enterEpoch), which is above every token of earlier
      * epochs, including those of members that left or crashed. A GRANT re-sent after a view change
      * keeps its token: nothing was granted after it.
+     *
+     * Incarnations. A node restarted with the same id while its previous run was still listed joins a view that
+     * keeps that id, so a coordinator that stays keeps the previous run's requests (maybe as the holder) and would
+     * take the new run's small request ids for duplicates. So an instance numbers its requests from its creation
+     * epoch * 2^32 on, and until its first request reports that number in its SYNC: an instance created in a later
+     * epoch than another instance of the same node starts above all of the other's ids (fewer than 2^32 requests
+     * per instance and epoch), its idle SYNC releases the previous run's requests, and its REQUESTs are new.
      */
+
+    /** Request ids of an instance created in epoch e start at e * 2^32 (see "Incarnations" above). */
+    private static final int EPOCH_SHIFT = 32;
+    /** Largest epoch whose first request id fits in a positive long. */
+    private static final long MAX_EPOCH = (1L << (63 - EPOCH_SHIFT)) - 1;
 
     private final NodeId self;
     private final MutexEffects<CentralizedMessage> effects;
     private final boolean sendDenied;
+    /** How the coordinator is chosen: by the lock's name, or the election's leader (option {@code coordinator}). */
+    private final CoordinatorChoice choice;
+    /** The lock's name, the same on every member: the key of the per-name choice. */
+    private final String lockName;
+    /** The coordinator of {@link EpochRoster#view()} unless the election names another ({@link #coordinatorId}). */
+    private NodeId viewCoordinator;
     /** Every token of this instance's coordinators stays above it (docs/algorithms.md R3). */
     private final long fencingFloor;
     /**
@@ -139,13 +176,19 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      */
     private NodeId unansweredQueryFrom;
 
-    Centralized(ProtocolContext<CentralizedMessage> context, boolean sendDenied) {
+    Centralized(ProtocolContext<CentralizedMessage> context, boolean sendDenied, CoordinatorChoice choice) {
         this.self = context.self();
         this.clientFences = new FencingCounter(context.fencingFloor());
         this.fencingFloor = context.fencingFloor();
         this.effects = context.effects();
         this.roster = new EpochRoster(self, context.view());
         this.sendDenied = sendDenied;
+        this.choice = choice;
+        this.lockName = context.lockName();
+        this.viewCoordinator = choice.coordinatorWithoutLeader(lockName, context.view());
+        // request ids of this instance start above those of every earlier instance of this node (see "Incarnations")
+        this.requestCounter = Math.min(context.view().epoch(), MAX_EPOCH) << EPOCH_SHIFT;
+        this.myRequestId = requestCounter;
         if (isCoordinator()) {
             coordinator = new Coordinator();
             if (!context.startsIdle()) {
@@ -170,13 +213,15 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     }
 
     /**
-     * The coordinator of the current view: the leader the configured election reported for this
-     * epoch ({@link #onLeader}), else, until it has, the highest id of the view, which is what every
-     * election of dlock elects (docs/algorithms.md F29), so both agree once the election is over.
+     * The coordinator of the current view. Per name: the member that owns the lock's name by rendezvous
+     * hashing (docs/algorithms.md A1 rule 7), the same on every member of the view. Leader: the leader the
+     * configured election reported for this epoch ({@link #onLeader}), else, until it has, the highest id of
+     * the view, which is what every election of dlock elects (docs/algorithms.md F29), so both agree once the
+     * election is over.
      */
     private NodeId coordinatorId() {
         View view = roster.view();
-        return elected != null && electedEpoch == view.epoch() && view.contains(elected) ? elected : view.highest();
+        return elected != null && electedEpoch == view.epoch() && view.contains(elected) ? elected : viewCoordinator;
     }
 
     /**
@@ -190,6 +235,9 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      */
     @Override
     public void onLeader(NodeId leader, long epoch) {
+        if (choice == CoordinatorChoice.PER_NAME) {
+            return; // the coordinator follows from the name and the view alone
+        }
         if (epoch < roster.view().epoch() || (epoch == electedEpoch && leader.equals(elected))) {
             return;
         }
@@ -311,10 +359,12 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
     @Override
     public void onView(View newView) {
+        NodeId before = coordinatorId();
         if (!roster.isCurrent(newView.epoch())) {
             unansweredQueryFrom = null; // queries of older epochs are void; the new coordinator asks again
         }
         roster.enter(newView); // no SYNC owed, no first-event query: the query below replaces it
+        viewCoordinator = choice.coordinatorWithoutLeader(lockName, newView);
         if (isCoordinator()) {
             if (coordinator == null) {
                 coordinator = new Coordinator();
@@ -334,6 +384,11 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
             if (coordinatorId().equals(unansweredQueryFrom)) {
                 unansweredQueryFrom = null;
                 effects.send(coordinatorId(), clientSync()); // its query came before we knew it
+            } else if (state == ClientState.WAITING && !coordinatorId().equals(before)) {
+                // the lock moved to a coordinator that may have no instance for it yet (a member that just joined,
+                // or one that never used the lock): it would not ask, and our REQUEST or GRANT may be lost with the
+                // old epoch; our SYNC creates its instance, whose first event then queries everyone
+                effects.send(coordinatorId(), clientSync());
             }
         }
     }
@@ -350,7 +405,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     private record Ticket(NodeId client, long requestId) {
     }
 
-    /** The coordinator's half; exists only on the highest member of the current view. */
+    /** The coordinator's half; exists only on the coordinator of the current view. */
     private final class Coordinator {
 
         private final Map<NodeId, Long> latestRequest = new TreeMap<>();

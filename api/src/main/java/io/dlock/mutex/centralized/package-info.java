@@ -1,7 +1,9 @@
 /**
  * The centralized coordinator algorithm (docs/algorithms.md A1, notes S0; Tanenbaum and van Steen §6.3): one
- * member, the highest id of the current view, queues requests in arrival order and grants the lock
- * to one client at a time; the client returns it with a RELEASE. Three messages per entry by another
+ * member, the lock's coordinator, queues requests in arrival order and grants the lock to one client at a
+ * time; the client returns it with a RELEASE. By default each lock name has its own coordinator, the member
+ * that owns the name by rendezvous hashing over the view (option {@code coordinator=per-name}); with
+ * {@code coordinator=leader}, the election's leader (else the highest id) coordinates every lock. Three messages per entry by another
  * node, none for the coordinator's own requests; synchronization delay 2T; FIFO not required.
  * Option {@code send-denied} adds the source notes' "NG" answer to a request that has to wait.
  *

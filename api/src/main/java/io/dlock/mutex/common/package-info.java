@@ -24,6 +24,8 @@
  *   <li>{@link io.dlock.mutex.common.EpochRoster}: the bookkeeping the census, the barrier and
  *       Centralized's sync share: the current view, the members that still owe their state, and the
  *       step this node owes at its first event.</li>
+ *   <li>{@link io.dlock.mutex.common.RendezvousHash}: which member of a view owns a lock name
+ *       (highest-random-weight hashing, the same on every member): Centralized's per-name coordinator.</li>
  * </ul>
  *
  *
@@ -45,7 +47,8 @@
  *   <tbody>
  *     <tr><th scope="row">who collects</th><td>the steward: the lowest member</td>
  *         <td>every member (each is an arbiter, coordinator or voter)</td>
- *         <td>the coordinator: the elected leader, else the highest member</td></tr>
+ *         <td>the coordinator: the name's rendezvous owner, or (option {@code coordinator=leader}) the elected
+         leader, else the highest member</td></tr>
  *     <tr><th scope="row">from whom</th><td>every other member: a REPORT (holds the token, in the CS,
  *         fences, request number)</td><td>every other member: its STATE (idle, waiting, holding;
  *         fence)</td><td>every other member: a SYNC (its request, its state, the highest fence)</td></tr>

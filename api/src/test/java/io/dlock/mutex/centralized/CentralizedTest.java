@@ -13,6 +13,7 @@ import io.dlock.mutex.centralized.CentralizedMessage.Release;
 import io.dlock.mutex.centralized.CentralizedMessage.Request;
 import io.dlock.mutex.centralized.CentralizedMessage.Sync;
 import io.dlock.mutex.centralized.CentralizedMessage.SyncQuery;
+import io.dlock.mutex.common.RendezvousHash;
 import io.dlock.mutex.testing.Cluster;
 import io.dlock.mutex.testing.Cluster.Envelope;
 import io.dlock.mutex.testing.RecordingEffects;
@@ -28,10 +29,19 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The centralized coordinator (docs/algorithms.md A1, claims CEN-1..CEN-5) and its view-change recovery. */
+/**
+ * The centralized coordinator (docs/algorithms.md A1, claims CEN-1..CEN-5) and its view-change recovery.
+ *
+ * <p>The {@link Cluster} tests run the default per-name choice for the lock {@code ProtocolContext.DEFAULT_LOCK_NAME}
+ * ("lock"), whose rendezvous weights happen to rise with the id over n0..n4 ({@link #theDefaultNameIsOwnedByTheHighestId}):
+ * there the coordinator is the highest id of each view, as in these tests' comments. The {@code onLeader} tests
+ * use {@code coordinator=leader}, the choice that follows the election. {@link CentralizedPerNameTest} covers
+ * names owned by other members.
+ */
 class CentralizedTest {
 
     private static final CentralizedDefinition DEFINITION = new CentralizedDefinition();
+    private static final ProtocolOptions LEADER = ProtocolOptions.NONE.with(CentralizedDefinition.COORDINATOR, "leader");
 
     private static Cluster<CentralizedMessage> cluster(int n) {
         return new Cluster<>(DEFINITION, n);
@@ -41,9 +51,18 @@ class CentralizedTest {
         return new Cluster<>(DEFINITION, n, ProtocolOptions.NONE.with(CentralizedDefinition.SEND_DENIED, "true"));
     }
 
-    /** One node's protocol over recording effects, with default options. */
+    /** One node's protocol over recording effects, coordinated by the election's leader. */
     private static MutexProtocol<CentralizedMessage> create(NodeId self, View view, RecordingEffects<CentralizedMessage> fx) {
-        return DEFINITION.create(new ProtocolContext<>(self, view, fx, ProtocolOptions.NONE));
+        return DEFINITION.create(new ProtocolContext<>(self, view, fx, LEADER));
+    }
+
+    /** The premise of the class comment: over n0..n4 the default lock name is owned by the highest id of each view. */
+    @Test
+    void theDefaultNameIsOwnedByTheHighestId() {
+        for (long[] members : new long[][] {{0, 1}, {0, 1, 2}, {0, 1, 2, 3}, {0, 1, 2, 3, 4}, {1, 2, 3}, {0, 2}}) {
+            View v = new View(1, Arrays.stream(members).mapToObj(NodeId::of).toList());
+            assertEquals(v.highest(), RendezvousHash.owner(ProtocolContext.DEFAULT_LOCK_NAME, v), v.toString());
+        }
     }
 
     private static Set<NodeId> ids(long... values) {
@@ -266,7 +285,7 @@ class CentralizedTest {
         c.request(2);                             // its REQUEST is 3's first event
         c.deliverAll();
         assertEquals(3, c.messagesSent(SyncQuery.class));
-        assertEquals(3, c.messagesSent(Sync.class));
+        assertEquals(4, c.messagesSent(Sync.class), "the three answers, and waiting 1's SYNC unasked to its new coordinator");
         assertTrue(c.inCS(0));
         assertTrue(c.waiting(1) && c.waiting(2));
         assertEquals(grantsBefore, c.messagesSent(Grant.class), "no second grant while 0 holds");
@@ -389,7 +408,8 @@ class CentralizedTest {
         c.deliverAll();
         c.changeView(c.nextView(0, 1, 2));
         c.deliver(2, 0, SyncQuery.class);         // 0 holds: SYNC(holding) to 2
-        assertEquals(new Sync(1, ClientState.HOLDING, 1), c.peek(0, 2, Sync.class).message());
+        assertEquals(new Sync((1L << 32) + 1, ClientState.HOLDING, 1), c.peek(0, 2, Sync.class).message(),
+                "its first request in epoch 1");
         c.release(0);
         c.deliver(0, 2, Release.class);           // overtakes the SYNC
         c.deliver(0, 2, Sync.class);
@@ -399,7 +419,7 @@ class CentralizedTest {
         assertEquals(List.of(), c.violations());
     }
 
-    /** One member of a view, with its protocol over recording effects (default options). */
+    /** One member of a view, with its protocol over recording effects ({@code coordinator=leader}). */
     private record Member(NodeId id, RecordingEffects<CentralizedMessage> fx, MutexProtocol<CentralizedMessage> p) {
 
         static Member of(View view, int index) {

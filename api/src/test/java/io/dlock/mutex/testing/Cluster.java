@@ -46,6 +46,7 @@ public final class Cluster<M extends ProtocolMessage> {
     private final MutexProtocolDefinition<M> definition;
     private final ProtocolOptions options;
     private final boolean lazy;
+    private final String lockName;
     private View view;
     private final Map<NodeId, MutexProtocol<M>> protocols = new TreeMap<>();
     private final Map<NodeId, RecordingEffects<M>> effects = new TreeMap<>();
@@ -63,13 +64,20 @@ public final class Cluster<M extends ProtocolMessage> {
 
     /** Nodes {@code 0..n-1} running {@code definition} with {@code options}, epoch 1, all starting idle. */
     public Cluster(MutexProtocolDefinition<M> definition, int n, ProtocolOptions options) {
-        this(definition, n, options, false);
+        this(definition, n, options, false, ProtocolContext.DEFAULT_LOCK_NAME);
     }
 
-    private Cluster(MutexProtocolDefinition<M> definition, int n, ProtocolOptions options, boolean lazy) {
+    /** Nodes {@code 0..n-1} running {@code definition} for the lock {@code lockName}, epoch 1, all starting idle. */
+    public Cluster(MutexProtocolDefinition<M> definition, int n, ProtocolOptions options, String lockName) {
+        this(definition, n, options, false, lockName);
+    }
+
+    private Cluster(MutexProtocolDefinition<M> definition, int n, ProtocolOptions options, boolean lazy,
+                    String lockName) {
         this.definition = definition;
         this.options = options;
         this.lazy = lazy;
+        this.lockName = lockName;
         this.view = View.ofRange(1, n);
         if (!lazy) {
             for (NodeId member : view.members()) {
@@ -84,7 +92,13 @@ public final class Cluster<M extends ProtocolMessage> {
      */
     public static <M extends ProtocolMessage> Cluster<M> lazy(MutexProtocolDefinition<M> definition, int n,
                                                               ProtocolOptions options) {
-        return new Cluster<>(definition, n, options, true);
+        return lazy(definition, n, options, ProtocolContext.DEFAULT_LOCK_NAME);
+    }
+
+    /** As {@link #lazy(MutexProtocolDefinition, int, ProtocolOptions)}, for the lock {@code lockName}. */
+    public static <M extends ProtocolMessage> Cluster<M> lazy(MutexProtocolDefinition<M> definition, int n,
+                                                              ProtocolOptions options, String lockName) {
+        return new Cluster<>(definition, n, options, true, lockName);
     }
 
     /** Nodes {@code 0..n-1} with default options. */
@@ -100,7 +114,7 @@ public final class Cluster<M extends ProtocolMessage> {
     private MutexProtocol<M> create(NodeId node, View initial, boolean startsIdle) {
         RecordingEffects<M> fx = new RecordingEffects<>(node, initial);
         effects.put(node, fx);
-        MutexProtocol<M> protocol = definition.create(new ProtocolContext<>(node, initial, fx, options, startsIdle));
+        MutexProtocol<M> protocol = definition.create(new ProtocolContext<>(node, initial, fx, options, startsIdle, 0, lockName));
         protocols.put(node, protocol);
         if (!fx.drainSent().isEmpty() || !fx.drainGrants().isEmpty()) {
             violations.add(node + " acted in its constructor; effects are for event handlers");
@@ -355,6 +369,19 @@ public final class Cluster<M extends ProtocolMessage> {
         NodeId n = id(node);
         action.accept(protocols.get(n));
         collect(n);
+    }
+
+    /**
+     * {@code node}'s process ends and a new run of it, with the same id, has no state yet: its protocol, and whether it
+     * waits or holds, are forgotten (its next event creates a fresh instance, {@code startsIdle = false}). Messages in
+     * flight to it reach the new run.
+     */
+    public void restart(long node) {
+        NodeId n = id(node);
+        protocols.remove(n);
+        effects.remove(n);
+        waiting.remove(n);
+        inCS.remove(n);
     }
 
     /** Records an ME3 violation if a request is still waiting (call when nothing is in flight). */

@@ -84,7 +84,11 @@ public final class FaultPlan {
          * the token in flight is lost with it, see {@link #detectCrashes}).
          */
         LAST_SENDER,
-        /** The highest live member (the coordinator of the centralized algorithm). */
+        /**
+         * The highest live member (the coordinator of the centralized algorithm with {@code coordinator=leader}; with
+         * the default per-name choice too on up to 5 nodes 0..N-1, where the simulator's lock name is owned by the
+         * highest id).
+         */
         HIGHEST,
         /** The lowest live member (the steward of the token census). */
         LOWEST

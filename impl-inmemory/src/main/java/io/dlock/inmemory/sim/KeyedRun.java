@@ -216,7 +216,8 @@ final class KeyedRun<M extends ProtocolMessage> {
             incarnations++;
             lock.counters.clear();
             lock.timers.clear();
-            return definition.create(new ProtocolContext<>(self, view, new Effects(lock), options, false, floor));
+            return definition.create(new ProtocolContext<>(self, view, new Effects(lock), options, false, floor,
+                    lock.name));
         }
 
         /** Runs {@code event} now, or keeps it until the round that froze the lock is decided. */

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.MutexAlgorithm;
+import io.dlock.mutex.common.RendezvousHash;
+import io.dlock.protocol.ProtocolContext;
+import io.dlock.spi.View;
 import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.NodeId;
@@ -34,14 +37,20 @@ class MutexAlgorithmsSimulationTest {
     /**
      * Exact network messages of a failure-free run, per algorithm (docs/algorithms.md CEN-1, RA-1, LAM-1): the
      * identity the test asserts, written once. Centralized: 3 per entry of a node other than the
-     * coordinator (the highest id), 0 for the coordinator's own (CEN-5).
+     * coordinator, 0 for the coordinator's own (CEN-5); the coordinator is the owner of the simulated lock's name
+     * among nodes 0..N-1 (the default per-name choice, docs/algorithms.md A1 rule 7).
      */
     private static final Map<MutexAlgorithm, ToLongFunction<SimulationResult>> EXACT_MESSAGES =
             new EnumMap<>(Map.of(
                     MutexAlgorithm.CENTRALIZED,
-                    r -> 3 * (r.entries() - r.entriesByNode().get(r.nodes() - 1)),
+                    r -> 3 * (r.entries() - r.entriesByNode().get(coordinatorIndex(r.nodes()))),
                     MutexAlgorithm.RICART_AGRAWALA, r -> 2L * (r.nodes() - 1) * r.entries(),
                     MutexAlgorithm.LAMPORT, r -> 3L * (r.nodes() - 1) * r.entries()));
+
+    /** The index of the simulated lock's coordinator among nodes 0..n-1, by its name (docs/algorithms.md A1 rule 7). */
+    private static int coordinatorIndex(int n) {
+        return (int) RendezvousHash.owner(ProtocolContext.DEFAULT_LOCK_NAME, View.ofRange(1, n)).value();
+    }
 
     /**
      * Message claims of the algorithms whose count per entry depends on the schedule (docs/algorithms.md Part G),

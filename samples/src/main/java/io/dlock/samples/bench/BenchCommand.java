@@ -12,8 +12,10 @@ import picocli.CommandLine.Mixin;
 /**
  * {@code dlock bench}: measures every mutual-exclusion algorithm on a real network, in one JVM:
  * <ul>
- *   <li><b>uncontended latency</b>: one thread on node 1 (never the centralized coordinator, which is
- *       the highest id) takes and releases the lock in a loop while nobody else wants it; median and
+ *   <li><b>uncontended latency</b>: one thread on node 1 (never the centralized coordinator of the lock
+ *       {@code uncontended}: with the default per-name choice its name's owner among nodes 1..N is another node
+ *       for every N from 2 to 64, with {@code coordinator=leader} it is the highest id) takes and releases the
+ *       lock in a loop while nobody else wants it; median and
  *       p99 of lock+unlock, from a sorted array of every sample;</li>
  *   <li><b>contended throughput</b>: every node runs T threads that take and release the lock in a
  *       loop; lock+unlock per second over the whole cluster, messages per entry (from

@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * idle expiry is {@code --idle-expiry-ms}, every node runs T threads that each lock a uniformly random one of K
  * names ({@code key-0} .. {@code key-(K-1)}) per entry, through the harness's contended loop
  * ({@link io.dlock.bench.BenchHarness#contendedPicking}). A row reports the throughput of the whole cluster, the
- * messages per entry of all the nodes' locks over the measured window, and the heap retained per name used: the
+ * messages per entry of all the nodes' locks over the measured window, how those messages spread over the nodes
+ * (the largest share handled by one node, Jain's index over the nodes), and the heap retained per name used: the
  * heap after the run, once the idle names are reclaimed (or the wait for that ran out), minus the heap before the
  * run, over the distinct names the run used.
  *
@@ -77,7 +78,8 @@ final class BenchPerKey {
         double bytesPerName = names == 0 ? Double.NaN : (double) (after - before) / names;
         return new BenchRow("dlock", transport, variant.name(), KIND, services.size(), perNode, handoff, m.count(),
                 Double.NaN, Double.NaN, m.opsPerSec(), sent.perEntry(m.count()), m.jain(), m.maxRun(), m.failures(),
-                new BenchRow.PerKey(keys, names, bytesPerName, liveEngines)).withCpu(m.cpuUsPerOp());
+                new BenchRow.PerKey(keys, names, bytesPerName, liveEngines, sent.maxNodeShare(), sent.nodeJain()))
+                .withCpu(m.cpuUsPerOp());
     }
 
     /** For each entry, the lock of a uniformly random one of {@code keys} names on this node, marked as used. */

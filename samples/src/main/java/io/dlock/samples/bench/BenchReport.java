@@ -74,15 +74,16 @@ final class BenchReport {
         if (!perKey.isEmpty()) {
             sb.append("Per key: every node runs T threads, each entry locks a uniformly random one of K names; "
                     + "then the idle names are reclaimed\n");
-            sb.append(rd(rounds)).append(String.format(Locale.ROOT, "%-9s %-16s %5s %3s %7s %8s %10s %10s %8s %10s %7s %8s%n", "transport",
-                    "algorithm", "nodes", "T", "handoff", "K", "ops/s", "msgs/entry", "names", "B/name", "engines",
-                    "failures"));
+            sb.append(rd(rounds)).append(String.format(Locale.ROOT, "%-9s %-16s %5s %3s %7s %8s %10s %10s %6s %9s %8s %8s %10s %7s %8s%n", "transport",
+                    "algorithm", "nodes", "T", "handoff", "K", "ops/s", "msgs/entry", "jain", "max share", "x 1/N",
+                    "msg jain", "names", "B/name", "engines", "failures"));
             for (BenchRow r : perKey) {
                 BenchRow.PerKey p = r.perKey();
-                sb.append(rd(rounds, r)).append(String.format(Locale.ROOT, "%-9s %-16s %5d %3d %7d %8d %10s %10s %8d %10s %7d %8d%n",
+                sb.append(rd(rounds, r)).append(String.format(Locale.ROOT, "%-9s %-16s %5d %3d %7d %8d %10s %10s %6s %9s %8s %8s %10d %10s %7d %8d%n",
                         r.transport(), r.algorithm(), r.nodes(), r.threads(), r.handoff(), p.keys(),
-                        f(r.opsPerSec(), "%.0f"), f(r.msgsPerEntry(), "%.2f"), p.names(), f(p.bytesPerName(), "%.0f"),
-                        p.liveEngines(), r.failures()));
+                        f(r.opsPerSec(), "%.0f"), f(r.msgsPerEntry(), "%.2f"), f(r.jain(), "%.3f"),
+                        f(p.maxNodeShare(), "%.3f"), f(p.maxNodeShare() * r.nodes(), "%.2f"), f(p.nodeMsgJain(), "%.3f"),
+                        p.names(), f(p.bytesPerName(), "%.0f"), p.liveEngines(), r.failures()));
             }
             sb.append('\n');
         }
@@ -108,7 +109,9 @@ final class BenchReport {
                 + "maxRun: longest run of consecutive entries by one node.%n"));
         if (!perKey.isEmpty()) {
             sb.append("Per key: msgs/entry counts every lock of the nodes (not the reclamation rounds). names: distinct "
-                    + "names used (warm-up too).\nB/name: heap retained after reclamation (after - before the run, "
+                    + "names used (warm-up too).\nmax share: the largest share of those messages handled (sent + "
+                    + "received) by one node; x 1/N: that share times the nodes (1 = even).\nmsg jain: Jain's index "
+                    + "over the nodes' messages handled (1 = even).\nB/name: heap retained after reclamation (after - before the run, "
                     + "after System.gc()) / names, all nodes together;\nwith few names (small K) it is mostly the "
                     + "heap's noise. engines: lock engines still live then (0 = all reclaimed).\n");
         }

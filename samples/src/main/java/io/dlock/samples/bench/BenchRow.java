@@ -53,10 +53,19 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
      * @param names        distinct names the run used (warm-up included)
      * @param bytesPerName heap retained after reclamation per name used (all nodes together); NaN if not measured
      * @param liveEngines  lock engines still live on the nodes when the heap was measured (all nodes together)
+     * @param maxNodeShare the largest share of the measured window's messages handled (sent plus received) by one
+     *                     node; NaN if not measured
+     * @param nodeMsgJain  Jain's index over the nodes' messages handled in the measured window; NaN if not measured
      */
-    record PerKey(int keys, long names, double bytesPerName, long liveEngines) {
+    record PerKey(int keys, long names, double bytesPerName, long liveEngines, double maxNodeShare,
+                  double nodeMsgJain) {
         /** The figures of a row that is not a per-key one. */
         static final PerKey NONE = new PerKey(0, 0, Double.NaN, 0);
+
+        /** Figures without the spread of messages over the nodes. */
+        PerKey(int keys, long names, double bytesPerName, long liveEngines) {
+            this(keys, names, bytesPerName, liveEngines, Double.NaN, Double.NaN);
+        }
     }
 
     /**
@@ -130,12 +139,13 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                         + "\"kind\": \"%s\", \"nodes\": %d, \"threads\": %d, \"handoff\": %d, \"samples\": %d, "
                         + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": %s, \"jain\": %s, "
                         + "\"maxRun\": %d, \"failures\": %d, \"keys\": %d, \"names\": %d, \"bytesPerName\": %s, "
-                        + "\"liveEngines\": %d, \"pairedWith\": \"%s\", \"cpuUs\": %s, \"framesPerEntry\": %s, "
-                        + "\"round\": %d}",
+                        + "\"liveEngines\": %d, \"maxNodeShare\": %s, \"nodeMsgJain\": %s, \"pairedWith\": \"%s\", "
+                        + "\"cpuUs\": %s, \"framesPerEntry\": %s, \"round\": %d}",
                 system, transport, algorithm, kind, nodes, threads, handoff, samples, Json.number(medianUs, 3),
                 Json.number(p99Us, 3), Json.number(opsPerSec, 3), Json.number(msgsPerEntry, 3), Json.number(jain, 3),
                 maxRun, failures, perKey.keys(), perKey.names(), Json.number(perKey.bytesPerName(), 1),
-                perKey.liveEngines(), pairedWith, Json.number(cpuUs, 2), Json.number(framesPerEntry, 3), round);
+                perKey.liveEngines(), Json.number(perKey.maxNodeShare(), 4), Json.number(perKey.nodeMsgJain(), 4),
+                pairedWith, Json.number(cpuUs, 2), Json.number(framesPerEntry, 3), round);
         if (!kind.equals(BenchIdle.KIND)) {
             return json;
         }
@@ -165,7 +175,8 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                 f.get("kind"), (int) num(f, "nodes"), (int) num(f, "threads"), (int) num(f, "handoff"), (long) num(f, "samples"),
                 num(f, "medianUs"), num(f, "p99Us"), num(f, "opsPerSec"), num(f, "msgsPerEntry"), num(f, "jain"),
                 (long) num(f, "maxRun"), (long) num(f, "failures"), new PerKey((int) num(f, "keys"),
-                (long) num(f, "names"), num(f, "bytesPerName"), (long) num(f, "liveEngines")),
+                (long) num(f, "names"), num(f, "bytesPerName"), (long) num(f, "liveEngines"), num(f, "maxNodeShare"),
+                num(f, "nodeMsgJain")),
                 f.getOrDefault("pairedWith", ""), num(f, "cpuUs"), num(f, "framesPerEntry"),
                 new Idle(num(f, "messagesPerSec"), num(f, "cpuCores")), f.containsKey("round") ? (int) num(f, "round") : 1));
     }

@@ -148,7 +148,8 @@ class BenchCommandTest {
         "--idle --baselines|--idle|measures only the idle cost; it cannot be combined with --baselines",
         "--mutex-option idle-pause-ms|--mutex-option|'idle-pause-ms' is not NAME=VALUE; e.g. idle-pause-ms=10",
         "--algorithms token-ring,centralized --mutex-option idle-pause-ms=10|--mutex-option|unknown configuration key"
-                + " 'dlock.mutex.idle-pause-ms' for dlock.mutex=centralized; allowed options: dlock.mutex.send-denied",
+                + " 'dlock.mutex.idle-pause-ms' for dlock.mutex=centralized; allowed options: dlock.mutex.coordinator,"
+                + " dlock.mutex.send-denied",
         "--algorithms token-ring --mutex-option idle-pause-ms=x|--mutex-option|dlock.mutex.idle-pause-ms=x"})
     void badValue_usageErrorExit2(String args, String option, String message) {
         Run r = Run.dlock(("bench " + args).split(" "));
@@ -197,7 +198,7 @@ class BenchCommandTest {
     @Test
     void perKeyRowFormat() {
         BenchRow row = new BenchRow("dlock", "inmemory", "centralized", BenchPerKey.KIND, 3, 4, 0, 5000, Double.NaN,
-                Double.NaN, 2500, 2.5, 0.99, 7, 0, new BenchRow.PerKey(1000, 998, 312.5, 2));
+                Double.NaN, 2500, 2.5, 0.99, 7, 0, new BenchRow.PerKey(1000, 998, 312.5, 2, 0.3521, 0.9876));
         BenchRow back = BenchRow.parse(row.json()).orElseThrow();
         assertEquals(row.perKey(), back.perKey());
         assertEquals(2.5, back.msgsPerEntry(), 1e-9);
@@ -208,6 +209,7 @@ class BenchCommandTest {
         assertEquals(BenchRow.PerKey.NONE.keys(), baseline.perKey().keys());
         assertEquals(0, baseline.perKey().names());
         assertTrue(Double.isNaN(baseline.perKey().bytesPerName()));
+        assertTrue(Double.isNaN(baseline.perKey().maxNodeShare()) && Double.isNaN(baseline.perKey().nodeMsgJain()));
         assertEquals(50.0, baseline.opsPerSec(), 1e-9);
     }
 
@@ -289,6 +291,10 @@ class BenchCommandTest {
         assertTrue(row.get("bytesPerName").isNumber() && Double.isFinite(row.get("bytesPerName").asDouble()),
                 r::toString);
         assertTrue(row.get("liveEngines").asLong() >= 0, r::toString);
+        double share = row.get("maxNodeShare").asDouble();
+        assertTrue(share >= 1.0 / 3 - 1e-9 && share <= 1, "one node's share of the messages: " + r);
+        double jain = row.get("nodeMsgJain").asDouble();
+        assertTrue(jain >= 1.0 / 3 - 1e-9 && jain <= 1 + 1e-9, "Jain's index over the nodes' messages: " + r);
         assertTrue(rows.stream().filter(n -> n.get("kind").asText().equals("contended"))
                 .allMatch(n -> n.get("keys").asInt() == 0 && n.get("bytesPerName").isNull()), r::toString);
     }
