@@ -39,11 +39,13 @@ public final class ChildJvms implements AutoCloseable {
      * Starts node {@code node}: {@code java} with a small heap, the serial collector and C1 only, then
      * {@code jvmOptions}, this JVM's class path, {@code mainClass} and {@code args}.
      *
-     * @throws IllegalArgumentException if a child with that number was started already
+     * A child that was killed or has exited may be started again under its number.
+     *
+     * @throws IllegalArgumentException if a child with that number is running
      */
     public void start(int node, List<String> jvmOptions, String mainClass, List<String> args) throws IOException {
-        if (processes.containsKey(node)) {
-            throw new IllegalArgumentException("child " + node + " is started already; started: " + processes.keySet());
+        if (processes.containsKey(node) && processes.get(node).isAlive()) {
+            throw new IllegalArgumentException("child " + node + " is running; started: " + processes.keySet());
         }
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));

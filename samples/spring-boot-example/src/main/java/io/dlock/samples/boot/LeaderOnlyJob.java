@@ -7,31 +7,38 @@ import org.slf4j.LoggerFactory;
 import org.springframework.integration.leader.Candidate;
 import org.springframework.integration.leader.Context;
 import org.springframework.scheduling.annotation.Scheduled;
-import org.springframework.stereotype.Component;
 
 /**
- * A job that works only on the leader: a Spring Integration {@link Candidate}, granted and revoked by the
- * {@code DlockLeaderInitiator} of {@link SpringBootExample}. dlock elects the live member with the highest node id,
- * so instance 3 leads while it lives; kill it and instance 2 is granted within the time JGroups takes to see the
- * process gone (1 to 2 s for a {@code kill -9}, whose socket closes).
+ * A job that works only on the leader: a Spring Integration {@link Candidate}, granted and revoked by a leader
+ * initiator of {@link SpringBootExample}. The example has two: one under dlock's election ({@code DlockLeaderInitiator};
+ * dlock elects the live member with the highest node id, so instance 3 leads while it lives), one under Spring's
+ * {@code LockRegistryLeaderInitiator} on dlock's lock registry (the instance that took the lock first leads). Kill the
+ * leader's process and another instance is granted once JGroups has seen the process gone.
  */
-@Component
 public class LeaderOnlyJob implements Candidate {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaderOnlyJob.class);
 
     private final LockService lockService;
+    private final String role;
+    private final String label;
     private final AtomicLong runs = new AtomicLong();
     private volatile boolean leader;
 
-    /** @param lockService this instance's node, for its id in the log */
-    public LeaderOnlyJob(LockService lockService) {
+    /**
+     * @param lockService this instance's node, for its id in the log
+     * @param role        the candidate's role: the election group, or the registry's lock key
+     * @param label       what the log calls the job, e.g. {@code election leader job}
+     */
+    public LeaderOnlyJob(LockService lockService, String role, String label) {
         this.lockService = lockService;
+        this.role = role;
+        this.label = label;
     }
 
     @Override
     public String getRole() {
-        return SpringBootExample.LEADER_GROUP;
+        return role;
     }
 
     @Override
@@ -42,20 +49,20 @@ public class LeaderOnlyJob implements Candidate {
     @Override
     public void onGranted(Context context) {
         leader = true;
-        LOG.info("leadership granted to node {}", lockService.nodeId().value());
+        LOG.info("{}: leadership granted to node {}", label, lockService.nodeId().value());
     }
 
     @Override
     public void onRevoked(Context context) {
         leader = false;
-        LOG.info("leadership revoked from node {}", lockService.nodeId().value());
+        LOG.info("{}: leadership revoked from node {}", label, lockService.nodeId().value());
     }
 
-    /** Every second, on the leader only: logs {@code leader job run <n> on node <id>}. */
+    /** Every second, on the leader only: logs {@code <label> run <n> on node <id>}. */
     @Scheduled(fixedRate = 1000)
     public void work() {
         if (leader) {
-            LOG.info("leader job run {} on node {}", runs.incrementAndGet(), lockService.nodeId().value());
+            LOG.info("{} run {} on node {}", label, runs.incrementAndGet(), lockService.nodeId().value());
         }
     }
 }
