@@ -72,7 +72,8 @@ import java.util.TreeMap;
  *       to be told because a member that never used this lock has no protocol instance to tell it:
  *       the runtime creates one when the first message for the lock arrives. Conversely a new coordinator
  *       without an instance (a member that just joined, or one that never used the lock) cannot ask: so a
- *       client that waits when the view moves its lock to another coordinator sends its SYNC unasked, which
+ *       client that waits at a view change sends its SYNC unasked (also to a coordinator that stays one: it may
+ *       have dropped the client's REQUEST as a message of the old epoch before it had an instance), which
  *       creates that coordinator's instance, whose first event queries everyone (without it, a client whose
  *       REQUEST or GRANT was lost with the old epoch waited until some other node used the lock). The same hand-over happens
  *       when the election changes the coordinator within an epoch ({@link #onLeader}); a client with a
@@ -248,7 +249,8 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         if (roster.isCurrent(epoch) && !now.equals(before)) {
             boolean queryAnswered = now.equals(unansweredQueryFrom); // onView answers the query it sent already
             onView(roster.view());
-            if (!isCoordinator() && !queryAnswered && state != ClientState.IDLE) {
+            // a waiting client's SYNC went out in onView; a holder's is sent here
+            if (!isCoordinator() && !queryAnswered && state == ClientState.HOLDING) {
                 effects.send(now, clientSync()); // an idle client has no GRANT to lose; a new coordinator asks anyway
             }
         }
@@ -359,7 +361,6 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
     @Override
     public void onView(View newView) {
-        NodeId before = coordinatorId();
         if (!roster.isCurrent(newView.epoch())) {
             unansweredQueryFrom = null; // queries of older epochs are void; the new coordinator asks again
         }
@@ -384,10 +385,12 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
             if (coordinatorId().equals(unansweredQueryFrom)) {
                 unansweredQueryFrom = null;
                 effects.send(coordinatorId(), clientSync()); // its query came before we knew it
-            } else if (state == ClientState.WAITING && !coordinatorId().equals(before)) {
-                // the lock moved to a coordinator that may have no instance for it yet (a member that just joined,
-                // or one that never used the lock): it would not ask, and our REQUEST or GRANT may be lost with the
-                // old epoch; our SYNC creates its instance, whose first event then queries everyone
+            } else if (state == ClientState.WAITING) {
+                // the coordinator may have no instance for the lock (a member that just joined, one that never
+                // used the lock, or one that dropped our REQUEST as a message of the old epoch before it had made
+                // one): it would not ask, and our REQUEST or GRANT may be lost with the old epoch; our SYNC creates
+                // its instance, whose first event then queries everyone. A coordinator that asks anyway gets the
+                // same SYNC twice, which changes nothing.
                 effects.send(coordinatorId(), clientSync());
             }
         }
