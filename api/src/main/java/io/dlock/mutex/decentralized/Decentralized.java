@@ -354,10 +354,10 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         if (holder == null && barrier.isComplete() && admitted) {
             holder = client;
             holderAttempt = a;
-            if (reserved != null) {
+            if (reserved != null && (reserved.equals(client) || clientTries >= reservedTries)) {
                 reserved = null; // served: the reserved client or one that has waited as long
                 effects.cancelTimer(RESERVE);
-            }
+            } // else: a newer attempt of the vote's holder kept the vote; the reservation stands
             if (!client.equals(self)) {
                 courtesyOwed = false; // another client got this replica's vote: the courtesy is paid
             }

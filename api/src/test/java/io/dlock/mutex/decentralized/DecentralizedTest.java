@@ -187,6 +187,25 @@ class DecentralizedTest {
         assertFalse(fxA.timers().containsKey(Decentralized.RESERVE), "served: the reservation is over");
     }
 
+    /**
+     * Rule 11's exception: a newer attempt of the client holding the vote keeps the vote (its RELEASE, with its
+     * token, may still be on the way), and the reservation of the client that waited longest stands.
+     */
+    @Test
+    void aHoldersNewerAttemptKeepsTheVoteAndTheReservationStands() {
+        RecordingEffects<DecentralizedMessage> fxA = new RecordingEffects<>(A, THREE);
+        MutexProtocol<DecentralizedMessage> pa = replicaVotingForB(fxA);
+        pa.onMessage(C, new Request(1, 3)); // reserved for C
+        pa.onMessage(B, new Request(2, 1)); // B's newer attempt, before its RELEASE of attempt 1
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(C, new Deny(1, true)),
+                new RecordingEffects.Sent<DecentralizedMessage>(B, new Grant(2, 0))), fxA.drainSent());
+        pa.onMessage(B, new Release(2, 0));
+        pa.onMessage(B, new Request(3, 1)); // C still goes first
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(B, new Deny(3, false))), fxA.drainSent());
+        pa.onMessage(C, new Request(2, 4));
+        assertEquals(List.of(new RecordingEffects.Sent<DecentralizedMessage>(C, new Grant(2, 0))), fxA.drainSent());
+    }
+
     /** Rule 11: a request that has tried more than the reserved client takes the reservation. */
     @Test
     void aClientThatTriedMoreTakesTheReservation() {
