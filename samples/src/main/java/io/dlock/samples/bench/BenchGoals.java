@@ -1,5 +1,6 @@
 package io.dlock.samples.bench;
 
+import io.dlock.DlockConfig;
 import io.dlock.MutexAlgorithm;
 import io.dlock.protocol.AlgorithmDefinitions;
 import io.dlock.samples.MutexVariantConverter;
@@ -26,6 +27,10 @@ import java.util.function.ToDoubleFunction;
  *   <li>a held token re-entered with no message (suzuki-kasami's uncontended run) in &le; 2 &micro;s;</li>
  *   <li>every algorithm &ge; 2 &times; JGroups CENTRAL_LOCK2 on uncontended latency and on contended throughput
  *       with 1 and 4 threads per node (3 nodes, the baselines' size);</li>
+ *   <li>dlock's default configuration ({@link DlockConfig#DEFAULT_MUTEX}) &ge; 2 &times; every peer of
+ *       {@code --baselines} (Hazelcast, Redisson, Curator, etcd, CENTRAL_LOCK2) on every workload the peers ran
+ *       (uncontended latency, contended and per-key throughput), in every round: one line per peer, its worst
+ *       workload and round;</li>
  *   <li>contended throughput with 4 threads per node &ge; with 1, for every algorithm and size, and Jain's index
  *       &ge; 0.95 at 4 threads for the algorithms that promise no starvation;</li>
  *   <li>the token algorithms' saturated throughput (4 threads per node) &ge; 1.5 &times; centralized's, at 3 and 5
@@ -85,6 +90,7 @@ final class BenchGoals {
                 r -> atMost("held token re-entered, no message (suzuki-kasami), us", r.medianUs(), 2.0, ""),
                 () -> missing("held token re-entered, no message (suzuki-kasami), us"));
         againstCentralLock2();
+        againstPeers();
         threadsScale();
         tokensAgainstCentralized();
     }
@@ -113,6 +119,22 @@ final class BenchGoals {
                 missing(w);
             }
         }
+    }
+
+    /**
+     * dlock's default configuration at least twice as fast as every peer, on each workload the peers ran and in each
+     * round: a line per peer with its worst cell. Nothing when no peer ran (a run without {@code --baselines}).
+     */
+    private void againstPeers() {
+        String algorithm = DlockConfig.DEFAULT_MUTEX.configName();
+        List<BenchPeersReport.PeerRatio> ratios = BenchPeersReport.ratios(rows, algorithm);
+        ratios.stream().map(BenchPeersReport.PeerRatio::peer).distinct().forEach(peer -> {
+            BenchPeersReport.PeerRatio worst = ratios.stream().filter(r -> r.peer().equals(peer))
+                    .min(Comparator.comparingDouble(BenchPeersReport.PeerRatio::ratio)).orElseThrow();
+            long cells = ratios.stream().filter(r -> r.peer().equals(peer)).count();
+            atLeast("dlock default (" + algorithm + ") / " + peer + ", worst of " + cells + " workload-rounds",
+                    worst.ratio(), 2.0, worst.label() + ", round " + worst.round());
+        });
     }
 
     /** 4 threads per node at least as fast as 1, for every algorithm and size; fairness kept. */

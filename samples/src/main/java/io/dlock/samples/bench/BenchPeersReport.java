@@ -96,6 +96,44 @@ final class BenchPeersReport {
         return sb.toString();
     }
 
+    /**
+     * One cell of the dlock/peer ratios: how many times faster one dlock algorithm was than one peer on one workload
+     * in one round.
+     *
+     * @param peer     the peer's system name
+     * @param workload the workload both ran
+     * @param label    the workload as the report names it ("uncontended", "3x4", "K=1000 3x4")
+     * @param round    the round both ran in
+     * @param ratio    dlock's speed over the peer's ({@link #ratio}): above 1, dlock is faster
+     */
+    record PeerRatio(String peer, Workload workload, String label, int round, double ratio) {
+    }
+
+    /**
+     * Every ratio of dlock's {@code algorithm} (JGroups, no local hand-off, at the peers' node count) over each peer,
+     * per workload and round where both ran; empty where no peer ran.
+     */
+    static List<PeerRatio> ratios(List<BenchRow> rows, String algorithm) {
+        List<BenchRow> peerRows = rows.stream().filter(BenchPeersReport::isPeer).toList();
+        if (peerRows.isEmpty()) {
+            return List.of();
+        }
+        BenchPeersReport report = new BenchPeersReport(rows, peerRows);
+        String dlock = DLOCK + " " + algorithm;
+        List<PeerRatio> out = new ArrayList<>();
+        for (String peer : report.peerSystems) {
+            for (Workload w : report.workloads) {
+                for (int round : report.rounds) {
+                    double r = ratio(report.find(dlock, w, round), report.find(peer, w, round), w);
+                    if (!Double.isNaN(r)) {
+                        out.add(new PeerRatio(peer, w, w.label(report.nodes), round, r));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     /** Whether the row is a peer's: neither dlock's nor the JGroups floor's. */
     static boolean isPeer(BenchRow r) {
         return !r.system().equals(DLOCK) && !r.kind().equals("floor");

@@ -93,6 +93,42 @@ class BenchGoalsTest {
                 + "\\s+1\\.12\\s+3\\.00\\s+-\\s+-")), report); // no frames, no CPU time measured
     }
 
+    /**
+     * dlock's default configuration against each peer: a line per peer, judged on its worst workload and round, and
+     * no such line in a run without peers.
+     */
+    @Test
+    void theDefaultConfigurationIsJudgedAgainstEveryPeerOnItsWorstCell() {
+        List<BenchRow> rows = new ArrayList<>();
+        double[][] dlock = {{50, 3000}, {60, 2800}}; // per round: uncontended median us, 3x1 ops/s
+        double[][] hazelcast = {{300, 1000}, {200, 1000}};
+        double[][] redisson = {{150, 2000}, {130, 2000}};
+        for (int round = 1; round <= 2; round++) {
+            double[] d = dlock[round - 1];
+            double[] h = hazelcast[round - 1];
+            double[] r = redisson[round - 1];
+            rows.add(uncontended("centralized", d[0], 3).inRound(round));
+            rows.add(contended("dlock", "centralized", 3, 1, d[1], 0.99).inRound(round));
+            rows.add(uncontended("naimi-trehel", 0.4, 0).inRound(round)); // not the default: not judged here
+            rows.add(new BenchRow("hazelcast", "hazelcast", "FencedLock", "uncontended", 3, 1, 0, 100, h[0], h[0], 0,
+                    Double.NaN, Double.NaN, 0, 0).inRound(round));
+            rows.add(contended("hazelcast", "FencedLock", 3, 1, h[1], Double.NaN).inRound(round));
+            rows.add(new BenchRow("redisson", "redis", "RLock", "uncontended", 3, 1, 0, 100, r[0], r[0], 0,
+                    Double.NaN, Double.NaN, 0, 0).inRound(round));
+            rows.add(contended("redisson", "RLock", 3, 1, r[1], Double.NaN).inRound(round));
+        }
+        String text = BenchGoals.text(rows);
+
+        // hazelcast: 6.00, 3.33 uncontended; 3.00, 2.80 at 3x1: the worst is 2.80, round 2
+        assertTrue(line(text, "dlock default (centralized) / hazelcast, worst of 4 workload-rounds")
+                .matches(".*2\\.80\\s+>= 2\\.0\\s+met\\s+3x1, round 2"), text);
+        // redisson: 3.00, 2.17 uncontended; 1.50, 1.40 at 3x1
+        assertTrue(line(text, "dlock default (centralized) / redisson, worst of 4 workload-rounds")
+                .matches(".*1\\.40\\s+>= 2\\.0\\s+NOT met\\s+3x1, round 2"), text);
+        String withoutPeers = BenchGoals.text(rows.stream().filter(r -> r.system().equals("dlock")).toList());
+        assertTrue(withoutPeers.lines().noneMatch(l -> l.startsWith("dlock default")), withoutPeers);
+    }
+
     @Test
     void goalsOfASavedRun(@TempDir Path dir) throws Exception {
         Path saved = dir.resolve("run.json");
