@@ -228,11 +228,11 @@ final class BenchGoals {
     }
 
     private void line(String what, double measured, String target, boolean met, String note) {
-        lines.add(String.format(Locale.ROOT, "%-72s %8.2f  %-7s %-8s %s", what, measured, target,
+        lines.add(String.format(Locale.ROOT, "%-78s %8.2f  %-7s %-8s %s", what, measured, target,
                 met ? "met" : "NOT met", note).stripTrailing());
     }
 
     private void missing(String what) {
-        lines.add(String.format(Locale.ROOT, "%-72s %8s  %-7s %s", what, "-", "", "not measured"));
+        lines.add(String.format(Locale.ROOT, "%-78s %8s  %-7s %s", what, "-", "", "not measured"));
     }
 }
