@@ -28,7 +28,8 @@ final class Availability {
     static List<FaultWindowFigures> figures(List<FaultWindow> windows, List<Grant> grants, Set<Integer> nodes,
                                             long lastAt) {
         List<FaultWindowFigures> figures = new ArrayList<>(windows.size());
-        for (FaultWindow w : windows) {
+        for (int index = 0; index < windows.size(); index++) {
+            FaultWindow w = windows.get(index);
             Set<Integer> majority = new HashSet<>(w.majority() != null ? w.majority() : nodes);
             if (w.majority() == null) {
                 majority.removeAll(w.targets());
@@ -52,13 +53,34 @@ final class Availability {
                 previous = g.at();
             }
             Map<Integer, Long> rejoin = new LinkedHashMap<>();
+            Map<Integer, Long> afterLastHeal = new LinkedHashMap<>();
             for (int target : w.targets()) {
-                rejoin.put(target, w.endAt() == Hold.NONE ? Hold.NONE : firstGrantOf(target, grants, w.endAt()));
+                long r = w.endAt() == Hold.NONE ? Hold.NONE : firstGrantOf(target, grants, w.endAt());
+                rejoin.put(target, r);
+                afterLastHeal.put(target, r == Hold.NONE ? Hold.NONE
+                        : r - (lastHealBefore(windows, index, w.endAt() + r) - w.endAt()));
             }
             figures.add(new FaultWindowFigures(w.kind(), w.targets(), w.beginAt(), w.endAt(), firstMajorityGrant,
-                    longestGap, rejoin));
+                    longestGap, rejoin, afterLastHeal));
         }
         return figures;
+    }
+
+    /**
+     * The last heal at or before {@code grantAt} of window {@code index} and of the later windows that began before
+     * {@code grantAt}: the latest of their ends, where a window not ended by {@code grantAt} counts as ending there.
+     */
+    private static long lastHealBefore(List<FaultWindow> windows, int index, long grantAt) {
+        long heal = windows.get(index).endAt();
+        for (int i = index + 1; i < windows.size(); i++) {
+            FaultWindow later = windows.get(i);
+            if (later.beginAt() >= grantAt) {
+                continue;
+            }
+            long end = later.endAt() == Hold.NONE ? grantAt : Math.min(later.endAt(), grantAt);
+            heal = Math.max(heal, end);
+        }
+        return heal;
     }
 
     /** The longest time between two consecutive grants (of any clients); -1 with fewer than two grants. */

@@ -354,13 +354,18 @@ public final class CheckReport {
             return;
         }
         s.append("Fault windows (ms since the first event; the gap is the longest without a majority grant in "
-                + "[begin, end + 10 s]; rejoin is from the end to each target's first grant):\n");
+                + "[begin, end + 10 s]; rejoin is from the end to each target's first grant, and, where later "
+                + "faults began before that grant, from the last of their heals):\n");
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"kind", "targets", "begin", "end", "first majority grant", "longest majority gap",
             "rejoin"});
         for (FaultWindowFigures w : windows) {
             List<String> rejoin = new ArrayList<>();
-            w.rejoinNanos().forEach((node, nanos) -> rejoin.add(node + ": " + orNone(nanos)));
+            w.rejoinNanos().forEach((node, nanos) -> {
+                long afterLastHeal = w.rejoinAfterLastHealNanos().get(node);
+                rejoin.add(node + ": " + orNone(nanos) + (afterLastHeal == nanos ? ""
+                        : " (" + orNone(afterLastHeal) + " after the last heal)"));
+            });
             rows.add(new String[] {w.kind(), w.targets().isEmpty() ? "-" : w.targets().stream().map(String::valueOf)
                     .collect(Collectors.joining(",")), Millis.number(w.beginNanos()),
                 orNone(w.endNanos()), orNone(w.firstMajorityGrantNanos()), orNone(w.longestMajorityGapNanos()),

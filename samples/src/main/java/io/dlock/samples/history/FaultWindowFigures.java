@@ -30,9 +30,16 @@ import java.util.Objects;
  * @param rejoinNanos             for each target node in order: from the end to the first grant of a client of that
  *                                node at or after it (any incarnation); -1 if there was none (or the window never
  *                                ended). Unmodifiable
+ * @param rejoinAfterLastHealNanos for each target node in order: the same first grant, measured from the last heal
+ *                                before it. That is this window's end, unless later faults began before the target's
+ *                                first grant: then it is the latest end among them (a fault still going on at the grant
+ *                                counts as ending there, so the figure is 0). Equal to {@code rejoinNanos} when the
+ *                                target was granted before the next fault began; it judges a chain of overlapping
+ *                                faults as one, from its last heal. -1 where {@code rejoinNanos} is -1. Unmodifiable
  */
 public record FaultWindowFigures(String kind, List<Integer> targets, long beginNanos, long endNanos,
-        long firstMajorityGrantNanos, long longestMajorityGapNanos, Map<Integer, Long> rejoinNanos) {
+        long firstMajorityGrantNanos, long longestMajorityGapNanos, Map<Integer, Long> rejoinNanos,
+        Map<Integer, Long> rejoinAfterLastHealNanos) {
 
     /** After a window's end, majority grants still count towards its longest gap for this long. */
     public static final long SETTLE_NANOS = 10_000_000_000L;
@@ -47,11 +54,13 @@ public record FaultWindowFigures(String kind, List<Integer> targets, long beginN
      * @param firstMajorityGrantNanos from the begin to the first majority grant, or -1
      * @param longestMajorityGapNanos the longest gap between majority grants, or -1
      * @param rejoinNanos             per target, from the end to its first grant, or -1
-     * @throws NullPointerException if {@code kind}, {@code targets} or {@code rejoinNanos} is null
+     * @param rejoinAfterLastHealNanos per target, from the last heal before its first grant to that grant, or -1
+     * @throws NullPointerException if {@code kind}, {@code targets} or a map is null
      */
     public FaultWindowFigures {
         Objects.requireNonNull(kind, "kind");
         targets = List.copyOf(targets);
         rejoinNanos = Collections.unmodifiableMap(new LinkedHashMap<>(rejoinNanos));
+        rejoinAfterLastHealNanos = Collections.unmodifiableMap(new LinkedHashMap<>(rejoinAfterLastHealNanos));
     }
 }

@@ -74,7 +74,9 @@
  *       killed before it logged).</li>
  *   <li><b>Availability</b> (figures, no verdict): per fault window, the time from its begin to the next grant of a
  *       majority client, the longest gap between majority grants within [begin, end + 10 s], and each target's
- *       rejoin time from the end to its first grant; and the longest stall between any two grants of the run.</li>
+ *       rejoin time from the end to its first grant, and also from the last heal before that grant (where later
+ *       faults began before the target was granted, the latest of their ends: a chain of overlapping faults is
+ *       judged from its last heal); and the longest stall between any two grants of the run.</li>
  * </ol>
  * A failed start, an {@code error} and a client's events out of sequence (a recorder's bug, e.g. {@code granted}
  * without {@code acquire}) are violations too: {@link io.dlock.samples.history.CheckReport#valid()} is true only

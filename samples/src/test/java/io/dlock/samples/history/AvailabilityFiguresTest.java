@@ -50,14 +50,56 @@ class AvailabilityFiguresTest {
         CheckReport r = HistoryChecker.check(scenario());
         assertTrue(r.valid(), r::summary);
         assertEquals(List.of(
-                new FaultWindowFigures("pause", List.of(3), ms(50), ms(500), ms(80), ms(220), Map.of(3, ms(150))),
+                // node 3's first grant after the pause (650) came during the split (600 to 700): 0 after the last
+                // heal; so did node 2's after the split, during the kill of 2 (never ended)
+                new FaultWindowFigures("pause", List.of(3), ms(50), ms(500), ms(80), ms(220), Map.of(3, ms(150)),
+                        Map.of(3, 0L)),
                 new FaultWindowFigures("split", List.of(1, 2), ms(600), ms(700), ms(50), ms(50),
-                        Map.of(1, ms(9900), 2, ms(19300))),
-                new FaultWindowFigures("kill", List.of(2), ms(15000), -1, -1, -1, Map.of(2, -1L))),
+                        Map.of(1, ms(9900), 2, ms(19300)), Map.of(1, ms(9900), 2, 0L)),
+                new FaultWindowFigures("kill", List.of(2), ms(15000), -1, -1, -1, Map.of(2, -1L), Map.of(2, -1L))),
                 r.windows());
         assertEquals(List.of(1, 2), List.copyOf(r.windows().get(1).rejoinNanos().keySet()), "targets in order");
         assertEquals(ms(9950), r.longestStallNanos());
         assertEquals(8, r.grants());
+    }
+
+    /**
+     * A fault that begins before a healed target's first grant moves the heal its rejoin is judged from: split 1,2
+     * from 100 to 200 ms; node 2 is granted at 500, before the pause of 3 (1000 to 3000 ms) begins, so it is judged
+     * from 200 (300 ms); node 1 is granted only at 4000, after the pause began and ended, so it is judged from the
+     * pause's heal at 3000 (1000 ms, against 3800 from the split's).
+     */
+    @Test
+    void rejoin_afterALaterFaultThatBeganFirst_isMeasuredFromTheLastHeal() {
+        CheckReport r = HistoryChecker.check(history("""
+                0 1.1.0 started 100
+                10 3.1.1 acquire
+                11 3.1.1 granted 1
+                12 3.1.1 release
+                13 3.1.1 released
+                100 nemesis begin split 1,2 majority 3
+                200 nemesis heal split 1,2
+                499 2.1.1 acquire
+                500 2.1.1 granted 2
+                501 2.1.1 release
+                502 2.1.1 released
+                1000 nemesis begin pause 3
+                3000 nemesis end pause 3
+                3499 3.1.1 acquire
+                3500 3.1.1 granted 3
+                3501 3.1.1 release
+                3502 3.1.1 released
+                3999 1.1.1 acquire
+                4000 1.1.1 granted 4
+                4001 1.1.1 release
+                4002 1.1.1 released
+                """));
+        assertTrue(r.valid(), r::summary);
+        FaultWindowFigures split = r.windows().get(0);
+        assertEquals(Map.of(1, ms(3800), 2, ms(300)), split.rejoinNanos());
+        assertEquals(Map.of(1, ms(1000), 2, ms(300)), split.rejoinAfterLastHealNanos());
+        assertEquals(Map.of(3, ms(500)), r.windows().get(1).rejoinAfterLastHealNanos());
+        assertTrue(r.summary().contains("1: 3800.000 (1000.000 after the last heal), 2: 300.000"), r::summary);
     }
 
     /** The summary's table shows the same figures, in milliseconds since the first event, "none" where none. */
@@ -66,8 +108,8 @@ class AvailabilityFiguresTest {
         String summary = HistoryChecker.check(scenario()).summary();
         assertTrue(summary.contains("""
                   kind   targets  begin      end      first majority grant  longest majority gap  rejoin
-                  pause  3        50.000     500.000  80.000                220.000               3: 150.000
-                  split  1,2      600.000    700.000  50.000                50.000                1: 9900.000, 2: 19300.000
+                  pause  3        50.000     500.000  80.000                220.000               3: 150.000 (0.000 after the last heal)
+                  split  1,2      600.000    700.000  50.000                50.000                1: 9900.000, 2: 19300.000 (0.000 after the last heal)
                   kill   2        15000.000  none     none                  none                  2: none
                 """), summary);
         assertTrue(summary.contains("Longest stall between consecutive grants: 9950.000 ms\n"), summary);
