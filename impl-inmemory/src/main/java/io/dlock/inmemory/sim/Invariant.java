@@ -5,8 +5,7 @@ package io.dlock.inmemory.sim;
  * the grant takes effect: the checker's own properties (one holder at a time, increasing fencing
  * tokens, a grant answers an outstanding request) are invariants, and a test adds its own with
  * {@link Simulation#check(Invariant)}. An invariant keeps no state of its own (one instance serves
- * every run of a template, and the runs of a {@link Simulations#runSeeds sweep} call it from several threads at
- * once); what it needs of the run's history is in the {@link LockState}.
+ * every run of a template); what it needs of the run's history is in the {@link LockState}.
  *
  * <p>Every violation is counted and the first one of a run, of any invariant, becomes
  * {@link SimulationResult#firstViolation()} with its virtual time and the event being processed.
