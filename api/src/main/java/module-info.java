@@ -41,7 +41,6 @@
 module io.dlock.api {
     requires org.slf4j;
     requires java.management;
-    requires com.github.benmanes.caffeine;
     // optional: only io.dlock.metrics.DlockMeterBinder uses Micrometer (see that package)
     requires static micrometer.core;
     // optional: only io.dlock.spring.integration uses Spring (automatic module names of spring-integration-core

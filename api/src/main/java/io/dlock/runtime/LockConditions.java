@@ -15,15 +15,15 @@ import java.util.function.Supplier;
  * The conditions of one lock on this node: a {@link ConditionProtocol} per condition name used here (created on
  * first use), and this node's waiters, by waiter number, whose threads the protocols wake. The waiters are
  * registered and forgotten by their own threads ({@link #register}, {@link #forget}); everything else runs on
- * the lock's loop, which owns the protocols. The protocols' messages leave through the lock's
- * {@link LockMessageSender}.
+ * the lock's loop, which owns the protocols. The protocols' messages leave through the lock's send path
+ * ({@link Outgoing}).
  */
 final class LockConditions {
 
     private final NodeId self;
     /** The lock's current view, read on the loop. */
     private final Supplier<View> view;
-    private final LockMessageSender<?> sender;
+    private final Outgoing sender;
     private static final VarHandle WAITERS;
     private static final VarHandle LAST_WAITER;
 
@@ -52,7 +52,14 @@ final class LockConditions {
     /** The protocol of each condition of this lock used on this node; loop-confined; null until the first. */
     private Map<String, ConditionProtocol> conditions;
 
-    LockConditions(NodeId self, Supplier<View> view, LockMessageSender<?> sender) {
+    /** The lock's send path for its conditions' messages (encoded, counted and bundled like its own). */
+    @FunctionalInterface
+    interface Outgoing {
+        /** Sends {@code message} of condition {@code condition} to {@code to}, in the lock's current view. */
+        void send(NodeId to, String condition, ConditionMessage message);
+    }
+
+    LockConditions(NodeId self, Supplier<View> view, Outgoing sender) {
         this.self = self;
         this.view = view;
         this.sender = sender;
@@ -163,7 +170,7 @@ final class LockConditions {
 
         @Override
         public void send(NodeId to, ConditionMessage message) {
-            sender.sendCondition(to, condition, message, view.get().epoch());
+            sender.send(to, condition, message);
         }
 
         @Override

@@ -1,10 +1,10 @@
 package io.dlock.runtime;
 
 import io.dlock.LockMetrics;
+import io.dlock.condition.ConditionMessage;
 import io.dlock.membership.EpochInbox;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
-import io.dlock.protocol.MutexProtocolDefinition;
 import io.dlock.membership.PrimaryGate;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolMessage;
@@ -14,8 +14,8 @@ import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
 import io.dlock.reclaim.LockVote;
 import io.dlock.reclaim.PeerCounters;
-import io.dlock.runtime.LockMessageReader.BundledMessage;
-import io.dlock.runtime.LockMessageReader.Incoming;
+import io.dlock.runtime.LockWireFormat.BundledMessage;
+import io.dlock.runtime.LockWireFormat.Incoming;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
@@ -26,10 +26,17 @@ import org.slf4j.LoggerFactory;
 /**
  * Drives one lock's {@link MutexProtocol} on one node: a serial event loop that feeds it requests,
  * releases, messages, views and timers; the effects that turn its answers into sends, grants and timers;
- * epoch filtering; and the lock's counters. Beside it, each with one job: {@link LocalLockState} (the local
- * threads), {@link LockMessageSender} and {@link LockMessageReader} (the lock's messages on the wire),
- * {@link LockConditions} (the lock's conditions), {@link ReclaimFreeze} (the events that wait for a
- * reclamation round's decision) and {@link LockPins} (the pins and the marks of use that reclamation reads).
+ * epoch filtering; the lock's send path (every message counted, then kept in the pass's {@link Outbox}, written at
+ * the end of the pass); and the lock's counters. Beside it, each with one job: {@link LocalLockState} (the local
+ * threads), the node's {@link LockWireFormat} (the messages on the wire), {@link LockConditions} (the lock's
+ * conditions), {@link ReclaimFreeze} (the events that wait for a reclamation round's decision) and
+ * {@link LockPins} (the pins and the marks of use that reclamation reads).
+ *
+ * <p><b>Memory.</b> A node may keep the state of a million locks, so a driver is its own event loop (it extends
+ * {@link SerialExecutor}, whose queue lives in its fields) and keeps nothing a lock at rest does not need: the
+ * outbox exists during a pass, the freeze during a reclamation round, the local threads' state, the conditions,
+ * the timers and the facade from their first use; what every lock of the node shares is in one
+ * {@link LockDriverContext}.
  *
  * <p>Every protocol call happens on the event loop, one at a time. Messages pass the lock's
  * {@link EpochInbox}: those of an older epoch are dropped; those of a newer epoch (the sender installed
@@ -52,7 +59,7 @@ import org.slf4j.LoggerFactory;
  *
  * @param <M> the algorithm's message type
  */
-final class LockDriver<M extends ProtocolMessage> {
+final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
 
     private static final Logger LOG = LoggerFactory.getLogger(LockDriver.class);
     /** Messages of future epochs kept at most; beyond that they are dropped and counted as stale. */
@@ -63,10 +70,6 @@ final class LockDriver<M extends ProtocolMessage> {
     private final LockDriverContext<M> node;
     /** This node (the transport's address, known once the transport runs). */
     private final NodeId self;
-    private final SerialExecutor loop;
-    /** The way out of the lock's messages: encodes, counts, and writes them at the end of each pass. */
-    private final LockMessageSender<M> sender;
-    private final LockMessageReader<M> reader;
     /**
      * The local threads' state: null until a local thread uses the lock (a node that only takes part in the lock's
      * protocol for others never needs it); made once, by a compare-and-set, by whichever thread uses it first.
@@ -89,10 +92,15 @@ final class LockDriver<M extends ProtocolMessage> {
     /** Grants since the current view was installed; written on the event loop only, read by any thread. */
     private volatile long epochGrants;
 
+    /** Created while its name was reserved by a reclamation round; set before publication, never changed. */
+    private boolean createdFrozen;
+
     // Loop-confined state.
     private boolean stopped;
-    /** Frozen by a reclamation vote: events wait there until the round's decision. */
-    private final ReclaimFreeze freeze = new ReclaimFreeze();
+    /** While frozen by a reclamation vote (or created frozen): events wait there until the round's decision; else null. */
+    private ReclaimFreeze freeze;
+    /** The messages of the loop's current pass, per destination, until {@link #afterPass()}; null between passes. */
+    private Outbox outbox;
     private final PeerCounters peers = new PeerCounters();
     private View view;
     /** Whether {@link #view} is primary for this node. */
@@ -128,20 +136,16 @@ final class LockDriver<M extends ProtocolMessage> {
      * @param primary     whether that view is primary for this node
      */
     LockDriver(String name, LockDriverContext<M> node, View initialView, boolean primary) {
+        super(node.pool());
         this.name = name;
         this.node = node;
         this.self = node.transport().self();
-        MutexProtocolDefinition<M> definition = node.definition();
-        this.sender = new LockMessageSender<>(definition.name(), name, definition.codec(), node.transport(), peers,
-                counts);
-        this.reader = new LockMessageReader<>(definition.name(), name, definition.codec());
-        this.loop = new SerialExecutor(node.pool(), sender::flush);
         this.view = initialView;
         this.viewQueued = initialView.epoch();
         this.primary = primary;
         inbox.install(initialView.epoch(), initialView::contains);
         this.protocol = newProtocol();
-        sender.flush(); // what the algorithm sent when it was created (nothing runs the loop yet)
+        afterPass(); // what the algorithm sent when it was created (nothing runs the loop yet)
     }
 
     /** A fresh instance of the algorithm in the current view, fenced above the node's floor. */
@@ -183,7 +187,7 @@ final class LockDriver<M extends ProtocolMessage> {
     private LockConditions conditions() {
         LockConditions made = conditions;
         if (made == null) {
-            CONDITIONS.compareAndSet(this, null, new LockConditions(self, () -> view, sender));
+            CONDITIONS.compareAndSet(this, null, new LockConditions(self, () -> view, this::sendCondition));
             made = conditions;
         }
         return made;
@@ -192,7 +196,7 @@ final class LockDriver<M extends ProtocolMessage> {
     /** The protocol's timers, made at the first one; on the loop. */
     private LoopTimers protocolTimers() {
         if (protocolTimers == null) {
-            protocolTimers = new LoopTimers(node.timers(), task -> loop.execute(() -> runOrHold(task)), () -> !stopped,
+            protocolTimers = new LoopTimers(node.timers(), task -> execute(() -> runOrHold(task)), () -> !stopped,
                     timer -> protocol.onTimer(timer));
         }
         return protocolTimers;
@@ -234,7 +238,7 @@ final class LockDriver<M extends ProtocolMessage> {
         if (!pin()) {
             return;
         }
-        loop.runOrQueue(() -> {
+        runOrQueue(() -> {
             unpin();
             runOrHold(event);
         });
@@ -242,7 +246,11 @@ final class LockDriver<M extends ProtocolMessage> {
 
     /** On the loop: runs {@code event} now, or keeps it for the decision while frozen. */
     private void runOrHold(Runnable event) {
-        freeze.runOrHold(event);
+        if (freeze == null) {
+            event.run();
+        } else {
+            freeze.hold(event);
+        }
     }
 
     /** Queues a message received from the transport; {@code in} is positioned at the algorithm's payload. */
@@ -272,12 +280,13 @@ final class LockDriver<M extends ProtocolMessage> {
      * commit creates its algorithm again above the raised fencing floor, a thaw lets it go on).
      */
     void freezeUntilDecided() {
-        freeze.freezeUntilDecided();
+        createdFrozen = true;
+        freeze = new ReclaimFreeze();
     }
 
     /** Whether this driver started frozen ({@link #freezeUntilDecided()}). */
     boolean createdFrozen() {
-        return freeze.createdFrozen();
+        return createdFrozen;
     }
 
     /**
@@ -286,12 +295,12 @@ final class LockDriver<M extends ProtocolMessage> {
      * has a waiter, this driver is in {@code epoch}, and the algorithm is at rest.
      */
     void vote(long epoch, Consumer<LockVote> answer) {
-        loop.execute(() -> {
-            boolean atRest = !stopped && !freeze.frozen() && pins.idle() && pins.unpinned() && freeze.nothingHeld()
+        execute(() -> {
+            boolean atRest = !stopped && freeze == null && pins.idle() && pins.unpinned()
                     && view.epoch() == epoch && (local == null || local.idle())
                     && (conditions == null || conditions.atRest()) && protocol.atRest();
             if (atRest) {
-                freeze.freeze();
+                freeze = new ReclaimFreeze();
                 answer.accept(peers.atRestVote(name, protocol.highestFence()));
             } else {
                 answer.accept(LockVote.busy(name));
@@ -305,8 +314,8 @@ final class LockDriver<M extends ProtocolMessage> {
      * buried} is told), else it thaws and goes on as the lock's next incarnation.
      */
     void commit(LockRegistry registry, Consumer<LockDriver<?>> buried) {
-        loop.execute(() -> {
-            if (!freeze.frozen()) {
+        execute(() -> {
+            if (freeze == null) {
                 return;
             }
             cancelTimers();
@@ -316,21 +325,24 @@ final class LockDriver<M extends ProtocolMessage> {
             peers.clear();
             epochGrants = 0;
             protocol = newProtocol();
-            freeze.unfreeze();
-            if (freeze.nothingHeld() && registry.bury(name, this)) {
+            ReclaimFreeze ended = freeze;
+            freeze = null;
+            if (ended.nothingHeld() && registry.bury(name, this)) {
                 stopped = true;
                 buried.accept(this);
                 return;
             }
-            freeze.thaw();
+            ended.runHeld();
         });
     }
 
     /** The round did not reclaim this lock: events that waited are handled now. */
     void thaw() {
-        loop.execute(() -> {
-            if (freeze.frozen()) {
-                freeze.thaw();
+        execute(() -> {
+            ReclaimFreeze ended = freeze;
+            if (ended != null) {
+                freeze = null;
+                ended.runHeld();
             }
         });
     }
@@ -408,9 +420,11 @@ final class LockDriver<M extends ProtocolMessage> {
         if (used != null) {
             used.close(reason);
         }
-        loop.execute(() -> {
+        execute(() -> {
             stopped = true;
-            freeze.dropHeld();
+            if (freeze != null) {
+                freeze.dropHeld();
+            }
             cancelTimers();
             if (conditions != null) {
                 conditions.wakeAll(); // they wake, and fail to reacquire: closed
@@ -429,6 +443,47 @@ final class LockDriver<M extends ProtocolMessage> {
                     .waitingThreads(used.queueLength());
         }
         return metrics.build();
+    }
+
+    // ---- the send path (on the loop) ----
+
+    /** A condition's message, in the current view: the same path as the algorithm's. */
+    private void sendCondition(NodeId to, String condition, ConditionMessage message) {
+        queue(to, node.wire().encodeCondition(name, condition, message, view.epoch()));
+    }
+
+    /**
+     * The send path of every message: counted (messages, bytes, per-peer sends for the reclamation's census)
+     * unless it goes to this node, then kept in the pass's outbox.
+     */
+    private void queue(NodeId to, byte[] bytes) {
+        if (!to.equals(self)) {
+            counts.sent(bytes.length);
+            peers.sent(to);
+        }
+        Outbox pass = outbox;
+        if (pass == null) {
+            pass = new Outbox(node.wire().algorithm(), name);
+            outbox = pass;
+        }
+        pass.add(to, bytes);
+    }
+
+    /** Writes what the loop's pass sent: one frame per destination ({@link Outbox}); on the loop, after each pass. */
+    @Override
+    protected void afterPass() {
+        Outbox pass = outbox;
+        if (pass != null) {
+            outbox = null;
+            pass.flush(this::writeFrame);
+        }
+    }
+
+    private void writeFrame(NodeId to, byte[] frame) {
+        if (!to.equals(self)) {
+            counts.framed();
+        }
+        node.transport().send(to, frame);
     }
 
     // ---- event loop ----
@@ -492,7 +547,7 @@ final class LockDriver<M extends ProtocolMessage> {
     private void receiveBundle(NodeId from, WireReader in) {
         List<BundledMessage> parts;
         try {
-            parts = reader.readBundle(in);
+            parts = node.wire().readBundle(name, in);
         } catch (MalformedMessageException e) {
             malformed(from, e);
             return;
@@ -526,7 +581,7 @@ final class LockDriver<M extends ProtocolMessage> {
         }
         M message;
         try {
-            message = reader.readMutex(in);
+            message = node.wire().readMutex(in);
         } catch (MalformedMessageException e) {
             malformed(from, e);
             return;
@@ -539,9 +594,9 @@ final class LockDriver<M extends ProtocolMessage> {
     }
 
     private void receiveCondition(NodeId from, WireReader in) {
-        LockMessageReader.ConditionFrame frame;
+        LockWireFormat.ConditionFrame frame;
         try {
-            frame = reader.readCondition(in);
+            frame = node.wire().readCondition(in);
         } catch (MalformedMessageException e) {
             malformed(from, e);
             return;
@@ -595,7 +650,7 @@ final class LockDriver<M extends ProtocolMessage> {
             if (LOG.isTraceEnabled()) {
                 LOG.trace("lock '{}' epoch {}: {} -> {}: {}", name, view.epoch(), self, to, message);
             }
-            sender.send(to, message, view.epoch());
+            queue(to, node.wire().encode(name, message, view.epoch()));
         }
 
         @Override
@@ -604,7 +659,12 @@ final class LockDriver<M extends ProtocolMessage> {
                 LOG.trace("lock '{}' epoch {}: {} -> all of {}: {}", name, view.epoch(), self, view.members(),
                         message);
             }
-            sender.broadcast(view, message);
+            byte[] bytes = node.wire().encode(name, message, view.epoch());
+            for (NodeId member : view.members()) {
+                if (!member.equals(self)) {
+                    queue(member, bytes);
+                }
+            }
         }
 
         @Override

@@ -16,6 +16,7 @@ import java.util.function.LongSupplier;
  * locks, so each driver keeps one reference to this rather than a copy of each.
  *
  * @param definition    the node's mutual-exclusion algorithm
+ * @param wire          how its locks' messages look on the wire
  * @param options       its options ({@code dlock.mutex.*})
  * @param transport     the node's transport
  * @param pool          the node's loop pool, which runs the drivers' event loops
@@ -29,11 +30,21 @@ import java.util.function.LongSupplier;
  * @param holdExecutors the node's threads that local holds borrow (completions, lease timers)
  * @param <M>           the algorithm's message type
  */
-record LockDriverContext<M extends ProtocolMessage>(MutexProtocolDefinition<M> definition, ProtocolOptions options,
+record LockDriverContext<M extends ProtocolMessage>(MutexProtocolDefinition<M> definition, LockWireFormat<M> wire,
+                                                     ProtocolOptions options,
                                                      Transport transport, Executor pool,
                                                      ScheduledExecutorService timers, int localHandoff,
                                                      LeaseCheck lease, LongSupplier fencingFloor,
                                                      Consumer<OwnershipLoss> ownershipLost,
                                                      Function<String, RuntimeLock> facades,
                                                      HoldExecutors holdExecutors) {
+
+    /** The context of {@code definition}'s locks, with the wire format its name and codec make. */
+    LockDriverContext(MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport, Executor pool,
+                      ScheduledExecutorService timers, int localHandoff, LeaseCheck lease, LongSupplier fencingFloor,
+                      Consumer<OwnershipLoss> ownershipLost, Function<String, RuntimeLock> facades,
+                      HoldExecutors holdExecutors) {
+        this(definition, new LockWireFormat<>(definition.name(), definition.codec()), options, transport, pool, timers,
+                localHandoff, lease, fencingFloor, ownershipLost, facades, holdExecutors);
+    }
 }

@@ -1,50 +1,58 @@
 package io.dlock.runtime;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.RemovalCause;
-import com.github.benmanes.caffeine.cache.Scheduler;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
- * The lock drivers of one node, by name:
+ * The lock drivers of one node, by name: one map of every live driver, from its creation to its burial, the one
+ * authority on whether the node has state for a name. A driver is <em>in use</em> or <em>idle</em>:
  * <ul>
- *   <li>{@code drivers}: every live driver, from its creation to its burial, the one authority on whether the
- *       node has state for a name;</li>
- *   <li>{@code inUse}: a Caffeine cache of the same drivers, whose entries expire after the idle expiry without
- *       an access (every lock, unlock and message of the lock is one), and which holds at most
- *       {@code dlock.lock.max-live} drivers (Caffeine evicts the least used first, by frequency and recency).
- *       Caffeine keeps the access order and expires on the node's timer thread. An expired or evicted driver is
- *       <em>idle</em>: it keeps its state and still
- *       works (any access brings it back into use); it is what the node nominates for reclamation, and the only
- *       kind of driver a reclamation round may freeze. A committed round {@link #bury buries} it.</li>
+ *   <li>in use: used (locked, unlocked, or a message of it arrived) within the idle expiry;</li>
+ *   <li>idle: unused for the expiry, or among the least recently used when more than {@code dlock.lock.max-live}
+ *       drivers are in use. An idle driver keeps its state and still works (any use brings it back into use); it
+ *       is what the node nominates for reclamation, and the only kind of driver a reclamation round may freeze.
+ *       A committed round {@link #bury buries} it.</li>
  * </ul>
- * The cache never drops state on its own: expiry only marks a driver idle; whether its state may go is decided
- * cluster-wide ({@link io.dlock.reclaim.Reclamation}) by the algorithm's own rule
- * ({@link io.dlock.protocol.MutexProtocol#atRest()}). A reclamation vote reads {@code drivers} only, never the
- * cache, so that voting does not count as a use.
+ * Becoming idle never drops state on its own: whether the state may go is decided cluster-wide
+ * ({@link io.dlock.reclaim.Reclamation}) by the algorithm's own rule
+ * ({@link io.dlock.protocol.MutexProtocol#atRest()}). A reclamation vote reads the map only ({@link #peek},
+ * {@link #forVote}), never as a use.
  *
- * <p><b>Uses.</b> A lookup of a driver in use reads the map of live drivers and tells the cache of the use at
- * most once per eighth of the expiry, so a driver expires between 7/8 of the expiry and the expiry after its
- * last use. An idle driver is brought back into use through the cache.
+ * <p><b>Uses and the sweep.</b> A lookup ({@link #pin}) stamps the driver's last use ({@link LockPins#touched}) at
+ * most once per {@code touchEvery} (an eighth of the expiry, at most 100 ms), so a lock in steady use costs one map
+ * lookup and a clock read per call. A sweep on the node's timer thread, every eighth of the expiry (at least every
+ * second when a size bound is set), marks idle the drivers whose last use is older than the expiry: a driver
+ * becomes idle between the expiry and the expiry plus a sweep period and a stamp interval after its last use. Over
+ * the size bound, the sweep also marks idle the least recently used drivers in use, down to the bound; a new driver
+ * that takes the count over the bound asks for a sweep at once. A sweep reads every driver once: with a million
+ * live locks, a few milliseconds of the timer thread per period.
+ *
+ * <p><b>Memory.</b> Every live lock has one entry here (the map's node and the name) and nothing else: no cache
+ * entry, no access-order node. Idle drivers have a second entry, in the map of idle drivers the nomination reads.
  *
  * <p><b>Pins.</b> A caller that uses a driver {@link #pin pins} it first and unpins it after; a driver is
  * buried only when nobody pins it ({@link LockPins#tryBury()}), and a pin on a buried driver fails, so the
  * caller looks the name up again and gets a new driver. A name therefore never has two live drivers on a node.
  */
-final class LockRegistry {
+final class LockRegistry implements AutoCloseable {
+
+    /** The longest interval between two stamps of a driver's use: the size bound's recency is this fine. */
+    private static final long MAX_TOUCH_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** The longest sweep period when a size bound is set: a burst of new names is cut down within a second. */
+    private static final long MAX_BOUNDED_SWEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long MIN_SWEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final Map<String, LockDriver<?>> drivers = new ConcurrentHashMap<>();
-    private final Cache<String, LockDriver<?>> inUse;
-    /** The drivers that expired from use, for nomination (a subset of {@code drivers}). */
+    /** The idle drivers, for nomination (a subset of {@code drivers}). */
     private final Map<String, LockDriver<?>> idle = new ConcurrentHashMap<>();
     /**
      * Names this node voted absent for in an undecided reclamation round. A driver created for one of them
@@ -54,38 +62,44 @@ final class LockRegistry {
      */
     private final Set<String> reserved = ConcurrentHashMap.newKeySet();
     private final Function<String, LockDriver<?>> factory;
-    /**
-     * The hot path tells the cache of a use at most this often per driver (an eighth of the expiry): a lock in
-     * steady use costs one map lookup per call, not a cache read, and still never expires.
-     */
+    /** The idle expiry; {@link Long#MAX_VALUE}: never idle by time (the expiry is 0, and so is reclamation). */
+    private final long expiryNanos;
+    /** Drivers in use at most before the least recently used become idle; 0: no bound. */
+    private final int maxLive;
+    /** How often a lookup stamps a driver's use at most. */
     private final long touchEveryNanos;
+    private final ScheduledExecutorService timers;
+    /** The periodic sweep; null when nothing ever becomes idle (expiry 0). */
+    private final ScheduledFuture<?> sweep;
+    /** Whether a sweep asked for by the size bound is queued on the timer thread already. */
+    private final AtomicBoolean boundSweepQueued = new AtomicBoolean();
 
     /**
-     * @param idleExpiry how long a driver stays in use without an access; {@link Duration#ZERO}: for ever
-     * @param maxLive    how many drivers stay in use at most (Caffeine's size bound, by frequency and recency of
-     *                   use); the ones evicted become idle at once; 0: no bound
-     * @param timers     the node's timer thread, on which Caffeine expires entries
-     * @param pool       where Caffeine does its maintenance
+     * @param idleExpiry how long a driver stays in use without a use; {@link Duration#ZERO}: for ever
+     * @param maxLive    how many drivers stay in use at most (the least recently used beyond it become idle at
+     *                   once); 0: no bound; ignored when the expiry is 0
+     * @param timers     the node's timer thread, which runs the sweep
      * @param factory    creates the driver of a name seen for the first time (or again after a burial)
      */
-    LockRegistry(Duration idleExpiry, int maxLive, ScheduledExecutorService timers, Executor pool,
+    LockRegistry(Duration idleExpiry, int maxLive, ScheduledExecutorService timers,
                  Function<String, LockDriver<?>> factory) {
         this.factory = factory;
-        this.touchEveryNanos = idleExpiry.isZero() ? Long.MAX_VALUE : idleExpiry.toNanos() / 8;
-        Caffeine<Object, Object> builder = Caffeine.newBuilder().executor(pool);
-        if (!idleExpiry.isZero()) {
-            builder.expireAfterAccess(idleExpiry).scheduler(Scheduler.forScheduledExecutorService(timers));
-            if (maxLive > 0) {
-                builder.maximumSize(maxLive);
-            }
+        this.timers = timers;
+        if (idleExpiry.isZero()) {
+            this.expiryNanos = Long.MAX_VALUE;
+            this.maxLive = 0;
+            this.touchEveryNanos = Long.MAX_VALUE;
+            this.sweep = null;
+            return;
         }
-        this.inUse = builder.<String, LockDriver<?>>evictionListener((name, driver, cause) -> {
-            if ((cause == RemovalCause.EXPIRED || cause == RemovalCause.SIZE) && name != null && driver != null
-                    && !driver.pins().buried()) {
-                driver.pins().markIdle(true);
-                idle.put(name, driver);
-            }
-        }).build();
+        this.expiryNanos = idleExpiry.toNanos();
+        this.maxLive = maxLive;
+        this.touchEveryNanos = Math.min(expiryNanos / 8, MAX_TOUCH_EVERY_NANOS);
+        long period = Math.max(MIN_SWEEP_NANOS, expiryNanos / 8);
+        if (maxLive > 0) {
+            period = Math.min(period, MAX_BOUNDED_SWEEP_NANOS);
+        }
+        this.sweep = timers.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.NANOSECONDS);
     }
 
     /**
@@ -98,28 +112,32 @@ final class LockRegistry {
             long now = System.nanoTime();
             if (now - driver.pins().touchedAt() > touchEveryNanos) {
                 driver.pins().touched(now);
-                inUse.getIfPresent(name); // a use, for the cache's expiry; at most once per touch interval
             }
             return driver;
         }
         while (true) {
-            driver = inUse.get(name, this::toUse);
+            boolean[] created = new boolean[1];
+            driver = drivers.compute(name, (key, current) -> {
+                if (current == null || current.pins().buried()) {
+                    created[0] = true;
+                    return create(key);
+                }
+                return current;
+            });
             if (driver.pin()) {
-                driver.pins().touched(System.nanoTime());
+                LockPins pins = driver.pins();
+                pins.touched(System.nanoTime());
+                if (pins.idle()) {
+                    pins.markIdle(false); // back into use
+                    idle.remove(name, driver);
+                }
+                if (created[0]) {
+                    afterCreation();
+                }
                 return driver;
             }
-            inUse.asMap().remove(name, driver); // buried between the lookup and the pin: look again
+            // buried between the lookup and the pin: look again (the compute creates a new driver)
         }
-    }
-
-    /** Caffeine's loader: the node's driver of {@code name} (created if it has none) goes back into use. */
-    private LockDriver<?> toUse(String name) {
-        LockDriver<?> driver = drivers.compute(name, (key, current) ->
-                current == null || current.pins().buried() ? create(key) : current);
-        if (idle.remove(name, driver)) {
-            driver.pins().markIdle(false);
-        }
-        return driver;
     }
 
     private LockDriver<?> create(String name) {
@@ -127,10 +145,92 @@ final class LockRegistry {
         if (reserved.contains(name)) {
             driver.freezeUntilDecided(); // not yet published: no event has reached it
         }
+        driver.pins().touched(System.nanoTime());
         return driver;
     }
 
-    /** The driver of {@code name} if there is one, without creating it and without counting an access. */
+    /** A new driver that takes the count in use over the size bound asks for a sweep now. */
+    private void afterCreation() {
+        if (maxLive > 0 && inUse() > maxLive && boundSweepQueued.compareAndSet(false, true)) {
+            try {
+                timers.execute(() -> {
+                    boundSweepQueued.set(false);
+                    sweep();
+                });
+            } catch (RejectedExecutionException e) {
+                boundSweepQueued.set(false); // the node is closing
+            }
+        }
+    }
+
+    /** Drivers in use now (live and not idle), as the maps count them. */
+    private long inUse() {
+        return (long) drivers.size() - idle.size();
+    }
+
+    /**
+     * Marks idle every driver in use whose last use is older than the expiry, then, over the size bound, the least
+     * recently used of the others down to the bound. On the timer thread (or a test's, through {@link #cleanUp()}).
+     */
+    private synchronized void sweep() {
+        long now = System.nanoTime();
+        int inUse = 0;
+        for (Map.Entry<String, LockDriver<?>> e : drivers.entrySet()) {
+            LockPins pins = e.getValue().pins();
+            if (pins.idle() || pins.buried()) {
+                continue;
+            }
+            if (now - pins.touchedAt() > expiryNanos) {
+                markIdle(e.getKey(), e.getValue());
+            } else {
+                inUse++;
+            }
+        }
+        if (maxLive > 0 && inUse > maxLive) {
+            idleLeastRecentlyUsed(inUse - maxLive);
+        }
+    }
+
+    /** Marks idle the {@code excess} drivers in use with the oldest last use (a few more when uses tie). */
+    private void idleLeastRecentlyUsed(int excess) {
+        long[] lastUses = new long[drivers.size() + 16];
+        int n = 0;
+        for (LockDriver<?> driver : drivers.values()) {
+            LockPins pins = driver.pins();
+            if (!pins.idle() && !pins.buried() && n < lastUses.length) {
+                lastUses[n++] = pins.touchedAt();
+            }
+        }
+        if (n <= excess) {
+            return;
+        }
+        // nanoTime values: compare by difference from the oldest, which sorts correctly across a wrap-around
+        long base = Long.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            base = Math.min(base, lastUses[i]);
+        }
+        for (int i = 0; i < n; i++) {
+            lastUses[i] -= base;
+        }
+        Arrays.sort(lastUses, 0, n);
+        long newestIdled = lastUses[excess - 1];
+        for (Map.Entry<String, LockDriver<?>> e : drivers.entrySet()) {
+            LockPins pins = e.getValue().pins();
+            if (!pins.idle() && !pins.buried() && pins.touchedAt() - base <= newestIdled) {
+                markIdle(e.getKey(), e.getValue());
+            }
+        }
+    }
+
+    private void markIdle(String name, LockDriver<?> driver) {
+        driver.pins().markIdle(true);
+        idle.put(name, driver);
+        if (driver.pins().buried()) {
+            idle.remove(name, driver); // buried meanwhile: its burial may have looked here before the put
+        }
+    }
+
+    /** The driver of {@code name} if there is one, without creating it and without counting a use. */
     LockDriver<?> peek(String name) {
         return drivers.get(name);
     }
@@ -138,8 +238,8 @@ final class LockRegistry {
     /**
      * What a reclamation vote finds for {@code name}: the live driver (it votes itself, and refuses unless it
      * is idle); or, with no state here, the name reserved until the round's decision ({@link #unreserve}), so
-     * that a driver created meanwhile waits for it; or a name another undecided round reserved already. Not an
-     * access.
+     * that a driver created meanwhile waits for it; or a name another undecided round reserved already. Not a
+     * use.
      */
     VoteTarget forVote(String name) {
         VoteTarget[] found = new VoteTarget[1];
@@ -181,7 +281,6 @@ final class LockRegistry {
         }
         drivers.remove(name, driver);
         idle.remove(name, driver);
-        inUse.asMap().remove(name, driver);
         return true;
     }
 
@@ -190,7 +289,7 @@ final class LockRegistry {
         return drivers.values();
     }
 
-    /** The idle drivers (expired from use, not buried). */
+    /** The idle drivers (not buried). */
     Iterable<LockDriver<?>> idleDrivers() {
         return idle.values();
     }
@@ -200,8 +299,18 @@ final class LockRegistry {
         return drivers.size();
     }
 
-    /** Lets Caffeine expire what is due now (tests with a short expiry call it instead of waiting for the timer). */
+    /** Sweeps now (tests with a short expiry call it instead of waiting for the timer); nothing with expiry 0. */
     void cleanUp() {
-        inUse.cleanUp();
+        if (sweep != null) {
+            sweep();
+        }
+    }
+
+    /** Stops the sweep (the node is closing). */
+    @Override
+    public void close() {
+        if (sweep != null) {
+            sweep.cancel(false);
+        }
     }
 }

@@ -160,7 +160,7 @@ public final class NodeRuntime implements LockService {
                 new HoldExecutors(notifier, timers, pool));
         this.jmx = config.metricsJmx() ? new JmxRegistrations(cluster, transport::self) : null;
         this.lockMetrics = new NodeLockMetrics(config.mutex().configName(), transport::self);
-        this.drivers = new LockRegistry(config.idleExpiry(), config.maxLiveLocks(), timers, pool, this::newLockDriver);
+        this.drivers = new LockRegistry(config.idleExpiry(), config.maxLiveLocks(), timers, this::newLockDriver);
         this.reclaim = config.idleExpiry().isZero() ? null
                 : new ReclaimDriver(transport, config.mutex().configName(), drivers, fencingFloor, config.idleExpiry(),
                 pool, timers, this::buried, why -> lockMetrics.foreign(transport.self(), why));
@@ -330,6 +330,7 @@ public final class NodeRuntime implements LockService {
         if (reclaim != null) {
             reclaim.close();
         }
+        drivers.close();
         for (LockDriver<?> e : drivers.all()) {
             e.close("node " + transport.self() + " left cluster '" + config.cluster() + "'");
         }

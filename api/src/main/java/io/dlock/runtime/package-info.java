@@ -4,9 +4,10 @@
  * its events and carries out its effects; a {@code LocalLockState} keeps thread ownership, hold
  * counts, the local wait queue (at most one distributed request per node and lock), timeouts,
  * interrupts and abandoned grants; {@code RuntimeLock} is the facade applications hold. Beside each
- * {@code LockDriver}: {@code LockMessageSender} and {@code LockMessageReader} (its messages on the wire, the
- * one send path that counts them), {@code LockConditions} (its distributed conditions) and
- * {@code ReclaimFreeze} (its events while a reclamation round decides).
+ * {@code LockDriver}: the node's {@code LockWireFormat} (its messages on the wire) and the pass's
+ * {@code Outbox} (its messages per destination until the end of the loop's pass), {@code LockConditions} (its
+ * distributed conditions) and {@code ReclaimFreeze} (its events while a reclamation round decides). The drivers
+ * of a node are in its {@code LockRegistry}, which marks the unused ones idle for reclamation.
  *
  * <p>For each election group an {@code ElectionDriver} runs the configured election algorithm on its
  * own serial loop, one protocol instance per run (an epoch, or a round within one after

@@ -109,7 +109,12 @@ class SerialExecutorTest {
         SerialExecutor[] loop = new SerialExecutor[1];
         loop[0] = new SerialExecutor(task -> {
             throw new AssertionError("the pool must not be used");
-        }, () -> order.add("flush"));
+        }) {
+            @Override
+            protected void afterPass() {
+                order.add("flush");
+            }
+        };
         loop[0].runOrQueue(() -> {
             order.add("release");
             loop[0].runOrQueue(() -> order.add("request")); // queued by a task: same pass
@@ -126,7 +131,12 @@ class SerialExecutorTest {
             List<String> order = Collections.synchronizedList(new ArrayList<>());
             Thread caller = Thread.currentThread();
             SerialExecutor[] loop = new SerialExecutor[1];
-            loop[0] = new SerialExecutor(pool, () -> order.add("flush on " + (Thread.currentThread() == caller ? "caller" : "pool")));
+            loop[0] = new SerialExecutor(pool) {
+                @Override
+                protected void afterPass() {
+                    order.add("flush on " + (Thread.currentThread() == caller ? "caller" : "pool"));
+                }
+            };
             CountDownLatch done = new CountDownLatch(1);
             loop[0].runOrQueue(() -> {
                 for (int i = 0; i < 40; i++) {

@@ -38,7 +38,7 @@ class LockReclamationTest {
         return (NodeRuntime) node;
     }
 
-    /** Waits until no node keeps a driver (nudging Caffeine so the test does not depend on its timer). */
+    /** Waits until no node keeps a driver (sweeping the registries so the test does not depend on their timer). */
     private static void awaitAllReclaimed(InMemoryCluster cluster) {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).until(() -> {
             cluster.nodes.forEach(n -> runtime(n).expireIdleLocks());

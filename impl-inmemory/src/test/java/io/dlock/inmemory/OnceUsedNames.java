@@ -57,7 +57,7 @@ final class OnceUsedNames {
 
     /**
      * The heap in use after a full collection: the least of five collections 50 ms apart, so that garbage a
-     * background thread makes meanwhile (timers, Caffeine's maintenance) does not count.
+     * background thread makes meanwhile (timers, the registry's sweep) does not count.
      */
     static long usedHeapAfterGc() throws InterruptedException {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();

@@ -6,29 +6,59 @@ import io.dlock.protocol.MessageCodec;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.spi.MalformedMessageException;
 import io.dlock.spi.WireReader;
+import io.dlock.spi.WireWriter;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decodes one lock's incoming messages, positioned after their {@link Envelope} (the node's router read it):
- * the algorithm's, a condition's, and the bundles ({@link Envelope#KIND_BUNDLE}) that carry several of them in
- * one frame. Every method throws {@link MalformedMessageException} for bytes that are not such a message, whole
- * (no trailing bytes). Stateless apart from its names; any thread.
+ * How the locks of this node's algorithm look on the wire: every message in its {@link Envelope} (the algorithm's
+ * messages as {@link Envelope#KIND_MUTEX}, its conditions' as {@link Envelope#KIND_CONDITION}), and the bundles
+ * ({@link Envelope#KIND_BUNDLE}, written by the {@link Outbox}) that carry several of one lock's messages in one
+ * frame. Encodes outgoing messages, and decodes incoming ones positioned after their envelope (the node's router
+ * read it); every read throws {@link MalformedMessageException} for bytes that are not such a message, whole (no
+ * trailing bytes).
+ *
+ * <p>One per node, shared by all its locks (a node may keep a million: the lock's name is an argument, not a
+ * field). Stateless apart from the algorithm; any thread.
  *
  * @param <M> the algorithm's message type
  */
-final class LockMessageReader<M extends ProtocolMessage> {
+final class LockWireFormat<M extends ProtocolMessage> {
 
     private static final ConditionCodec CONDITION_CODEC = new ConditionCodec();
 
     private final String algorithm;
-    private final String lockName;
     private final MessageCodec<M> codec;
 
-    LockMessageReader(String algorithm, String lockName, MessageCodec<M> codec) {
+    /**
+     * @param algorithm the algorithm's configuration name, in every envelope
+     * @param codec     the algorithm's message codec
+     */
+    LockWireFormat(String algorithm, MessageCodec<M> codec) {
         this.algorithm = algorithm;
-        this.lockName = lockName;
         this.codec = codec;
+    }
+
+    /** The algorithm's configuration name, as every envelope of this node's locks carries it. */
+    String algorithm() {
+        return algorithm;
+    }
+
+    /** The algorithm's {@code message} of lock {@code lock}, sent in view {@code epoch}: envelope and body. */
+    byte[] encode(String lock, M message, long epoch) {
+        WireWriter out = new WireWriter(48);
+        new Envelope(Envelope.KIND_MUTEX, algorithm, lock, epoch).writeTo(out);
+        codec.encode(message, out);
+        return out.toByteArray();
+    }
+
+    /** {@code message} of condition {@code condition} of lock {@code lock}, sent in view {@code epoch}. */
+    byte[] encodeCondition(String lock, String condition, ConditionMessage message, long epoch) {
+        WireWriter out = new WireWriter(48);
+        new Envelope(Envelope.KIND_CONDITION, algorithm, lock, epoch).writeTo(out);
+        out.writeString(condition);
+        CONDITION_CODEC.encode(message, out);
+        return out.toByteArray();
     }
 
     /** A received message, positioned at its payload: the algorithm's, or ({@code condition}) a condition's. */
@@ -44,10 +74,10 @@ final class LockMessageReader<M extends ProtocolMessage> {
     }
 
     /**
-     * The messages of a bundle ({@code in} at the count of its messages), in order; a bundle carries only this
-     * lock's mutex and condition messages.
+     * The messages of a bundle of lock {@code lockName} ({@code in} at the count of its messages), in order; a
+     * bundle carries only its lock's mutex and condition messages.
      */
-    List<BundledMessage> readBundle(WireReader in) {
+    List<BundledMessage> readBundle(String lockName, WireReader in) {
         List<BundledMessage> parts = new ArrayList<>();
         int count = in.readVarInt(Outbox.MAX_BUNDLE);
         for (int i = 0; i < count; i++) {
