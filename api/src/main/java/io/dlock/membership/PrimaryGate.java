@@ -80,9 +80,10 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
     private Set<String> liveTimers;
     /** Null while empty. */
     private Set<String> staleTimers;
-    private long fencedOut;
-    private long rejoins;
-    private long droppedWhileFrozen;
+    /** Counts of rare events (freezes, rejoins): ints, as every live lock has a gate; read as longs. */
+    private int fencedOut;
+    private int rejoins;
+    private int droppedWhileFrozen;
 
     private PrimaryGate(MutexProtocolDefinition<M> definition, ProtocolContext<M> context, boolean primary) {
         this.definition = definition;

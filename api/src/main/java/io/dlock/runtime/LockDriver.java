@@ -20,6 +20,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,7 +107,9 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
     /** Whether {@link #view} is primary for this node. */
     private boolean primary;
     private PrimaryGate<M> protocol;
-    private final EpochInbox<Incoming> inbox = new EpochInbox<>(MAX_EARLY_MESSAGES, this::receive);
+    /** The protocol's effects and the inbox's callbacks: one object for the driver's life. */
+    private final Callbacks callbacks = new Callbacks();
+    private final EpochInbox<Incoming> inbox = new EpochInbox<>(MAX_EARLY_MESSAGES, callbacks);
     /** The protocol's timers; loop-confined; null until the protocol sets its first timer (most never do). */
     private LoopTimers protocolTimers;
     /**
@@ -143,14 +146,14 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
         this.view = initialView;
         this.viewQueued = initialView.epoch();
         this.primary = primary;
-        inbox.install(initialView.epoch(), initialView::contains);
+        inbox.install(initialView.epoch(), callbacks);
         this.protocol = newProtocol();
         afterPass(); // what the algorithm sent when it was created (nothing runs the loop yet)
     }
 
     /** A fresh instance of the algorithm in the current view, fenced above the node's floor. */
     private PrimaryGate<M> newProtocol() {
-        return PrimaryGate.create(node.definition(), new ProtocolContext<>(self, view, new Effects(),
+        return PrimaryGate.create(node.definition(), new ProtocolContext<>(self, view, callbacks,
                 node.options(), false, node.fencingFloor().getAsLong(), name), primary);
     }
 
@@ -541,7 +544,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
         if (conditions != null) {
             conditions.onView(newView); // wakes every waiter: none is lost with a keeper or a member that left
         }
-        inbox.install(newView.epoch(), newView::contains); // replays the messages that waited for it
+        inbox.install(newView.epoch(), callbacks); // replays the messages that waited for it
     }
 
     private void receiveBundle(NodeId from, WireReader in) {
@@ -642,8 +645,23 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
         }
     }
 
-    /** The protocol's effects; called only from the event loop, while the protocol handles an event. */
-    private final class Effects implements MutexEffects<M> {
+    /**
+     * What the lock's protocol and inbox call back, on the event loop: the protocol's effects (while it handles an
+     * event), and the inbox's test of a sender (a member of the current view, which is always the view of the
+     * inbox's epoch: {@link #installView} sets both) and its replay of held messages. One object for all three,
+     * made once per driver: every live lock has one.
+     */
+    private final class Callbacks implements MutexEffects<M>, Predicate<NodeId>, EpochInbox.Replay<Incoming> {
+
+        @Override
+        public boolean test(NodeId sender) {
+            return view.contains(sender);
+        }
+
+        @Override
+        public void receive(NodeId from, long epoch, Incoming message) {
+            LockDriver.this.receive(from, epoch, message);
+        }
 
         @Override
         public void send(NodeId to, M message) {
