@@ -72,7 +72,7 @@ import java.util.function.Consumer;
  *       {@code DistributedLock} object kept by the application works on after its state was reclaimed (the
  *       next use recreates it); see {@link #idleExpiry()}</td></tr>
  *   <tr><td>{@code dlock.lock.max-live}</td><td>{@value #DEFAULT_MAX_LIVE}</td><td>how many locks a node keeps
- *       in use before the least used become candidates for reclamation early, without waiting for the idle
+ *       in use before the least recently used become candidates for reclamation early, without waiting for the idle
  *       expiry, 0 (no bound) or {@value #MIN_MAX_LIVE} to {@value #MAX_MAX_LIVE}; see {@link #maxLiveLocks()}</td></tr>
  *   <tr><td>{@code dlock.metrics.jmx}</td><td>{@value #DEFAULT_METRICS_JMX}</td><td>{@code true} registers the node's and each
  *       lock's metrics as MBeans in the platform MBean server (names in {@link io.dlock.metrics})</td></tr>
@@ -139,7 +139,7 @@ public final class DlockConfig {
     public static final int MIN_IDLE_EXPIRY_MS = 100;
     /** Largest allowed {@link #IDLE_EXPIRY_MS} (one day): {@value}. */
     public static final int MAX_IDLE_EXPIRY_MS = 86_400_000;
-    /** Key of how many locks a node keeps in use before the least used become reclamation candidates (0 = no bound). */
+    /** Key of how many locks a node keeps in use before the least recently used become reclamation candidates (0 = no bound). */
     public static final String MAX_LIVE = "dlock.lock.max-live";
     /** Default of {@link #MAX_LIVE}: {@value}. */
     public static final int DEFAULT_MAX_LIVE = 100_000;
@@ -446,7 +446,7 @@ public final class DlockConfig {
     }
 
     /**
-     * {@code dlock.lock.max-live}: how many locks a node keeps in use before the least used of them become
+     * {@code dlock.lock.max-live}: how many locks a node keeps in use before the least recently used of them become
      * candidates for reclamation at once, without waiting for {@link #idleExpiry()} (a burst of new names does not
      * keep the memory of every one for the whole expiry). A candidate is still reclaimed only when every member
      * finds it at rest. 0: no bound (time only). Default {@value #DEFAULT_MAX_LIVE}. Has no effect when the idle expiry is 0.
