@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.LongStream;
 
 /**
  * N lock services in one JVM on a fresh in-memory cluster; closes them all. Test fixture, public for the tests of the
@@ -24,12 +25,20 @@ public final class InMemoryCluster implements LockCluster {
     }
 
     public InMemoryCluster(int n, DlockConfig.Builder template) {
+        this(LongStream.range(0, n).toArray(), template);
+    }
+
+    /**
+     * A cluster of nodes with these ids (for example large random ones, as JGroups draws them when
+     * {@code dlock.node.id} is not set).
+     */
+    public InMemoryCluster(long[] ids, DlockConfig.Builder template) {
         String cluster = "test-" + UUID.randomUUID();
-        for (int i = 0; i < n; i++) {
-            nodes.add(LockService.start(template.cluster(cluster).nodeId(i).build()));
+        for (long id : ids) {
+            nodes.add(LockService.start(template.cluster(cluster).nodeId(id).build()));
         }
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> nodes.stream().allMatch(s -> s.view().size() == n));
+                .until(() -> nodes.stream().allMatch(s -> s.view().size() == ids.length));
     }
 
     @Override

@@ -6,8 +6,11 @@ import io.dlock.DlockConfig;
 import io.dlock.MutexAlgorithm;
 import io.dlock.runtime.NodeRuntime;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The state of live locks, before any reclamation: many names (5 000 by default, more with
@@ -27,10 +30,19 @@ class LiveStateMemoryTest {
     /** Longer than the test: nothing expires, nothing is reclaimed. */
     private static final Duration EXPIRY = Duration.ofHours(1);
 
-    @ParameterizedTest
-    @EnumSource(MutexAlgorithm.class)
-    void liveNamesHoldAtMost2KbEachPerNode(MutexAlgorithm algorithm) throws Exception {
-        try (InMemoryCluster cluster = new InMemoryCluster(NODES,
+    /** Node ids as the in-memory network numbers them, and large ones, as JGroups draws them (32 random bits). */
+    private static final long[] SMALL_IDS = {0, 1, 2};
+    private static final long[] LARGE_IDS = {1_804_289_383L, 846_930_886L, 1_681_692_777L};
+
+    static Stream<Arguments> algorithmsAndIds() {
+        return Arrays.stream(MutexAlgorithm.values())
+                .flatMap(a -> Stream.of(Arguments.of(a, SMALL_IDS), Arguments.of(a, LARGE_IDS)));
+    }
+
+    @ParameterizedTest(name = "{0}, ids {1}")
+    @MethodSource("algorithmsAndIds")
+    void liveNamesHoldAtMost2KbEachPerNode(MutexAlgorithm algorithm, long[] ids) throws Exception {
+        try (InMemoryCluster cluster = new InMemoryCluster(ids,
                 DlockConfig.builder().mutex(algorithm).idleExpiry(EXPIRY).maxLiveLocks(0))) {
             long before = OnceUsedNames.usedHeapAfterGc();
             OnceUsedNames.useEachOnce(cluster, NAMES);
@@ -39,8 +51,8 @@ class LiveStateMemoryTest {
             assertTrue(drivers >= NAMES, "nothing may be reclaimed yet: " + drivers + " drivers for " + NAMES
                     + " names on " + NODES + " nodes");
             long perNamePerNode = Math.max(0, after - before) / NAMES / NODES;
-            System.out.printf("%s: %d bytes per live name per node (%d drivers on %d nodes)%n",
-                    algorithm.configName(), perNamePerNode, drivers, NODES);
+            System.out.printf("%s, ids %s: %d bytes per live name per node (%d drivers on %d nodes)%n",
+                    algorithm.configName(), Arrays.toString(ids), perNamePerNode, drivers, NODES);
             assertTrue(perNamePerNode <= MAX_BYTES_PER_NAME_PER_NODE, algorithm.configName() + ": "
                     + perNamePerNode + " bytes per live name per node, at most " + MAX_BYTES_PER_NAME_PER_NODE
                     + " allowed");
