@@ -60,12 +60,8 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
      * MutexProtocol requires; a discarded instance receives nothing ever again.
      */
 
-    private final MutexProtocolDefinition<M> definition;
-    private final NodeId self;
-    private final ProtocolOptions options;
-    private final long fencingFloor;
-    private final String lockName;
-    private final MutexEffects<M> effects;
+    /** Makes the protocol's instances and carries out their effects. */
+    private final Host<M> host;
     private MutexProtocol<M> inner;
     /** The last view the current instance was created in or told about. */
     private View innerView;
@@ -85,21 +81,49 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
     private int rejoins;
     private int droppedWhileFrozen;
 
-    private PrimaryGate(MutexProtocolDefinition<M> definition, ProtocolContext<M> context, boolean primary) {
-        this.definition = definition;
-        this.self = context.self();
-        this.options = context.options();
-        this.fencingFloor = context.fencingFloor();
-        this.lockName = context.lockName();
-        this.effects = context.effects();
+    /**
+     * What a driver gives its gate: the effects of the protocol's instances (sends, grants, timers), and a way to
+     * make an instance. A lock's driver is its own host, so that a gate keeps one reference rather than what it
+     * takes to make an instance (every live lock has a gate).
+     *
+     * @param <M> the algorithm's message type
+     */
+    public interface Host<M extends ProtocolMessage> extends MutexEffects<M> {
+
+        /**
+         * A new instance of the algorithm in {@code view}, with {@code effects} (the gate's, which pass everything
+         * on to this host), fenced above the driver's fencing floor.
+         *
+         * @param startsIdle whether the instance may assume that no member holds or waits for the lock (see
+         *                   {@link ProtocolContext#startsIdle()}); false for an instance made at a rejoin
+         */
+        MutexProtocol<M> newInstance(View view, MutexEffects<M> effects, boolean startsIdle);
+    }
+
+    private PrimaryGate(Host<M> host, View view, boolean startsIdle, boolean primary) {
+        this.host = host;
         this.frozen = !primary;
-        this.innerView = context.view();
-        this.inner = definition.create(new ProtocolContext<>(self, context.view(), new TrackingEffects(), options,
-                context.startsIdle(), fencingFloor, lockName));
+        this.innerView = view;
+        this.inner = host.newInstance(view, new TrackingEffects(), startsIdle);
     }
 
     /**
-     * Creates {@code definition}'s protocol for {@code context}, gated.
+     * Creates {@code host}'s protocol in {@code view}, gated.
+     *
+     * @param startsIdle whether the first instance may assume that no member holds or waits for the lock
+     * @param primary    whether {@code view} is primary for this node (a protocol created in a non-primary view
+     *                   starts frozen)
+     */
+    public static <M extends ProtocolMessage> PrimaryGate<M> create(Host<M> host, View view, boolean startsIdle,
+                                                                   boolean primary) {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(view, "view");
+        return new PrimaryGate<>(host, view, startsIdle, primary);
+    }
+
+    /**
+     * Creates {@code definition}'s protocol for {@code context}, gated: every instance (the first, and those of
+     * rejoins) gets the context's node, options, fencing floor and lock name, and the context's effects.
      *
      * @param primary whether the view of {@code context} is primary for this node (a protocol created
      *                in a non-primary view starts frozen)
@@ -108,7 +132,8 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
                                                                    ProtocolContext<M> context, boolean primary) {
         Objects.requireNonNull(definition, "definition");
         Objects.requireNonNull(context, "context");
-        return new PrimaryGate<>(definition, context, primary);
+        return new PrimaryGate<>(new ContextHost<>(definition, context), context.view(), context.startsIdle(),
+                primary);
     }
 
     /** Whether the last view was not primary: the protocol is held back. */
@@ -174,8 +199,7 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
         // created in the last view the old instance knew, then told the new view: exactly the runtime's
         // path of a protocol created lazily just before a view change, so the view change rebuilds
         // (a coordinator syncs, a steward counts, a barrier waits) as every other member expects
-        inner = definition.create(new ProtocolContext<>(self, innerView, new TrackingEffects(), options, false,
-                fencingFloor, lockName));
+        inner = host.newInstance(innerView, new TrackingEffects(), false);
         innerView = view;
         inner.onView(view);
         if (leader != null) {
@@ -282,18 +306,18 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
 
         @Override
         public void send(NodeId to, M message) {
-            effects.send(to, message);
+            host.send(to, message);
         }
 
         @Override
         public void broadcast(M message) {
-            effects.broadcast(message);
+            host.broadcast(message);
         }
 
         @Override
         public void granted(long fencingToken) {
             inCS = true;
-            effects.granted(fencingToken);
+            host.granted(fencingToken);
         }
 
         @Override
@@ -305,7 +329,7 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
                 liveTimers = new HashSet<>(4);
             }
             liveTimers.add(name);
-            effects.setTimer(name, delayMillis);
+            host.setTimer(name, delayMillis);
         }
 
         @Override
@@ -313,7 +337,43 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
             if (liveTimers != null) {
                 liveTimers.remove(name);
             }
-            effects.cancelTimer(name);
+            host.cancelTimer(name);
+        }
+    }
+
+    /** The host of a gate made from a definition and a context: the context's effects, its settings for every instance. */
+    private record ContextHost<M extends ProtocolMessage>(MutexProtocolDefinition<M> definition,
+                                                          ProtocolContext<M> context) implements Host<M> {
+
+        @Override
+        public MutexProtocol<M> newInstance(View view, MutexEffects<M> effects, boolean startsIdle) {
+            return definition.create(new ProtocolContext<>(context.self(), view, effects, context.options(), startsIdle,
+                    context.fencingFloor(), context.lockName()));
+        }
+
+        @Override
+        public void send(NodeId to, M message) {
+            context.effects().send(to, message);
+        }
+
+        @Override
+        public void broadcast(M message) {
+            context.effects().broadcast(message);
+        }
+
+        @Override
+        public void granted(long fencingToken) {
+            context.effects().granted(fencingToken);
+        }
+
+        @Override
+        public void setTimer(String name, long delayMillis) {
+            context.effects().setTimer(name, delayMillis);
+        }
+
+        @Override
+        public void cancelTimer(String name) {
+            context.effects().cancelTimer(name);
         }
     }
 }

@@ -151,10 +151,9 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
         afterPass(); // what the algorithm sent when it was created (nothing runs the loop yet)
     }
 
-    /** A fresh instance of the algorithm in the current view, fenced above the node's floor. */
+    /** The lock's protocol afresh, gated: a new instance of the algorithm in the current view (see {@link Callbacks}). */
     private PrimaryGate<M> newProtocol() {
-        return PrimaryGate.create(node.definition(), new ProtocolContext<>(self, view, callbacks,
-                node.options(), false, node.fencingFloor().getAsLong(), name), primary);
+        return PrimaryGate.create(callbacks, view, false, primary);
     }
 
     /** What {@code LockService.lock(name)} returns while this driver lives, made at the first call. */
@@ -646,12 +645,20 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
     }
 
     /**
-     * What the lock's protocol and inbox call back, on the event loop: the protocol's effects (while it handles an
-     * event), and the inbox's test of a sender (a member of the current view, which is always the view of the
-     * inbox's epoch: {@link #installView} sets both) and its replay of held messages. One object for all three,
-     * made once per driver: every live lock has one.
+     * What the lock's gate, protocol and inbox call back, on the event loop: the gate's new instances of the
+     * algorithm (each in the view given, not idle, fenced above the node's fencing floor as it is then, so an
+     * instance made at a rejoin starts above any floor a reclamation raised meanwhile); the protocol's effects
+     * (while it handles an event); the inbox's test of a sender (a member of the current view, which is always the
+     * view of the inbox's epoch: {@link #installView} sets both) and its replay of held messages. One object for
+     * all of them, made once per driver: every live lock has one.
      */
-    private final class Callbacks implements MutexEffects<M>, Predicate<NodeId>, EpochInbox.Replay<Incoming> {
+    private final class Callbacks implements PrimaryGate.Host<M>, Predicate<NodeId>, EpochInbox.Replay<Incoming> {
+
+        @Override
+        public MutexProtocol<M> newInstance(View instanceView, MutexEffects<M> effects, boolean startsIdle) {
+            return node.definition().create(new ProtocolContext<>(self, instanceView, effects, node.options(),
+                    startsIdle, node.fencingFloor().getAsLong(), name));
+        }
 
         @Override
         public boolean test(NodeId sender) {
