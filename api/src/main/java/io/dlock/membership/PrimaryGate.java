@@ -72,7 +72,7 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
     private boolean deferredRequest;
     private NodeId leader;
     private long leaderEpoch;
-    /** Null while empty: most locks never set a timer, and every live lock has a gate. */
+    /** Null while empty (made at the first timer, dropped with the last): every live lock has a gate. */
     private Set<String> liveTimers;
     /** Null while empty. */
     private Set<String> staleTimers;
@@ -283,16 +283,24 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
 
     @Override
     public void onTimer(String name) {
-        if (staleTimers != null && staleTimers.remove(name)) {
+        if (staleTimers != null && staleTimers.contains(name)) {
+            staleTimers = removed(staleTimers, name);
             return; // set by a discarded instance
         }
-        if (liveTimers != null) {
-            liveTimers.remove(name);
-        }
+        liveTimers = removed(liveTimers, name);
         if (frozen) {
             return; // the instance will be discarded at the next primary view
         }
         inner.onTimer(name);
+    }
+
+    /** {@code timers} without {@code name}: the same set, or null once it is empty (every live lock has a gate). */
+    private static Set<String> removed(Set<String> timers, String name) {
+        if (timers == null) {
+            return null;
+        }
+        timers.remove(name);
+        return timers.isEmpty() ? null : timers;
     }
 
     @Override
@@ -322,9 +330,7 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
 
         @Override
         public void setTimer(String name, long delayMillis) {
-            if (staleTimers != null) {
-                staleTimers.remove(name);
-            }
+            staleTimers = removed(staleTimers, name);
             if (liveTimers == null) {
                 liveTimers = new HashSet<>(4);
             }
@@ -334,9 +340,7 @@ public final class PrimaryGate<M extends ProtocolMessage> implements MutexProtoc
 
         @Override
         public void cancelTimer(String name) {
-            if (liveTimers != null) {
-                liveTimers.remove(name);
-            }
+            liveTimers = removed(liveTimers, name);
             host.cancelTimer(name);
         }
     }

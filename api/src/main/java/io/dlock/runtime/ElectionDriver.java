@@ -242,7 +242,7 @@ final class ElectionDriver<M extends ProtocolMessage> extends AbstractLeaderElec
     }
 
     /** One protocol instance and its effects, timers and sends bound to its epoch and round. */
-    private final class Run implements ElectionEffects<M> {
+    private final class Run implements ElectionEffects<M>, LoopTimers.Owner {
         final long epoch;
         final long runRound;
         final LoopTimers timers;
@@ -252,7 +252,7 @@ final class ElectionDriver<M extends ProtocolMessage> extends AbstractLeaderElec
         Run(View runView, long runRound) {
             this.epoch = runView.epoch();
             this.runRound = runRound;
-            this.timers = new LoopTimers(ElectionDriver.this.timers, loop, this::current, this::fire);
+            this.timers = new LoopTimers(ElectionDriver.this.timers, this);
             this.protocol = definition.create(new ElectionContext<>(self, runView, runView.members(), this, options));
         }
 
@@ -260,7 +260,18 @@ final class ElectionDriver<M extends ProtocolMessage> extends AbstractLeaderElec
             return !stopped && !closed && run == this;
         }
 
-        private void fire(String timer) {
+        @Override
+        public void runOnLoop(Runnable task) {
+            loop.execute(task);
+        }
+
+        @Override
+        public boolean live() {
+            return current();
+        }
+
+        @Override
+        public void fire(String timer) {
             protocol.onTimer(timer);
         }
 

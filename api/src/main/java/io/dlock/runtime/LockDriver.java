@@ -198,8 +198,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
     /** The protocol's timers, made at the first one; on the loop. */
     private LoopTimers protocolTimers() {
         if (protocolTimers == null) {
-            protocolTimers = new LoopTimers(node.timers(), task -> execute(() -> runOrHold(task)), () -> !stopped,
-                    timer -> protocol.onTimer(timer));
+            protocolTimers = new LoopTimers(node.timers(), callbacks);
         }
         return protocolTimers;
     }
@@ -645,14 +644,31 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
     }
 
     /**
-     * What the lock's gate, protocol and inbox call back, on the event loop: the gate's new instances of the
+     * What the lock's gate, protocol, inbox and timers call back, on the event loop: the gate's new instances of the
      * algorithm (each in the view given, not idle, fenced above the node's fencing floor as it is then, so an
      * instance made at a rejoin starts above any floor a reclamation raised meanwhile); the protocol's effects
      * (while it handles an event); the inbox's test of a sender (a member of the current view, which is always the
-     * view of the inbox's epoch: {@link #installView} sets both) and its replay of held messages. One object for
-     * all of them, made once per driver: every live lock has one.
+     * view of the inbox's epoch: {@link #installView} sets both) and its replay of held messages; the timers' way
+     * back to the loop (held while frozen, like every event). One object for all of them, made once per driver:
+     * every live lock has one.
      */
-    private final class Callbacks implements PrimaryGate.Host<M>, Predicate<NodeId>, EpochInbox.Replay<Incoming> {
+    private final class Callbacks implements PrimaryGate.Host<M>, Predicate<NodeId>, EpochInbox.Replay<Incoming>,
+            LoopTimers.Owner {
+
+        @Override
+        public void runOnLoop(Runnable timer) {
+            execute(() -> runOrHold(timer));
+        }
+
+        @Override
+        public boolean live() {
+            return !stopped;
+        }
+
+        @Override
+        public void fire(String timer) {
+            protocol.onTimer(timer);
+        }
 
         @Override
         public MutexProtocol<M> newInstance(View instanceView, MutexEffects<M> effects, boolean startsIdle) {
