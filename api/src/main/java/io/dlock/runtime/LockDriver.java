@@ -110,7 +110,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
     /** The protocol's effects and the inbox's callbacks: one object for the driver's life. */
     private final Callbacks callbacks = new Callbacks();
     private final EpochInbox<Incoming> inbox = new EpochInbox<>(MAX_EARLY_MESSAGES, callbacks);
-    /** The protocol's timers; loop-confined; null until the protocol sets its first timer (most never do). */
+    /** The protocol's timers; loop-confined; null while none is set (most locks never set one). */
     private LoopTimers protocolTimers;
     /**
      * The lock's conditions on this node; null until the first use of a condition of the lock here (made once, by
@@ -201,6 +201,16 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
             protocolTimers = new LoopTimers(node.timers(), callbacks);
         }
         return protocolTimers;
+    }
+
+    /**
+     * On the loop: lets the protocol's timers go once none is set (a timer set later makes them again; a firing of
+     * one cancelled meanwhile finds nothing set in the timers it belonged to).
+     */
+    private void dropTimersIfNoneSet() {
+        if (protocolTimers != null && protocolTimers.noneSet()) {
+            protocolTimers = null;
+        }
     }
 
     /** On the loop: cancels every timer of the protocol. */
@@ -668,6 +678,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
         @Override
         public void fire(String timer) {
             protocol.onTimer(timer);
+            dropTimersIfNoneSet();
         }
 
         @Override
@@ -724,6 +735,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
         public void cancelTimer(String timer) {
             if (protocolTimers != null) {
                 protocolTimers.cancel(timer);
+                dropTimersIfNoneSet();
             }
         }
     }

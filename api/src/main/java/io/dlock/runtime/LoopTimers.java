@@ -80,6 +80,11 @@ final class LoopTimers {
         }
     }
 
+    /** Whether no timer is set. */
+    boolean noneSet() {
+        return running == null;
+    }
+
     /** Cancels every timer. */
     void cancelAll() {
         if (running != null) {
