@@ -8,9 +8,9 @@ import io.dlock.TimeDistribution;
  * anyway ({@link LocalLockState}'s mutex), so recording costs no atomic operation.
  *
  * <p><b>Memory.</b> Every live lock has two recorders on every node that uses it, so they keep only the buckets
- * between the lowest and the highest one used so far ({@code counts[i]} is bucket {@code first + i}): nothing before
- * the first duration, one counter after it, and usually a handful (the durations of one lock seldom span more
- * than a few doublings), rather than all {@value TimeDistribution#BUCKETS}.
+ * between the lowest and the highest one used so far ({@code counts[i]} is bucket {@code first + i}): no array while
+ * every duration fell in one bucket (that bucket's count is the count), and then usually a handful of counters (the
+ * durations of one lock seldom span more than a few doublings), rather than all {@value TimeDistribution#BUCKETS}.
  */
 final class TimeRecorder {
 
@@ -19,19 +19,21 @@ final class TimeRecorder {
     private long count;
     private long totalNanos;
     private long maxNanos;
-    /** The bucket {@code counts[0]} counts; meaningless while {@code counts} is empty. */
+    /** The bucket {@code counts[0]} counts, or the one bucket of every duration while {@code counts} is empty. */
     private int first;
+    /** Empty while every duration (if any) fell in bucket {@code first}. */
     private long[] counts = NONE;
 
     /** Records one duration; a negative one (a clock that went backwards) counts as 0. */
     void record(long nanos) {
         long d = Math.max(0, nanos);
-        count++;
-        totalNanos += d;
-        if (d > maxNanos) {
-            maxNanos = d;
-        }
         int bucket = TimeDistribution.bucketOf(d);
+        if (counts.length == 0 && (count == 0 || bucket == first)) {
+            first = bucket; // still one bucket: its count is the count
+            tally(d);
+            return;
+        }
+        tally(d);
         int i = bucket - first;
         if (i < 0 || i >= counts.length) {
             i = cover(bucket);
@@ -39,12 +41,18 @@ final class TimeRecorder {
         counts[i]++;
     }
 
+    private void tally(long d) {
+        count++;
+        totalNanos += d;
+        if (d > maxNanos) {
+            maxNanos = d;
+        }
+    }
+
     /** Widens {@code counts} to cover {@code bucket}; the index of {@code bucket} in it. */
     private int cover(int bucket) {
         if (counts.length == 0) {
-            counts = new long[1];
-            first = bucket;
-            return 0;
+            counts = new long[] {count - 1}; // the durations before this one, all in bucket first
         }
         int from = Math.min(first, bucket);
         int to = Math.max(first + counts.length, bucket + 1);
@@ -58,7 +66,13 @@ final class TimeRecorder {
     /** What was recorded so far. */
     TimeDistribution snapshot() {
         long[] buckets = new long[TimeDistribution.BUCKETS];
-        System.arraycopy(counts, 0, buckets, first, counts.length);
+        if (counts.length == 0) {
+            if (count > 0) {
+                buckets[first] = count;
+            }
+        } else {
+            System.arraycopy(counts, 0, buckets, first, counts.length);
+        }
         return TimeDistribution.of(count, totalNanos, maxNanos, buckets);
     }
 }

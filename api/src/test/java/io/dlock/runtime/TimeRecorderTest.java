@@ -31,6 +31,23 @@ class TimeRecorderTest {
     }
 
     @Test
+    void durationsOfOneBucketAreCountedWithoutCountersThenKeptWhenASecondBucketComes() {
+        TimeRecorder recorder = new TimeRecorder();
+        recorder.record(1_000);
+        recorder.record(1_001);
+        recorder.record(1_002);
+        int bucket = TimeDistribution.bucketOf(1_000);
+        assertEquals(3, recorder.snapshot().bucketCount(bucket));
+        assertEquals(3, recorder.snapshot().count());
+        recorder.record(9_000_000);
+        TimeDistribution d = recorder.snapshot();
+        assertEquals(3, d.bucketCount(bucket));
+        assertEquals(1, d.bucketCount(TimeDistribution.bucketOf(9_000_000)));
+        assertEquals(4, d.count());
+        assertEquals(9_000_000, d.maxNanos());
+    }
+
+    @Test
     void theLastBucketTakesTheLongestDurations() {
         TimeRecorder recorder = new TimeRecorder();
         recorder.record(Long.MAX_VALUE);
