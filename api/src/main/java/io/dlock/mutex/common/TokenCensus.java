@@ -62,14 +62,16 @@ public final class TokenCensus<M> {
      *
      * State: view (the current view); round (the census under way here, null once the census of
      * view.epoch() is complete here, which is the state of almost every lock almost all the time);
-     * completedEpoch, holder, regenerated and fenceFloor (the outcome of the last census completed
-     * here, kept as fields rather than a CensusOutcome object: one object fewer per lock).
+     * holder, regenerated and fenceFloor (the outcome of the census of view.epoch() once it is
+     * complete here, kept as fields rather than a CensusOutcome object: one object fewer per lock).
      * A round holds what only a running census needs: its roster (the members whose REPORT the
      * steward awaits; the first-event step owed by an instance created with startsIdle = false that
      * has handled no event yet), whether this member collects (the steward) or waits for DONE, the
-     * reports (steward), the deferred algorithm messages, and instantiated (members known to have a
-     * protocol instance). Without a round, instantiated is the whole view: every member of the view
-     * of the last complete census, which is the current view.
+     * reports (steward), the deferred algorithm messages, instantiated (members known to have a
+     * protocol instance) and basis (the epoch of the last census completed here, 0 if none: the
+     * tokenEpoch of this member's REPORT). Without a round, instantiated is the whole view (every
+     * member of the view of the last complete census, which is the current view) and the last census
+     * completed here is the current view's.
      *
      * Invariants:
      *  - Only the steward of view.epoch() decides, at most once per epoch, and only when every other
@@ -137,8 +139,6 @@ public final class TokenCensus<M> {
     private View view;
     /** The census under way here; null once the census of the current epoch is complete here. */
     private Round<M> round;
-    /** The epoch of the last census completed here (0: none): the basis of this member's token. */
-    private long completedEpoch;
     /** The last completed census's holder (a member of its view, that view's instance); null before any. */
     private NodeId holder;
     /** Whether the last completed census regenerated the token. */
@@ -155,6 +155,8 @@ public final class TokenCensus<M> {
         final EpochRoster roster;
         /** Members known to have a protocol instance (see the class overview). */
         final NodeSet instantiated;
+        /** The epoch of the last census completed here (0: none): the basis of this member's token. */
+        final long basis;
         /** The steward collects REPORTs (the source's COLLECTING); otherwise this member waits for DONE. */
         boolean collecting;
         /** The steward's reports, by member in ascending order; null until the first arrives. */
@@ -162,9 +164,10 @@ public final class TokenCensus<M> {
         /** Algorithm messages received meanwhile; null while none. */
         List<Deferred<M>> deferred;
 
-        Round(NodeId self, View view, NodeSet instantiated) {
+        Round(NodeId self, View view, NodeSet instantiated, long basis) {
             this.roster = new EpochRoster(self, view);
             this.instantiated = instantiated;
+            this.basis = basis;
         }
 
         /** The reports, made at the first. */
@@ -194,11 +197,10 @@ public final class TokenCensus<M> {
         this.fences = fences;
         this.port = port;
         if (startsIdle) {
-            completedEpoch = view.epoch();
             holder = stewardOf(view);
         } else {
             fences.enterEpoch(view.epoch());
-            round = new Round<>(self, view, new NodeSet());
+            round = new Round<>(self, view, new NodeSet(), 0);
             round.roster.setFirstEventDue(true);
         }
     }
@@ -233,7 +235,7 @@ public final class TokenCensus<M> {
 
     /** The outcome of the current epoch's census, or null while it is active. */
     public CensusOutcome outcome() {
-        return active() ? null : new CensusOutcome(completedEpoch, holder, regenerated, fenceFloor);
+        return active() ? null : new CensusOutcome(view.epoch(), holder, regenerated, fenceFloor);
     }
 
     /**
@@ -299,8 +301,9 @@ public final class TokenCensus<M> {
         NodeSet instantiated = instantiatedIn(newView);
         boolean stewardKnown = instantiated.contains(stewardOf(newView))
                 && !(round != null && round.roster.firstEventDue());
+        long basis = round == null ? view.epoch() : round.basis;
         view = newView;
-        round = new Round<>(self, newView, instantiated); // nothing owed, no first-event HELLO: the view change replaces it
+        round = new Round<>(self, newView, instantiated, basis); // nothing owed, no first-event HELLO: the view change replaces it
         fences.enterEpoch(newView.epoch());
         if (isSteward()) {
             startCensus();
@@ -350,7 +353,7 @@ public final class TokenCensus<M> {
         }
         round.roster.setFirstEventDue(false); // the steward runs the census: no HELLO needed
         round.instantiated.add(from);
-        port.sendReport(from, port.localReport(epoch).withTokenEpoch(completedEpoch));
+        port.sendReport(from, port.localReport(epoch).withTokenEpoch(round.basis));
     }
 
     /** REPORT at the steward; decides when every member has reported. */
@@ -392,7 +395,7 @@ public final class TokenCensus<M> {
      */
     private void decide() {
         Map<NodeId, CensusReport> reports = round.reports();
-        reports.put(self, port.localReport(view.epoch()).withTokenEpoch(completedEpoch));
+        reports.put(self, port.localReport(view.epoch()).withTokenEpoch(round.basis));
         NodeId chosen = null;
         CensusReport best = null;
         for (Map.Entry<NodeId, CensusReport> e : reports.entrySet()) {
@@ -450,7 +453,6 @@ public final class TokenCensus<M> {
         NodeId viewHolder = rank < 0 ? outcome.holder() : view.member(rank);
         CensusOutcome settled = viewHolder == outcome.holder() ? outcome
                 : new CensusOutcome(outcome.epoch(), viewHolder, outcome.regenerated(), outcome.fenceFloor());
-        completedEpoch = settled.epoch();
         holder = settled.holder();
         regenerated = settled.regenerated();
         fenceFloor = settled.fenceFloor();
