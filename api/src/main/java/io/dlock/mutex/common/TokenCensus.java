@@ -157,7 +157,7 @@ public final class TokenCensus<M> {
         final NodeSet instantiated;
         /** The epoch of the last census completed here (0: none): the basis of this member's token. */
         final long basis;
-        /** The steward collects REPORTs (the source's COLLECTING); otherwise this member waits for DONE. */
+        /** The steward collects REPORTs; otherwise this member waits for DONE. */
         boolean collecting;
         /** The steward's reports, by member in ascending order; null until the first arrives. */
         Map<NodeId, CensusReport> reports;
@@ -379,7 +379,6 @@ public final class TokenCensus<M> {
 
     private void startCensus() {
         round.collecting = true;
-        round.reports = null;
         round.roster.expectOthers();
         if (round.roster.isComplete()) {
             decide();

@@ -110,7 +110,7 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
      * token accepted, regen (the attempt in progress: g, answers by rank, nacked, collected HRs),
      * answered[j] (the last JDCG age answered per site and whether it was ACKed; null while none);
      * failedSites (null while none); regeneration (REGENERATE's settings, null when it is off). The
-     * view, and so N, is the census's (this node is the census's port); me is our rank in it.
+     * view, and so N, is the census's, and me is our rank in it; this node is the census's port.
      *
      * Invariants:
      *  - Failure-free: one token, held (idle or in the CR) or in flight; only its holder enters (ME1).

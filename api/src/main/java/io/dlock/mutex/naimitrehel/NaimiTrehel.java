@@ -84,7 +84,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCen
      * lastStamp, the (fence, hop) of the last token accepted; seq, the number of our latest REQUEST
      * (re-sends get new numbers); seen, the highest REQUEST number seen per origin (null while none);
      * recovery: ft, generation, minCandidate, and timeouts (null unless fault-tolerant). The view is the
-     * census's (this node is the census's port).
+     * census's; this node is the census's port.
      *
      * Invariants (failure-free, docs/algorithms.md A9):
      *  - Exactly one node has hasToken, or the token is in flight.
@@ -125,7 +125,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCen
 
     private final NodeId self;
     private final MutexEffects<NaimiTrehelMessage> effects;
-    /** The recovery's timers (rules 5-17); null when recovery is off (option fault-tolerant = false). */
+    /** The recovery's timeouts (rules 5-17); null when recovery is off (option fault-tolerant = false). */
     private final RecoveryTimeouts timeouts;
 
     private NodeId last;
