@@ -11,7 +11,7 @@ import java.util.function.Predicate;
  * A first-in first-out queue of node ids: the request queues of the token algorithms (Raymond's
  * {@code REQUEST_Q}, Suzuki-Kasami's {@code Q}), which hold a few ids at a time and none at all while a lock
  * is at rest. The ids sit in an array of exactly their number, shared by every empty queue, so an empty
- * queue is one small object (an {@code ArrayDeque} allocates room for 16 ids up front). Each change copies
+ * queue is one small object (an {@code ArrayDeque} allocates its array up front, 17 slots by default). Each change copies
  * the array: linear in the queue's length, like the {@link #contains} that precedes most adds.
  *
  * <p>Not thread-safe: owned by one protocol instance and used only from its event loop.
