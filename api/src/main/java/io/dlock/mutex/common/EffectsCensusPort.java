@@ -3,51 +3,46 @@ package io.dlock.mutex.common;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.ProtocolMessage;
 import io.dlock.NodeId;
-import java.util.function.Function;
 
 /**
  * A {@link TokenCensus.Port} whose sends go through the algorithm's {@link MutexEffects}, each
- * {@link CensusMessage} wrapped in the algorithm's {@link CensusCarrier} record; the algorithm
- * supplies the rest (its report, its rebuild, the redelivery of deferred messages).
+ * {@link CensusMessage} wrapped in the algorithm's {@link CensusCarrier} record. A token algorithm
+ * implements it itself, so that its census needs no port object of its own (one object fewer per lock
+ * and node), and supplies the rest: its effects, its carrier record, its report, its rebuild, the
+ * redelivery of deferred messages.
  *
  * @param <M> the algorithm's message type
  */
-public abstract class EffectsCensusPort<M extends ProtocolMessage> implements TokenCensus.Port<M> {
+public interface EffectsCensusPort<M extends ProtocolMessage> extends TokenCensus.Port<M> {
 
-    private final MutexEffects<M> effects;
-    private final Function<CensusMessage, ? extends M> wrap;
+    /** Where the census messages go: the algorithm's effects. */
+    MutexEffects<M> censusEffects();
 
-    /**
-     * @param effects where the census messages go
-     * @param wrap    the algorithm's {@link CensusCarrier} record constructor ({@code Census::new})
-     */
-    protected EffectsCensusPort(MutexEffects<M> effects, Function<CensusMessage, ? extends M> wrap) {
-        this.effects = effects;
-        this.wrap = wrap;
+    /** {@code message} in the algorithm's {@link CensusCarrier} record ({@code new Census(message)}). */
+    M carryCensus(CensusMessage message);
+
+    @Override
+    default void sendHello(NodeId steward, long epoch) {
+        censusEffects().send(steward, carryCensus(new CensusMessage.Hello(epoch)));
     }
 
     @Override
-    public void sendHello(NodeId steward, long epoch) {
-        effects.send(steward, wrap.apply(new CensusMessage.Hello(epoch)));
+    default void broadcastQuery(long epoch) {
+        censusEffects().broadcast(carryCensus(new CensusMessage.Query(epoch)));
     }
 
     @Override
-    public void broadcastQuery(long epoch) {
-        effects.broadcast(wrap.apply(new CensusMessage.Query(epoch)));
+    default void sendReport(NodeId steward, CensusReport r) {
+        censusEffects().send(steward, carryCensus(new CensusMessage.Report(r)));
     }
 
     @Override
-    public void sendReport(NodeId steward, CensusReport r) {
-        effects.send(steward, wrap.apply(new CensusMessage.Report(r)));
+    default void sendDone(NodeId member, CensusOutcome outcome) {
+        censusEffects().send(member, carryCensus(new CensusMessage.Done(outcome)));
     }
 
     @Override
-    public void sendDone(NodeId member, CensusOutcome outcome) {
-        effects.send(member, wrap.apply(new CensusMessage.Done(outcome)));
-    }
-
-    @Override
-    public void broadcastDone(CensusOutcome outcome) {
-        effects.broadcast(wrap.apply(new CensusMessage.Done(outcome)));
+    default void broadcastDone(CensusOutcome outcome) {
+        censusEffects().broadcast(carryCensus(new CensusMessage.Done(outcome)));
     }
 }

@@ -15,13 +15,17 @@ import java.util.Set;
  * <p>It decides nothing: the owner says when to expect every other member ({@link #expectOthers}),
  * records what arrives ({@link #record}) and acts when {@link #isComplete()}.
  *
+ * <p>The members owed are kept only while some are: a collection is over almost all the time, and then
+ * the roster holds no set.
+ *
  * <p>Not thread-safe: owned by one protocol instance and used only from its event loop.
  */
 public final class EpochRoster {
 
     private final NodeId self;
     private View view;
-    private final NodeSet owed = new NodeSet();
+    /** The members still owing their state; null while none does. */
+    private NodeSet owed;
     private boolean firstEventDue;
 
     /**
@@ -39,23 +43,24 @@ public final class EpochRoster {
      */
     public void enter(View newView) {
         view = newView;
-        owed.clear();
+        owed = null;
         firstEventDue = false;
     }
 
     /** Every other member of the current view owes its state (what was recorded before is forgotten). */
     public void expectOthers() {
-        owed.clear();
+        NodeSet others = new NodeSet();
         for (NodeId member : view.members()) {
             if (!member.equals(self)) {
-                owed.add(member);
+                others.add(member);
             }
         }
+        owed = others.isEmpty() ? null : others;
     }
 
     /** Nothing is owed any more (the collection is over, or this node does not collect). */
     public void clear() {
-        owed.clear();
+        owed = null;
     }
 
     /**
@@ -65,17 +70,23 @@ public final class EpochRoster {
      *         for a duplicate, a non-member or when nothing is being collected
      */
     public boolean record(NodeId member) {
-        return owed.remove(member);
+        if (owed == null || !owed.remove(member)) {
+            return false;
+        }
+        if (owed.isEmpty()) {
+            owed = null;
+        }
+        return true;
     }
 
     /** Whether no member owes its state (always true when nothing is being collected). */
     public boolean isComplete() {
-        return owed.isEmpty();
+        return owed == null;
     }
 
     /** The members that still owe their state, ascending (a snapshot). */
     public Set<NodeId> owed() {
-        return Collections.unmodifiableSet(owed.toSortedSet());
+        return owed == null ? Set.of() : Collections.unmodifiableSet(owed.toSortedSet());
     }
 
     /** Marks (or clears) the step this node owes at its first event. */
@@ -107,6 +118,6 @@ public final class EpochRoster {
 
     @Override
     public String toString() {
-        return (owed.isEmpty() ? "complete" : "owed by " + owed) + (firstEventDue ? " first-event-due" : "");
+        return (owed == null ? "complete" : "owed by " + owed) + (firstEventDue ? " first-event-due" : "");
     }
 }

@@ -60,13 +60,18 @@ public final class TokenCensus<M> {
     /*
      * Overview.
      *
-     * State: roster (the current view; the members whose REPORT the steward awaits; the first-event
-     * step owed by an instance created with startsIdle = false that has handled no event yet), phase
-     * (COMPLETE: the census of view.epoch() is done here; WAITING: a member waits for DONE;
-     * COLLECTING: the steward waits for REPORTs), reports (steward), lastOutcome
-     * (the decision of the current epoch, once COMPLETE), instantiated (members known to have a
-     * protocol instance: every member of the view of the last complete census, plus a steward that
-     * queried us), deferred (algorithm messages received while active).
+     * State: view (the current view); round (the census under way here, null once the census of
+     * view.epoch() is complete here, which is the state of almost every lock almost all the time);
+     * holder, regenerated and fenceFloor (the outcome of the census of view.epoch() once it is
+     * complete here, kept as fields rather than a CensusOutcome object: one object fewer per lock).
+     * A round holds what only a running census needs: its roster (the members whose REPORT the
+     * steward awaits; the first-event step owed by an instance created with startsIdle = false that
+     * has handled no event yet), whether this member collects (the steward) or waits for DONE, the
+     * reports (steward), the deferred algorithm messages, instantiated (members known to have a
+     * protocol instance) and basis (the epoch of the last census completed here, 0 if none: the
+     * tokenEpoch of this member's REPORT). Without a round, instantiated is the whole view (every
+     * member of the view of the last complete census, which is the current view) and the last census
+     * completed here is the current view's.
      *
      * Invariants:
      *  - Only the steward of view.epoch() decides, at most once per epoch, and only when every other
@@ -74,8 +79,10 @@ public final class TokenCensus<M> {
      *    reports only after installing the epoch (so old-epoch tokens can no longer reach it), "no
      *    report holds the token" means no token exists in this epoch: regenerating is safe.
      *  - A steward with no instance at epoch e implies no member has completed census e: members enter
-     *    WAITING on onView / on their first event, and only the steward's DONE ends it. So when a
-     *    lazily created steward starts a census mid-epoch, nobody is moving the token.
+     *    a round on onView / at creation, and only the steward's DONE ends it. So when a lazily
+     *    created steward starts a census mid-epoch, nobody is moving the token.
+     *  - A first-event step is owed only in the round an instance is created with (startsIdle =
+     *    false), so active() is exactly round != null.
      */
 
     /** What the census needs from its algorithm. Calls happen only from within the census's methods. */
@@ -102,11 +109,15 @@ public final class TokenCensus<M> {
         /**
          * The census of the current epoch is complete: rebuild the algorithm's state toward
          * {@code outcome.holder()}, discard a token this member holds if it is not the holder, create
-         * the token if this member is the holder of a regenerated one (the steward can read
-         * {@link TokenCensus#reports()}), and send the requests that are waiting. The deferred
-         * messages are redelivered after this returns.
+         * the token if this member is the holder of a regenerated one, and send the requests that are
+         * waiting. The deferred messages are redelivered after this returns.
+         *
+         * @param outcome the decision; its holder is the current view's own {@link NodeId} instance
+         * @param reports the reports of the census, by member in ascending order, the steward's own
+         *                included (read-only): at the steward, for rebuilding a regenerated token; empty
+         *                at every other member. Not kept by the census afterwards
          */
-        void censusDone(CensusOutcome outcome);
+        void censusDone(CensusOutcome outcome, Map<NodeId, CensusReport> reports);
 
         /** Redelivers a message deferred while the census was active. */
         void redeliver(NodeId from, M message);
@@ -122,22 +133,51 @@ public final class TokenCensus<M> {
         }
     }
 
-    private enum Phase { COMPLETE, WAITING, COLLECTING }
-
     private final NodeId self;
     private final FencingCounter fences;
     private final Port<M> port;
-    /** The view, the members whose REPORT is owed (steward, while collecting), the first-event HELLO or QUERY. */
-    private final EpochRoster roster;
-    private Phase phase;
-    /** Null until this member runs a census as steward (most members of most locks never do). */
-    private Map<NodeId, CensusReport> reports;
-    private CensusOutcome lastOutcome;
-    /** The epoch of the last census completed here (0: none): the basis of this member's token. */
-    private long completedEpoch;
-    private final NodeSet instantiated = new NodeSet();
-    /** Null while nothing is deferred (the census is seldom active). */
-    private List<Deferred<M>> deferred;
+    private View view;
+    /** The census under way here; null once the census of the current epoch is complete here. */
+    private Round<M> round;
+    /** The last completed census's holder (a member of its view, that view's instance); null before any. */
+    private NodeId holder;
+    /** Whether the last completed census regenerated the token. */
+    private boolean regenerated;
+    /** The last completed census's fence floor. */
+    private long fenceFloor;
+
+    /**
+     * What only a census under way needs, made when it starts (a view change, or the creation of an
+     * instance with {@code startsIdle = false}) and dropped when it completes.
+     */
+    private static final class Round<M> {
+        /** The round's view, the members whose REPORT is owed (steward, while collecting), the first-event step. */
+        final EpochRoster roster;
+        /** Members known to have a protocol instance (see the class overview). */
+        final NodeSet instantiated;
+        /** The epoch of the last census completed here (0: none): the basis of this member's token. */
+        final long basis;
+        /** The steward collects REPORTs; otherwise this member waits for DONE. */
+        boolean collecting;
+        /** The steward's reports, by member in ascending order; null until the first arrives. */
+        Map<NodeId, CensusReport> reports;
+        /** Algorithm messages received meanwhile; null while none. */
+        List<Deferred<M>> deferred;
+
+        Round(NodeId self, View view, NodeSet instantiated, long basis) {
+            this.roster = new EpochRoster(self, view);
+            this.instantiated = instantiated;
+            this.basis = basis;
+        }
+
+        /** The reports, made at the first. */
+        Map<NodeId, CensusReport> reports() {
+            if (reports == null) {
+                reports = new TreeMap<>();
+            }
+            return reports;
+        }
+    }
 
     private record Deferred<M>(NodeId from, M message) {
     }
@@ -153,18 +193,15 @@ public final class TokenCensus<M> {
      */
     public TokenCensus(NodeId self, View view, boolean startsIdle, FencingCounter fences, Port<M> port) {
         this.self = self;
-        this.roster = new EpochRoster(self, view);
+        this.view = view;
         this.fences = fences;
         this.port = port;
         if (startsIdle) {
-            phase = Phase.COMPLETE;
-            lastOutcome = new CensusOutcome(view.epoch(), steward(), false, 0);
-            completedEpoch = view.epoch();
-            view.members().forEach(instantiated::add);
+            holder = stewardOf(view);
         } else {
             fences.enterEpoch(view.epoch());
-            phase = Phase.WAITING;
-            roster.setFirstEventDue(true);
+            round = new Round<>(self, view, new NodeSet(), 0);
+            round.roster.setFirstEventDue(true);
         }
     }
 
@@ -175,7 +212,7 @@ public final class TokenCensus<M> {
 
     /** The steward of the current view. */
     public NodeId steward() {
-        return stewardOf(roster.view());
+        return stewardOf(view);
     }
 
     /** Whether this member is the steward of the current view. */
@@ -185,7 +222,7 @@ public final class TokenCensus<M> {
 
     /** The current view. */
     public View view() {
-        return roster.view();
+        return view;
     }
 
     /**
@@ -193,21 +230,12 @@ public final class TokenCensus<M> {
      * critical section entered with it.
      */
     public boolean active() {
-        return phase != Phase.COMPLETE || roster.firstEventDue();
+        return round != null;
     }
 
     /** The outcome of the current epoch's census, or null while it is active. */
     public CensusOutcome outcome() {
-        return active() ? null : lastOutcome;
-    }
-
-    /**
-     * The reports of the last census this member ran as steward, by member, its own included
-     * (read-only; valid in {@link Port#censusDone} at the steward, for rebuilding a regenerated token; empty
-     * afterwards: every live lock of a token algorithm has a census, so it keeps no reports it no longer needs).
-     */
-    public Map<NodeId, CensusReport> reports() {
-        return reports == null ? Map.of() : Collections.unmodifiableMap(reports);
+        return active() ? null : new CensusOutcome(view.epoch(), holder, regenerated, fenceFloor);
     }
 
     /**
@@ -215,11 +243,11 @@ public final class TokenCensus<M> {
      * themselves): starts the census owed by an instance created with {@code startsIdle = false}.
      */
     public void beforeEvent() {
-        if (roster.takeFirstEventDue()) {
+        if (round != null && round.roster.takeFirstEventDue()) {
             if (isSteward()) {
                 startCensus();
             } else {
-                port.sendHello(steward(), roster.view().epoch());
+                port.sendHello(steward(), view.epoch());
             }
         }
     }
@@ -252,99 +280,110 @@ public final class TokenCensus<M> {
         return true;
     }
 
-    /** Keeps an algorithm message received while {@link #active()}; it is redelivered after DONE. */
+    /**
+     * Keeps an algorithm message received while {@link #active()}; it is redelivered after DONE, unless a
+     * view change comes first. Outside a census nothing is kept: a view change would drop the message
+     * before any DONE could redeliver it.
+     */
     public void defer(NodeId from, M message) {
-        if (deferred == null) {
-            deferred = new ArrayList<>();
+        if (round == null) {
+            return;
         }
-        deferred.add(new Deferred<>(from, message));
+        if (round.deferred == null) {
+            round.deferred = new ArrayList<>();
+        }
+        round.deferred.add(new Deferred<>(from, message));
     }
 
     /** A new view: a new census (messages of the old epoch, deferred ones included, are lost). */
     public void onView(View newView) {
         // a member that left may come back as a new node with no instance: forget departed members
-        instantiated.removeIf(member -> !newView.contains(member) || !roster.view().contains(member));
-        boolean stewardKnown = instantiated.contains(stewardOf(newView)) && !roster.firstEventDue();
-        roster.enter(newView); // nothing owed, no first-event HELLO: the view change replaces it
-        deferred = null;
+        NodeSet instantiated = instantiatedIn(newView);
+        boolean stewardKnown = instantiated.contains(stewardOf(newView))
+                && !(round != null && round.roster.firstEventDue());
+        long basis = round == null ? view.epoch() : round.basis;
+        view = newView;
+        round = new Round<>(self, newView, instantiated, basis); // nothing owed, no first-event HELLO: the view change replaces it
         fences.enterEpoch(newView.epoch());
         if (isSteward()) {
             startCensus();
-        } else {
-            phase = Phase.WAITING;
-            if (!stewardKnown) {
-                port.sendHello(steward(), newView.epoch());
-            }
+        } else if (!stewardKnown) {
+            port.sendHello(steward(), newView.epoch());
         }
+    }
+
+    /** The members known to have an instance that are members of both the current view and {@code newView}. */
+    private NodeSet instantiatedIn(View newView) {
+        if (round == null) { // every member of the current view
+            NodeSet known = new NodeSet();
+            for (NodeId member : view.members()) {
+                if (newView.contains(member)) {
+                    known.add(member);
+                }
+            }
+            return known;
+        }
+        round.instantiated.removeIf(member -> !newView.contains(member) || !view.contains(member));
+        return round.instantiated;
     }
 
     /** HELLO from {@code from}: a steward not yet counting starts; a finished one answers DONE. */
     public void onHello(NodeId from, long epoch) {
-        if (!roster.isCurrent(epoch) || !isSteward()) {
+        if (epoch != view.epoch() || !isSteward()) {
             beforeEvent();
             return;
         }
-        if (roster.takeFirstEventDue()) {
+        if (round == null) {
+            if (!from.equals(self)) {
+                port.sendDone(from, outcome());
+            }
+        } else if (round.roster.takeFirstEventDue()) {
             startCensus(); // the QUERY reaches {@code from} too
-        } else if (phase == Phase.COMPLETE && !from.equals(self)) {
-            port.sendDone(from, lastOutcome);
-        } // COLLECTING: our QUERY is on its way to it
+        } // collecting: our QUERY is on its way to it
     }
 
     /** QUERY from the steward: report (once per epoch; a duplicate after DONE is ignored). */
     public void onQuery(NodeId from, long epoch) {
-        if (!roster.isCurrent(epoch) || !from.equals(steward()) || isSteward()) {
+        if (epoch != view.epoch() || !from.equals(steward()) || isSteward()) {
             beforeEvent();
             return;
         }
-        roster.setFirstEventDue(false); // the steward runs the census: no HELLO needed
-        instantiated.add(from);
-        if (phase == Phase.COMPLETE) {
+        if (round == null) {
             return; // a duplicate of the query this census already answered
         }
-        phase = Phase.WAITING;
-        port.sendReport(from, port.localReport(epoch).withTokenEpoch(completedEpoch));
+        round.roster.setFirstEventDue(false); // the steward runs the census: no HELLO needed
+        round.instantiated.add(from);
+        port.sendReport(from, port.localReport(epoch).withTokenEpoch(round.basis));
     }
 
     /** REPORT at the steward; decides when every member has reported. */
     public void onReport(NodeId from, CensusReport report) {
         beforeEvent();
-        if (phase != Phase.COLLECTING || !roster.isCurrent(report.epoch()) || !roster.record(from)) {
+        if (round == null || !round.collecting || report.epoch() != view.epoch() || !round.roster.record(from)) {
             return; // not collecting, another epoch, or a duplicate
         }
-        stewardReports().put(from, report);
-        if (roster.isComplete()) {
+        round.reports().put(from, report);
+        if (round.roster.isComplete()) {
             decide();
         }
     }
 
     /** DONE from the steward: the census of this epoch is complete here. */
     public void onDone(NodeId from, CensusOutcome outcome) {
-        if (!roster.isCurrent(outcome.epoch()) || !from.equals(steward()) || isSteward()
-                || phase == Phase.COMPLETE) {
+        if (outcome.epoch() != view.epoch() || !from.equals(steward()) || isSteward() || round == null) {
             beforeEvent();
             return; // another epoch, not from the steward, or a duplicate
         }
-        roster.setFirstEventDue(false);
         complete(outcome);
     }
 
-    /** The reports of the census this member runs as steward, made at the first. */
-    private Map<NodeId, CensusReport> stewardReports() {
-        if (reports == null) {
-            reports = new TreeMap<>();
-        }
-        return reports;
-    }
-
     private void startCensus() {
-        phase = Phase.COLLECTING;
-        reports = null;
-        roster.expectOthers();
-        if (roster.isComplete()) {
+        round.collecting = true;
+        round.roster.expectOthers();
+        if (round.roster.isComplete()) {
             decide();
         } else {
-            port.broadcastQuery(roster.view().epoch());
+            port.broadcastQuery(view.epoch());
         }
     }
 
@@ -354,9 +393,9 @@ public final class TokenCensus<M> {
      * token at the steward, and the fence floor.
      */
     private void decide() {
-        View view = roster.view();
-        stewardReports().put(self, port.localReport(view.epoch()).withTokenEpoch(completedEpoch));
-        NodeId holder = null;
+        Map<NodeId, CensusReport> reports = round.reports();
+        reports.put(self, port.localReport(view.epoch()).withTokenEpoch(round.basis));
+        NodeId chosen = null;
         CensusReport best = null;
         for (Map.Entry<NodeId, CensusReport> e : reports.entrySet()) {
             CensusReport r = e.getValue();
@@ -364,14 +403,14 @@ public final class TokenCensus<M> {
             fences.observe(r.tokenFence());
             if (r.holdsToken() && (best == null || better(r, best))) {
                 best = r;
-                holder = e.getKey();
+                chosen = e.getKey();
             }
         }
-        boolean regenerated = holder == null;
-        if (regenerated) {
-            holder = regenerationSite();
+        boolean regenerate = chosen == null;
+        if (regenerate) {
+            chosen = regenerationSite(reports);
         }
-        CensusOutcome outcome = new CensusOutcome(view.epoch(), holder, regenerated, fences.highest());
+        CensusOutcome outcome = new CensusOutcome(view.epoch(), chosen, regenerate, fences.highest());
         if (view.size() > 1) {
             port.broadcastDone(outcome);
         }
@@ -379,7 +418,7 @@ public final class TokenCensus<M> {
     }
 
     /** Where a regenerated token is created: the lowest waiting member if the algorithm allows it, else here. */
-    private NodeId regenerationSite() {
+    private NodeId regenerationSite(Map<NodeId, CensusReport> reports) {
         if (port.regeneratesAnywhere()) {
             for (Map.Entry<NodeId, CensusReport> e : reports.entrySet()) {
                 if (e.getValue().waiting()) {
@@ -401,27 +440,36 @@ public final class TokenCensus<M> {
         return a.tokenFence() > b.tokenFence();
     }
 
+    /**
+     * The census of the current epoch is complete here: remember its outcome (with the view's own
+     * instance of the holder, so that a lock keeps no decoded copy of it), drop the round, tell the
+     * algorithm, then redeliver what the round deferred.
+     */
     private void complete(CensusOutcome outcome) {
-        phase = Phase.COMPLETE;
-        completedEpoch = outcome.epoch();
-        lastOutcome = outcome;
-        roster.clear();
-        instantiated.clear();
-        roster.view().members().forEach(instantiated::add);
-        fences.observe(outcome.fenceFloor());
-        port.censusDone(outcome);
-        reports = null; // read in censusDone only
-        List<Deferred<M>> due = deferred == null ? List.of() : deferred;
-        deferred = null;
-        for (Deferred<M> d : due) {
-            port.redeliver(d.from(), d.message());
+        Round<M> finished = round;
+        round = null;
+        int rank = view.indexOf(outcome.holder());
+        NodeId viewHolder = rank < 0 ? outcome.holder() : view.member(rank);
+        CensusOutcome settled = viewHolder == outcome.holder() ? outcome
+                : new CensusOutcome(outcome.epoch(), viewHolder, outcome.regenerated(), outcome.fenceFloor());
+        holder = settled.holder();
+        regenerated = settled.regenerated();
+        fenceFloor = settled.fenceFloor();
+        fences.observe(settled.fenceFloor());
+        port.censusDone(settled, finished.reports == null ? Map.of() : Collections.unmodifiableMap(finished.reports));
+        if (finished.deferred != null) {
+            for (Deferred<M> d : finished.deferred) {
+                port.redeliver(d.from(), d.message());
+            }
         }
     }
 
     @Override
     public String toString() {
-        return "Census[" + roster.view().epoch() + " " + (roster.firstEventDue() ? "FIRST_EVENT_DUE" : phase)
-                + (phase == Phase.COLLECTING ? " awaiting=" + roster.owed() : "")
-                + (lastOutcome != null && !active() ? " holder=" + lastOutcome.holder() : "") + "]";
+        String state = round == null ? "COMPLETE"
+                : round.roster.firstEventDue() ? "FIRST_EVENT_DUE" : round.collecting ? "COLLECTING" : "WAITING";
+        return "Census[" + view.epoch() + " " + state
+                + (round != null && round.collecting ? " awaiting=" + round.roster.owed() : "")
+                + (round == null && holder != null ? " holder=" + holder : "") + "]";
     }
 }

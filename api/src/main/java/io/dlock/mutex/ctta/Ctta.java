@@ -1,5 +1,6 @@
 package io.dlock.mutex.ctta;
 
+import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
@@ -22,6 +23,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * CTTA, the Control Token Transfer Algorithm, with token regeneration (REGENERATE): requests are
@@ -97,7 +100,7 @@ import java.util.Map;
  *       process that could use the CS).</li>
  * </ul>
  */
-final class Ctta implements MutexProtocol<CttaMessage> {
+final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMessage> {
 
     /*
      * Overview.
@@ -105,7 +108,9 @@ final class Ctta implements MutexProtocol<CttaMessage> {
      * State (site i = rank me): lr[j] (LR_i, by rank), hrOwn (HRown_i), cg (CG_i), requesting, inCR,
      * token (hr[], tg, hop, or null), fences (highest fence seen), lastStamp (fence, hop) of the last
      * token accepted, regen (the attempt in progress: g, answers by rank, nacked, collected HRs),
-     * answered[j] (the last JDCG age answered per site and whether it was ACKed).
+     * answered[j] (the last JDCG age answered per site and whether it was ACKed; null while none);
+     * failedSites (null while none); regeneration (REGENERATE's settings, null when it is off). The
+     * view, and so N, is the census's, and me is our rank in it; this node is the census's port.
      *
      * Invariants:
      *  - Failure-free: one token, held (idle or in the CR) or in flight; only its holder enters (ME1).
@@ -128,11 +133,8 @@ final class Ctta implements MutexProtocol<CttaMessage> {
 
     private final NodeId self;
     private final MutexEffects<CttaMessage> effects;
-    private final boolean regenerate;
-    private final long regenTimeout;
-    private final boolean completionCheck;
-    private View view;
-    private int n;
+    /** REGENERATE's settings; null when it is off (option regenerate = false). */
+    private final Regeneration regeneration;
     private int me;
 
     private long[] lr;
@@ -154,10 +156,20 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     /** Muro et al. §5: a PARTITION was received (no REGENERATE, NACK to every JDCG). */
     private boolean partitionMode;
     /** Muro et al. §5: ranks of the sites reported failed (PASS skips them until their repair is reported). */
-    private final java.util.Set<Integer> failedSites = new java.util.TreeSet<>();
-    private final Map<NodeId, long[]> answered = new HashMap<>();
+    private Set<Integer> failedSites;
+    /** Per site, the last JDCG age answered and whether it was ACKed (1) or not (0); null while none. */
+    private Map<NodeId, long[]> answered;
 
     private final TokenCensus<CttaMessage> census;
+
+    /**
+     * REGENERATE's settings (kept apart: a site without REGENERATE keeps none).
+     *
+     * @param timeout         rule 6's timeout, in milliseconds, before back-off
+     * @param completionCheck F8's {@code CG == g} test at completion (false only for CT-9's counterexample)
+     */
+    private record Regeneration(long timeout, boolean completionCheck) {
+    }
 
     /** A REGENERATE attempt in progress (rule 7). */
     private static final class Regen {
@@ -181,20 +193,26 @@ final class Ctta implements MutexProtocol<CttaMessage> {
 
     /** {@code completionCheck = false} drops F8's {@code CG == g} test: only for CT-9's counterexample. */
     Ctta(ProtocolContext<CttaMessage> context, boolean regenerate, long regenTimeout, boolean completionCheck) {
-        this.completionCheck = completionCheck;
         this.self = context.self();
         this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
-        this.regenerate = regenerate;
-        this.regenTimeout = regenTimeout;
-        this.view = context.view();
-        this.n = view.size();
+        this.regeneration = regenerate ? new Regeneration(regenTimeout, completionCheck) : null;
+        View view = context.view();
         this.me = view.indexOf(self);
-        this.lr = new long[n];
+        this.lr = new long[view.size()];
         if (me == 0 && context.startsIdle()) {
-            tokenHr = new long[n]; // F3: site 1 starts with the token
+            tokenHr = new long[view.size()]; // F3: site 1 starts with the token
         }
-        this.census = new TokenCensus<>(self, view, context.startsIdle(), fences, new CensusPort());
+        this.census = new TokenCensus<>(self, view, context.startsIdle(), fences, this);
+    }
+
+    private View view() {
+        return census.view();
+    }
+
+    /** The number of sites: the view's size. */
+    private int n() {
+        return census.view().size();
     }
 
     /**
@@ -276,8 +294,8 @@ final class Ctta implements MutexProtocol<CttaMessage> {
 
     /** Rule 6's timer, backing off after failed attempts. */
     private void armRegenTimer() {
-        if (regenerate && failedAttempts < MAX_FAILED_ATTEMPTS) {
-            effects.setTimer(REGEN_TIMER, regenTimeout << Math.min(failedAttempts, MAX_BACKOFF_SHIFT));
+        if (regeneration != null && failedAttempts < MAX_FAILED_ATTEMPTS) {
+            effects.setTimer(REGEN_TIMER, regeneration.timeout() << Math.min(failedAttempts, MAX_BACKOFF_SHIFT));
         }
     }
 
@@ -290,15 +308,16 @@ final class Ctta implements MutexProtocol<CttaMessage> {
 
     /** Rule 5: send the token to the first site after us in ring order with LR[j] > HR[j]. */
     private void pass() {
+        int n = n();
         for (int k = 1; k < n; k++) {
             int j = (me + k) % n;
-            if (lr[j] > tokenHr[j] && !failedSites.contains(j)) {
+            if (lr[j] > tokenHr[j] && !reportedFailed(j)) {
                 tokenHop++;
                 List<Long> hr = new ArrayList<>(n);
                 for (long h : tokenHr) {
                     hr.add(h);
                 }
-                effects.send(view.member(j), new Token(hr, tokenTg, fences.highest(), tokenHop));
+                effects.send(view().member(j), new Token(hr, tokenTg, fences.highest(), tokenHop));
                 tokenHr = null;
                 return;
             }
@@ -312,7 +331,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         if (census.onMessage(from, message)) {
             return; // a census message, or deferred until the census ends
         }
-        int j = view.indexOf(from);
+        int j = view().indexOf(from);
         if (j < 0) {
             return;
         }
@@ -338,17 +357,18 @@ final class Ctta implements MutexProtocol<CttaMessage> {
      * to the first site whose request the frozen LR shows pending, else to the successor.
      */
     private void forwardUnchanged(List<Long> hr, long tg, long fence, long hop) {
+        int n = n();
         int target = (me + 1) % n;
         for (int k = 1; k < n; k++) {
             int j = (me + k) % n;
-            if (lr[j] > hr.get(j) && !failedSites.contains(j)) {
+            if (lr[j] > hr.get(j) && !reportedFailed(j)) {
                 target = j;
                 break;
             }
         }
         lastStampFence = fence;
         lastStampHop = hop + 1;
-        effects.send(view.member(target), new Token(hr, tg, fence, hop + 1));
+        effects.send(view().member(target), new Token(hr, tg, fence, hop + 1));
     }
 
     /**
@@ -365,7 +385,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         failed = true;
         regen = null;
         if (tokenHr != null) {
-            List<Long> hr = new ArrayList<>(n);
+            List<Long> hr = new ArrayList<>(n());
             for (long h : tokenHr) {
                 hr.add(h);
             }
@@ -385,8 +405,11 @@ final class Ctta implements MutexProtocol<CttaMessage> {
      * would only forward the token) until its repair is reported.
      */
     void failureReported(NodeId site) {
-        int j = view.indexOf(site);
+        int j = view().indexOf(site);
         if (j >= 0 && j != me) {
+            if (failedSites == null) {
+                failedSites = new TreeSet<>();
+            }
             failedSites.add(j);
         }
     }
@@ -397,7 +420,9 @@ final class Ctta implements MutexProtocol<CttaMessage> {
      * holder passes the token if the repaired site waits.
      */
     void repairReported(NodeId site) {
-        failedSites.remove(view.indexOf(site));
+        if (failedSites != null) {
+            failedSites.remove(view().indexOf(site));
+        }
         reRequestIfWaiting();
         if (tokenHr != null && !inCR && !census.active()) {
             pass();
@@ -408,6 +433,11 @@ final class Ctta implements MutexProtocol<CttaMessage> {
      * Muro et al. §5: a link of this site failed and split the sites: tell every site (those still reachable
      * get it) and enter partition mode.
      */
+    /** Whether the failure of the site of rank {@code j} was reported and its repair not yet. */
+    private boolean reportedFailed(int j) {
+        return failedSites != null && failedSites.contains(j);
+    }
+
     void linkFailed() {
         effects.broadcast(new Partition());
         enterPartitionMode();
@@ -448,6 +478,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         if (t.fence() < lastStampFence || (t.fence() == lastStampFence && t.hop() <= lastStampHop)) {
             return; // a copy of a token we already had
         }
+        int n = n();
         if (t.tg() < cg || t.hr().size() != n || tokenHr != null) {
             return; // stale: a newer token was regenerated (rule 3); or not of this view
         }
@@ -486,25 +517,33 @@ final class Ctta implements MutexProtocol<CttaMessage> {
         if (d.n() > lr[i]) {
             lr[i] = d.n();
         }
-        long[] last = answered.get(from);
+        long[] last = answered == null ? null : answered.get(from);
         if (last != null && last[0] == d.g()) {
             answer(from, d.g(), last[1] == 1); // a repeated JDCG: the same answer
         } else if (d.g() <= cg) {
-            answered.put(from, new long[] {d.g(), 0});
+            remember(from, d.g(), false);
             answer(from, d.g(), false);
         } else if (tokenHr != null) {
             cg = d.g(); // the token survives, re-aged (CT-10)
             tokenTg = d.g();
-            answered.put(from, new long[] {d.g(), 0});
+            remember(from, d.g(), false);
             answer(from, d.g(), false);
         } else {
             cg = d.g();
-            answered.put(from, new long[] {d.g(), 1});
+            remember(from, d.g(), true);
             answer(from, d.g(), true);
         }
         if (tokenHr != null && !inCR) {
             pass(); // rule 2 for the merged request
         }
+    }
+
+    /** Records the answer given to {@code site}'s JDCG of age {@code g}, to repeat it for a repeated JDCG. */
+    private void remember(NodeId site, long g, boolean ack) {
+        if (answered == null) {
+            answered = new HashMap<>();
+        }
+        answered.put(site, new long[] {g, ack ? 1 : 0});
     }
 
     private void answer(NodeId to, long g, boolean ack) {
@@ -531,12 +570,12 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     /** Rule 11: when all N-1 answers are in, regenerate or abort. */
     private void completeIfAllAnswered() {
         Regen r = regen;
-        if (r.replies < n - 1) {
+        if (r.replies < n() - 1) {
             return;
         }
         regen = null;
         // rule 11 with F8: only if nobody refused and nobody raised our age meanwhile
-        if (!r.nacked && (cg == r.g || !completionCheck) && tokenHr == null) {
+        if (!r.nacked && (cg == r.g || !regeneration.completionCheck()) && tokenHr == null) {
             tokenHr = r.hr;
             tokenHr[me] = hrOwn;
             tokenTg = r.g;
@@ -556,7 +595,7 @@ final class Ctta implements MutexProtocol<CttaMessage> {
     @Override
     public void onTimer(String name) {
         census.beforeEvent();
-        if (census.active() || !regenerate || !name.equals(REGEN_TIMER) || !requesting || tokenHr != null) {
+        if (census.active() || regeneration == null || !name.equals(REGEN_TIMER) || !requesting || tokenHr != null) {
             return;
         }
         if (failed || partitionMode) {
@@ -574,9 +613,9 @@ final class Ctta implements MutexProtocol<CttaMessage> {
                 return; // give up until the token or a new view arrives
             }
         }
-        long g = candidateAge(cg, me + 1, n);
+        long g = candidateAge(cg, me + 1, n());
         cg = g;
-        regen = new Regen(g, n);
+        regen = new Regen(g, n());
         effects.broadcast(new Jdcg(g, lr[me]));
         armRegenTimer();
         completeIfAllAnswered(); // a site alone in its view needs no answer
@@ -586,12 +625,13 @@ final class Ctta implements MutexProtocol<CttaMessage> {
 
     @Override
     public void onView(View newView) {
-        failedSites.clear(); // §5 reports were by rank; the membership decides from now on
+        failedSites = null; // §5 reports were by rank; the membership decides from now on
+        View oldView = view(); // the census moves to the new one below
         // re-index LR and the token's HR by the new ranks; departed sites go, joiners start at 0
         long[] newLr = new long[newView.size()];
         long[] newHr = tokenHr == null ? null : new long[newView.size()];
         for (int k = 0; k < newView.size(); k++) {
-            int old = view.indexOf(newView.member(k));
+            int old = oldView.indexOf(newView.member(k));
             if (old >= 0) {
                 newLr[k] = lr[old];
                 if (newHr != null) {
@@ -599,74 +639,77 @@ final class Ctta implements MutexProtocol<CttaMessage> {
                 }
             }
         }
-        view = newView;
-        n = newView.size();
         me = newView.indexOf(self);
         lr = newLr;
         tokenHr = newHr;
         regen = null;
         failedAttempts = 0;
-        answered.clear();
+        answered = null;
         effects.cancelTimer(REGEN_TIMER);
         census.onView(newView);
     }
 
-    /** The census's side in this algorithm: what we report, and the rebuild toward the holder. */
-    private final class CensusPort extends EffectsCensusPort<CttaMessage> {
+    // ---- census: this node is its port (what it reports, and the rebuild toward the holder) -
 
-        CensusPort() {
-            super(effects, Census::new);
-        }
+    @Override
+    public MutexEffects<CttaMessage> censusEffects() {
+        return effects;
+    }
 
-        @Override
-        public CensusReport localReport(long epoch) {
-            boolean holds = tokenHr != null;
-            return new CensusReport(epoch, holds, inCR, holds ? fences.highest() : 0, fences.highest(), lr[me],
-                    requesting && !inCR);
-        }
+    @Override
+    public CttaMessage carryCensus(CensusMessage message) {
+        return new Census(message);
+    }
 
-        /**
-         * Ages restart at 0 in the new epoch (no token of an older epoch can arrive); the holder keeps
-         * or gets the token (a regenerated one with HR(j) = LR_j[j], minus 1 while j waits: CT-3);
-         * waiting sites broadcast their request again (F9's re-request, same number).
-         */
-        @Override
-        public void censusDone(CensusOutcome outcome) {
-            cg = 0;
-            tokenTg = 0;
-            if (outcome.holder().equals(self)) {
-                if (outcome.regenerated()) { // rebuilt from the reports, replacing a stale token
-                    tokenHr = new long[n];
-                    for (Map.Entry<NodeId, CensusReport> e : census.reports().entrySet()) {
-                        int k = view.indexOf(e.getKey());
-                        if (k >= 0) {
-                            CensusReport r = e.getValue();
-                            tokenHr[k] = Math.max(0, r.requestNumber() - (r.waiting() ? 1 : 0));
-                        }
+    @Override
+    public CensusReport localReport(long epoch) {
+        boolean holds = tokenHr != null;
+        return new CensusReport(epoch, holds, inCR, holds ? fences.highest() : 0, fences.highest(), lr[me],
+                requesting && !inCR);
+    }
+
+    /**
+     * Ages restart at 0 in the new epoch (no token of an older epoch can arrive); the holder keeps
+     * or gets the token (a regenerated one with HR(j) = LR_j[j], minus 1 while j waits: CT-3);
+     * waiting sites broadcast their request again (F9's re-request, same number).
+     */
+    @Override
+    public void censusDone(CensusOutcome outcome, Map<NodeId, CensusReport> reports) {
+        cg = 0;
+        tokenTg = 0;
+        if (outcome.holder().equals(self)) {
+            if (outcome.regenerated()) { // rebuilt from the reports, replacing a stale token
+                View view = view();
+                tokenHr = new long[view.size()];
+                for (Map.Entry<NodeId, CensusReport> e : reports.entrySet()) {
+                    int k = view.indexOf(e.getKey());
+                    if (k >= 0) {
+                        CensusReport r = e.getValue();
+                        tokenHr[k] = Math.max(0, r.requestNumber() - (r.waiting() ? 1 : 0));
                     }
-                    tokenHop = 0;
-                    lastStampFence = fences.highest();
-                    lastStampHop = 0;
                 }
+                tokenHop = 0;
+                lastStampFence = fences.highest();
+                lastStampHop = 0;
+            }
+        } else {
+            tokenHr = null; // only after a partition: another site keeps its token
+        }
+        if (requesting && !inCR) {
+            effects.broadcast(new CrReq(lr[me]));
+            if (tokenHr != null) {
+                enter();
             } else {
-                tokenHr = null; // only after a partition: another site keeps its token
+                armRegenTimer();
             }
-            if (requesting && !inCR) {
-                effects.broadcast(new CrReq(lr[me]));
-                if (tokenHr != null) {
-                    enter();
-                } else {
-                    armRegenTimer();
-                }
-            } else if (tokenHr != null && !inCR) {
-                pass();
-            }
+        } else if (tokenHr != null && !inCR) {
+            pass();
         }
+    }
 
-        @Override
-        public void redeliver(NodeId from, CttaMessage message) {
-            onMessage(from, message);
-        }
+    @Override
+    public void redeliver(NodeId from, CttaMessage message) {
+        onMessage(from, message);
     }
 
     // ---- inspection (tests) ----------------------------------------------------------------

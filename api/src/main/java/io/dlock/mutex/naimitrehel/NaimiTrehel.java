@@ -1,5 +1,6 @@
 package io.dlock.mutex.naimitrehel;
 
+import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
@@ -73,7 +74,7 @@ import java.util.Map;
  *       costs one overlap of two holders, as the source notes admit, and no more.</li>
  * </ul>
  */
-final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
+final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCensusPort<NaimiTrehelMessage> {
 
     /*
      * Overview.
@@ -81,7 +82,9 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
      * State: last (never null; last == self means root), next (null = nil), hasToken, requesting
      * (from onRequest to onRelease), inCS; the token's fence counter and hop count while held;
      * lastStamp, the (fence, hop) of the last token accepted; seq, the number of our latest REQUEST
-     * (re-sends get new numbers); seen, the highest REQUEST number seen per origin; recovery: ft, generation, minCandidate.
+     * (re-sends get new numbers); seen, the highest REQUEST number seen per origin (null while none);
+     * recovery: ft, generation, minCandidate, and timeouts (null unless fault-tolerant). The view is the
+     * census's; this node is the census's port.
      *
      * Invariants (failure-free, docs/algorithms.md A9):
      *  - Exactly one node has hasToken, or the token is in flight.
@@ -122,10 +125,8 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
 
     private final NodeId self;
     private final MutexEffects<NaimiTrehelMessage> effects;
-    private final boolean faultTolerant;
-    private final long twait;
-    private final long telec;
-    private View view; // the census keeps its own copy; both are set in onView
+    /** The recovery's timeouts (rules 5-17); null when recovery is off (option fault-tolerant = false). */
+    private final RecoveryTimeouts timeouts;
 
     private NodeId last;
     private NodeId next;
@@ -138,7 +139,8 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     private long lastStampFence = -1;
     private long lastStampHop = -1;
     private long seq;
-    private final Map<NodeId, Long> seen = new HashMap<>();
+    /** Per origin, the highest REQUEST number seen; null while none (made at the first). */
+    private Map<NodeId, Long> seen;
 
     private Ft ft = Ft.NORMAL;
     /** The newest token generation this node knows of (rules 15, 16). */
@@ -149,19 +151,29 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
 
     private final TokenCensus<NaimiTrehelMessage> census;
 
+    /**
+     * The recovery's timeouts, in milliseconds (kept apart: a node without recovery keeps none).
+     *
+     * @param twait how long a waiting node waits before it consults (rule 7)
+     * @param telec how long each recovery phase waits for answers (rules 10, 13, 15; TOBS is twice it)
+     */
+    private record RecoveryTimeouts(long twait, long telec) {
+    }
+
     NaimiTrehel(ProtocolContext<NaimiTrehelMessage> context, boolean faultTolerant, long twait, long telec) {
         this.self = context.self();
         this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
-        this.view = context.view();
-        this.faultTolerant = faultTolerant;
-        this.twait = twait;
-        this.telec = telec;
+        this.timeouts = faultTolerant ? new RecoveryTimeouts(twait, telec) : null;
         // decision in docs/algorithms.md: node 1 (the lowest member) is the initial root and holder
-        NodeId root = view.member(0);
+        NodeId root = context.view().member(0);
         this.last = root;
         this.hasToken = context.startsIdle() && root.equals(self);
-        this.census = new TokenCensus<>(self, view, context.startsIdle(), fences, new CensusPort());
+        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, this);
+    }
+
+    private View view() {
+        return census.view();
     }
 
     // ---- application --------------------------------------------------------------------------
@@ -234,7 +246,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     /** Rule 1 (and 12, 16): sends a new REQUEST of ours to {@code to}; LAST = me; rule 5: WAITING. */
     private void sendRequest(NodeId to) {
         seq++;
-        seen.put(self, seq);
+        markSeen(self, seq);
         effects.send(to, new Request(self, seq));
         last = self;
         startWaiting();
@@ -243,10 +255,10 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     /** Rule 5: WAITING, timer Twait. */
     private void startWaiting() {
         ft = Ft.WAITING;
-        if (faultTolerant) {
+        if (timeouts != null) {
             effects.cancelTimer(TELEC);
             effects.cancelTimer(TOBS);
-            effects.setTimer(TWAIT, twait);
+            effects.setTimer(TWAIT, timeouts.twait());
         }
     }
 
@@ -266,7 +278,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     }
 
     private void cancelTimers() {
-        if (faultTolerant) {
+        if (timeouts != null) {
             effects.cancelTimer(TWAIT);
             effects.cancelTimer(TELEC);
             effects.cancelTimer(TOBS);
@@ -314,10 +326,10 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     /** Rule 2: serve, queue or forward a request; path reversal. */
     private void onRequestMessage(Request r) {
         NodeId j = r.origin();
-        if (r.seq() <= seen.getOrDefault(j, 0L) || j.equals(self) || !view.contains(j)) {
+        if (r.seq() <= seenFrom(j) || j.equals(self) || !view().contains(j)) {
             return; // a duplicate, our own request come back, or a departed node
         }
-        seen.put(j, r.seq());
+        markSeen(j, r.seq());
         if (last.equals(self)) {
             if (requesting) {
                 if (next == null) {
@@ -336,6 +348,19 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
             effects.send(last, r); // not the root: forward toward it
         }
         last = j; // path reversal
+    }
+
+    /** The highest REQUEST number seen from {@code origin}, 0 if none. */
+    private long seenFrom(NodeId origin) {
+        return seen == null ? 0 : seen.getOrDefault(origin, 0L);
+    }
+
+    /** Records {@code seq} as the highest REQUEST number seen from {@code origin}. */
+    private void markSeen(NodeId origin, long seq) {
+        if (seen == null) {
+            seen = new HashMap<>();
+        }
+        seen.put(origin, seq);
     }
 
     /** Rules 3 and 6: accept a token (unless it is a copy of one already had) and enter. */
@@ -373,10 +398,10 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
         if (minCandidate == null || from.compareTo(minCandidate) < 0) {
             minCandidate = from;
         }
-        if (faultTolerant) {
+        if (timeouts != null) {
             effects.cancelTimer(TWAIT);
             effects.cancelTimer(TELEC);
-            effects.setTimer(TOBS, 2 * telec);
+            effects.setTimer(TOBS, 2 * timeouts.telec());
         }
     }
 
@@ -406,7 +431,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     @Override
     public void onTimer(String name) {
         census.beforeEvent();
-        if (!faultTolerant || census.active()) {
+        if (timeouts == null || census.active()) {
             return; // the census settles the token; waiting requesters re-request after it
         }
         if (name.equals(TWAIT) && ft == Ft.WAITING) {
@@ -415,12 +440,12 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
             // rule 10
             ft = Ft.QUERY;
             effects.broadcast(new Query(seq));
-            effects.setTimer(TELEC, telec);
+            effects.setTimer(TELEC, timeouts.telec());
         } else if (name.equals(TELEC) && ft == Ft.QUERY) {
             // rule 13
             ft = Ft.CANDIDATE;
             effects.broadcast(new Election(seq));
-            effects.setTimer(TELEC, telec);
+            effects.setTimer(TELEC, timeouts.telec());
         } else if (name.equals(TELEC) && ft == Ft.CANDIDATE) {
             regenerate(); // rule 15
         } else if (name.equals(TOBS) && ft == Ft.OBSERVER) {
@@ -438,18 +463,18 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     private void consult() {
         if (seq == 0) {
             seq = 1; // a root that never sent a request (anomaly): give the recovery messages a number
-            seen.put(self, seq);
+            markSeen(self, seq);
         }
         ft = Ft.CONSULTING;
         effects.broadcast(new Consult(seq));
-        effects.setTimer(TELEC, telec);
+        effects.setTimer(TELEC, timeouts.telec());
     }
 
     /** Rule 15: elected: regenerate the token, become the root, announce it, enter. */
     private void regenerate() {
         generation++;
         tokenGeneration = generation;
-        long floor = (Math.min(view.epoch(), (1L << 31) - 1) << 32) + (generation << GENERATION_SHIFT);
+        long floor = (Math.min(view().epoch(), (1L << 31) - 1) << 32) + (generation << GENERATION_SHIFT);
         fences.observe(floor);
         hasToken = true;
         tokenHop = 0;
@@ -468,65 +493,70 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage> {
     @Override
     public void onView(View newView) {
         // messages of the old epoch are lost: the census finds (or remakes) the token; recovery stops
-        view = newView;
         cancelTimers();
         ft = Ft.NORMAL;
         minCandidate = null;
-        seen.keySet().removeIf(member -> !newView.contains(member));
+        if (seen != null) {
+            seen.keySet().removeIf(member -> !newView.contains(member));
+        }
         census.onView(newView);
     }
 
-    /** The census's side in this algorithm: what we report, and the rebuild toward the holder. */
-    private final class CensusPort extends EffectsCensusPort<NaimiTrehelMessage> {
+    // ---- census: this node is its port (what it reports, and the rebuild toward the holder) -
 
-        /** The token carries nothing built from the reports: a regenerated one may start at a waiting member. */
-        @Override
-        public boolean regeneratesAnywhere() {
-            return true;
+    @Override
+    public MutexEffects<NaimiTrehelMessage> censusEffects() {
+        return effects;
+    }
+
+    @Override
+    public NaimiTrehelMessage carryCensus(CensusMessage message) {
+        return new Census(message);
+    }
+
+    /** The token carries nothing built from the reports: a regenerated one may start at a waiting member. */
+    @Override
+    public boolean regeneratesAnywhere() {
+        return true;
+    }
+
+    @Override
+    public CensusReport localReport(long epoch) {
+        return new CensusReport(epoch, hasToken, inCS, hasToken ? fences.highest() : 0, fences.highest(), seq,
+                requesting && !inCS);
+    }
+
+    /** Every node: LAST = holder, NEXT = nil; the holder has the token; waiting nodes request again. */
+    @Override
+    public void censusDone(CensusOutcome outcome, Map<NodeId, CensusReport> reports) {
+        NodeId holder = outcome.holder();
+        generation = 0;
+        tokenGeneration = 0;
+        if (holder.equals(self)) {
+            if (outcome.regenerated()) { // regenerated by the census (replacing a stale token)
+                hasToken = true;
+                tokenHop = 0;
+                lastStampFence = fences.highest();
+                lastStampHop = 0;
+            }
+        } else {
+            hasToken = false; // only after a partition: another member keeps its token
         }
-
-        CensusPort() {
-            super(effects, Census::new);
-        }
-
-        @Override
-        public CensusReport localReport(long epoch) {
-            return new CensusReport(epoch, hasToken, inCS, hasToken ? fences.highest() : 0, fences.highest(), seq,
-                    requesting && !inCS);
-        }
-
-        /** Every node: LAST = holder, NEXT = nil; the holder has the token; waiting nodes request again. */
-        @Override
-        public void censusDone(CensusOutcome outcome) {
-            NodeId holder = outcome.holder();
-            generation = 0;
-            tokenGeneration = 0;
-            if (holder.equals(self)) {
-                if (outcome.regenerated()) { // regenerated by the census (replacing a stale token)
-                    hasToken = true;
-                    tokenHop = 0;
-                    lastStampFence = fences.highest();
-                    lastStampHop = 0;
-                }
+        last = holder;
+        next = null;
+        nextSeq = 0;
+        if (requesting && !inCS) {
+            if (hasToken) {
+                enter();
             } else {
-                hasToken = false; // only after a partition: another member keeps its token
-            }
-            last = holder;
-            next = null;
-            nextSeq = 0;
-            if (requesting && !inCS) {
-                if (hasToken) {
-                    enter();
-                } else {
-                    sendRequest(holder);
-                }
+                sendRequest(holder);
             }
         }
+    }
 
-        @Override
-        public void redeliver(NodeId from, NaimiTrehelMessage message) {
-            onMessage(from, message);
-        }
+    @Override
+    public void redeliver(NodeId from, NaimiTrehelMessage message) {
+        onMessage(from, message);
     }
 
     // ---- inspection (tests) ----------------------------------------------------------------

@@ -1,9 +1,11 @@
 package io.dlock.mutex.raymond;
 
+import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
 import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.NodeQueue;
 import io.dlock.mutex.common.TokenCensus;
 import io.dlock.mutex.raymond.RaymondMessage.Census;
 import io.dlock.mutex.raymond.RaymondMessage.Privilege;
@@ -13,8 +15,6 @@ import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -55,7 +55,7 @@ import java.util.TreeMap;
  *       again, as Raymond's initialisation with pending requests would.</li>
  * </ul>
  */
-final class Raymond implements MutexProtocol<RaymondMessage> {
+final class Raymond implements MutexProtocol<RaymondMessage>, EffectsCensusPort<RaymondMessage> {
 
     /*
      * Overview.
@@ -65,7 +65,7 @@ final class Raymond implements MutexProtocol<RaymondMessage> {
      * REQUEST to holder is unanswered). Ours: requesting (onRequest until the grant); hop (the
      * token's transfer count while we hold it) and lastHop (highest accepted this epoch);
      * requestSeq (numbers our REQUESTs) and lastRequest (per neighbour, highest number taken);
-     * fences; census; shape.
+     * fences; census (this node is its port); shape.
      *
      * Invariants (Raymond 1989):
      *  - The holder pointers form a tree directed toward the token (or toward the edge it is
@@ -89,20 +89,21 @@ final class Raymond implements MutexProtocol<RaymondMessage> {
 
     private NodeId holder;
     private boolean using;
-    private final Deque<NodeId> queue = new ArrayDeque<>();
+    private final NodeQueue queue = new NodeQueue();
     private boolean asked;
     private boolean requesting;
     private long hop;
     private long lastHop;
     private long requestSeq;
-    private final Map<NodeId, Long> lastRequest = new TreeMap<>();
+    /** Per neighbour, the highest REQUEST number taken; null while none (a lock at rest mostly has none). */
+    private Map<NodeId, Long> lastRequest;
 
     Raymond(ProtocolContext<RaymondMessage> context, TreeShape shape) {
         this.self = context.self();
         this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.shape = shape;
-        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, new Port());
+        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, this);
         // initialisation: HOLDER toward the root (rank 0), where a simulation's token starts
         this.holder = shape.nextHop(context.view(), self, TokenCensus.stewardOf(context.view()));
     }
@@ -199,8 +200,11 @@ final class Raymond implements MutexProtocol<RaymondMessage> {
         }
         if (message instanceof Request r) {
             // rule 2 (a number already taken from this neighbour is a duplicate)
-            if (r.seq() <= lastRequest.getOrDefault(from, 0L) || queue.contains(from)) {
+            if (r.seq() <= lastRequestFrom(from) || queue.contains(from)) {
                 return;
+            }
+            if (lastRequest == null) {
+                lastRequest = new TreeMap<>();
             }
             lastRequest.put(from, r.seq());
             queue.addLast(from);
@@ -218,52 +222,59 @@ final class Raymond implements MutexProtocol<RaymondMessage> {
         }
     }
 
+    /** The highest REQUEST number taken from {@code neighbour}, 0 if none. */
+    private long lastRequestFrom(NodeId neighbour) {
+        return lastRequest == null ? 0 : lastRequest.getOrDefault(neighbour, 0L);
+    }
+
     @Override
     public void onView(View newView) {
         census.onView(newView); // census active: nothing moves until DONE
     }
 
-    // ---- census -----------------------------------------------------------------------------
+    // ---- census: this node is its port (what it reports, and the rebuild at its end) --------
 
-    /** The census's view of this node, and the rebuild at its end. */
-    private final class Port extends EffectsCensusPort<RaymondMessage> {
+    @Override
+    public MutexEffects<RaymondMessage> censusEffects() {
+        return effects;
+    }
 
-        /** The token carries nothing built from the reports: a regenerated one may start at a waiting member. */
-        @Override
-        public boolean regeneratesAnywhere() {
-            return true;
+    @Override
+    public RaymondMessage carryCensus(CensusMessage message) {
+        return new Census(message);
+    }
+
+    /** The token carries nothing built from the reports: a regenerated one may start at a waiting member. */
+    @Override
+    public boolean regeneratesAnywhere() {
+        return true;
+    }
+
+    @Override
+    public CensusReport localReport(long epoch) {
+        boolean holds = holder.equals(self);
+        return new CensusReport(epoch, holds, using, holds ? fences.highest() : 0, fences.highest(), 0,
+                requesting);
+    }
+
+    @Override
+    public void censusDone(CensusOutcome outcome, Map<NodeId, CensusReport> reports) {
+        // the tree of the new view, HOLDER toward the holder; queues restart from our own request
+        holder = shape.nextHop(view(), self, outcome.holder());
+        queue.clear();
+        asked = false;
+        if (requesting) {
+            queue.addLast(self);
         }
+        hop = 0;
+        lastHop = 0;
+        lastRequest = null;
+        assignThenRequest();
+    }
 
-        Port() {
-            super(effects, Census::new);
-        }
-
-        @Override
-        public CensusReport localReport(long epoch) {
-            boolean holds = holder.equals(self);
-            return new CensusReport(epoch, holds, using, holds ? fences.highest() : 0, fences.highest(), 0,
-                    requesting);
-        }
-
-        @Override
-        public void censusDone(CensusOutcome outcome) {
-            // the tree of the new view, HOLDER toward the holder; queues restart from our own request
-            holder = shape.nextHop(view(), self, outcome.holder());
-            queue.clear();
-            asked = false;
-            if (requesting) {
-                queue.addLast(self);
-            }
-            hop = 0;
-            lastHop = 0;
-            lastRequest.clear();
-            assignThenRequest();
-        }
-
-        @Override
-        public void redeliver(NodeId from, RaymondMessage message) {
-            onMessage(from, message);
-        }
+    @Override
+    public void redeliver(NodeId from, RaymondMessage message) {
+        onMessage(from, message);
     }
 
     @Override

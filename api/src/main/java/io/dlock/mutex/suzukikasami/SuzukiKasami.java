@@ -1,10 +1,12 @@
 package io.dlock.mutex.suzukikasami;
 
+import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
 import io.dlock.mutex.common.FencingCounter;
 import io.dlock.mutex.common.NodeLongMap;
+import io.dlock.mutex.common.NodeQueue;
 import io.dlock.mutex.common.TokenCensus;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Census;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Request;
@@ -14,8 +16,6 @@ import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Map;
 
 /**
@@ -55,7 +55,7 @@ import java.util.Map;
  *       still waiting). Waiting members broadcast their request again with the same number.</li>
  * </ul>
  */
-final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
+final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage>, EffectsCensusPort<SuzukiKasamiMessage> {
 
     /*
      * Overview.
@@ -63,7 +63,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
      * State: rn (RN, per member, highest request number heard; rn[self] is ours); token (the token
      * while we hold it: last = LN, queue = Q), requesting (onRequest until the grant), inCS;
      * numbered (rn[self] is the number of the current outstanding request: false while a request
-     * made during a census waits to be numbered and sent); fences; census.
+     * made during a census waits to be numbered and sent); fences; census (this node is its port).
      *
      * Invariants:
      *  - At most one token exists per epoch: it moves only by a TOKEN message (the sender drops it),
@@ -101,7 +101,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
     /** The token while this node holds it. */
     private static final class TokenState {
         final NodeLongMap last = new NodeLongMap();
-        final Deque<NodeId> queue = new ArrayDeque<>(4);
+        final NodeQueue queue = new NodeQueue();
         long hop;
 
         long last(NodeId member) {
@@ -114,7 +114,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
         this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.idleHandOff = idleHandOff;
-        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, new Port());
+        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, this);
         if (context.startsIdle() && TokenCensus.stewardOf(context.view()).equals(self)) {
             token = new TokenState(); // decision in docs/algorithms.md: the token starts at the lowest member
         }
@@ -303,52 +303,54 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage> {
         token = null;
         t.queue.remove(to);
         effects.send(to, new Token(view().epoch(), t.hop + 1, fences.highest(), t.last.toSortedMap(),
-                t.queue.stream().toList()));
+                t.queue.toList()));
     }
 
-    // ---- census -----------------------------------------------------------------------------
+    // ---- census: this node is its port (what it reports, and the rebuild at its end) --------
 
-    /** The census's view of this node, and the rebuild at its end. */
-    private final class Port extends EffectsCensusPort<SuzukiKasamiMessage> {
+    @Override
+    public MutexEffects<SuzukiKasamiMessage> censusEffects() {
+        return effects;
+    }
 
-        Port() {
-            super(effects, Census::new);
+    @Override
+    public SuzukiKasamiMessage carryCensus(CensusMessage message) {
+        return new Census(message);
+    }
+
+    @Override
+    public CensusReport localReport(long epoch) {
+        return new CensusReport(epoch, token != null, inCS, token != null ? fences.highest() : 0,
+                fences.highest(), rn(self), requesting && numbered);
+    }
+
+    @Override
+    public void censusDone(CensusOutcome outcome, Map<NodeId, CensusReport> reports) {
+        lastHop = 0; // hops restart with the epoch
+        if (token != null) {
+            token.hop = 0;
         }
-
-        @Override
-        public CensusReport localReport(long epoch) {
-            return new CensusReport(epoch, token != null, inCS, token != null ? fences.highest() : 0,
-                    fences.highest(), rn(self), requesting && numbered);
-        }
-
-        @Override
-        public void censusDone(CensusOutcome outcome) {
-            lastHop = 0; // hops restart with the epoch
-            if (token != null) {
-                token.hop = 0;
-            }
-            if (!outcome.holder().equals(self)) {
-                token = null; // another member keeps the token (more than one only after a partition)
-            } else if (outcome.regenerated()) { // replacing a stale token this member may hold
-                // regenerated here: LN from every member's report, so served requests stay served
-                token = new TokenState();
-                for (Map.Entry<NodeId, CensusReport> e : census.reports().entrySet()) {
-                    CensusReport r = e.getValue();
-                    rn.mergeMax(e.getKey(), r.requestNumber());
-                    token.last.put(e.getKey(), r.waiting() ? r.requestNumber() - 1 : r.requestNumber());
-                }
-            }
-            if (token != null && !inCS) {
-                useOrHandOff();
-            } else if (requesting && !inCS) {
-                ask(); // our REQUEST may have been lost with the old epoch: same number again
+        if (!outcome.holder().equals(self)) {
+            token = null; // another member keeps the token (more than one only after a partition)
+        } else if (outcome.regenerated()) { // replacing a stale token this member may hold
+            // regenerated here: LN from every member's report, so served requests stay served
+            token = new TokenState();
+            for (Map.Entry<NodeId, CensusReport> e : reports.entrySet()) {
+                CensusReport r = e.getValue();
+                rn.mergeMax(e.getKey(), r.requestNumber());
+                token.last.put(e.getKey(), r.waiting() ? r.requestNumber() - 1 : r.requestNumber());
             }
         }
-
-        @Override
-        public void redeliver(NodeId from, SuzukiKasamiMessage message) {
-            onMessage(from, message);
+        if (token != null && !inCS) {
+            useOrHandOff();
+        } else if (requesting && !inCS) {
+            ask(); // our REQUEST may have been lost with the old epoch: same number again
         }
+    }
+
+    @Override
+    public void redeliver(NodeId from, SuzukiKasamiMessage message) {
+        onMessage(from, message);
     }
 
     /** An idle holder after a census: rule 2 for a request heard before (lowest member first). */

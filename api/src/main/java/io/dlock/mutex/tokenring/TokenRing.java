@@ -1,5 +1,6 @@
 package io.dlock.mutex.tokenring;
 
+import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
@@ -15,6 +16,7 @@ import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
+import java.util.Map;
 
 /**
  * The token ring: one token travels along the logical ring of the view's members, in ascending id
@@ -66,7 +68,7 @@ import io.dlock.spi.View;
  *       rebuilt from the new view and hop counts restart.</li>
  * </ul>
  */
-final class TokenRing implements MutexProtocol<TokenRingMessage> {
+final class TokenRing implements MutexProtocol<TokenRingMessage>, EffectsCensusPort<TokenRingMessage> {
 
     /*
      * Overview.
@@ -74,7 +76,8 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
      * State: holding (the token is here) with tokenHop (its hop count when it arrived); lastHop
      * (highest hop accepted in this epoch); wantCS (onRequest until onRelease, docs/algorithms.md's wantCS);
      * inCS; pausing (an idle-pause timer runs); genesisPending (ring[0] of a simulation has not yet
-     * run rule 5); fences; census.
+     * run rule 5); fences; census (this node is its port); acks (rule 6's state, only with the
+     * option on).
      *
      * Invariants:
      *  - At most one token per epoch: it moves only by a TOKEN message, the sender drops it
@@ -96,8 +99,8 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
     private final NodeId self;
     private final MutexEffects<TokenRingMessage> effects;
     private final long idlePauseMillis;
-    /** Rule 6's TOKEN_ACK timeout, 0 = off. */
-    private final long tokenAckMillis;
+    /** Rule 6's state (TOKEN_ACK awaited, members found silent); null when the option is off. */
+    private final TokenAckWatch acks;
     private final FencingCounter fences;
     private final TokenCensus<TokenRingMessage> census;
 
@@ -118,19 +121,14 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
     private NodeId parkedAt;
     /** Rule 7: the hop of the newest token position this member knows of (a parking or its own receipt). */
     private long knownHop;
-    /** Rule 6: the last token sent and not yet acknowledged (its receiver and hop), or null. */
-    private NodeId unackedTo;
-    private long unackedHop;
-    /** Rule 6: members this node found silent in this epoch; its pass skips them. */
-    private final java.util.Set<NodeId> skipped = new java.util.TreeSet<>();
 
     TokenRing(ProtocolContext<TokenRingMessage> context, long idlePauseMillis, long tokenAckMillis) {
         this.self = context.self();
         this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.idlePauseMillis = idlePauseMillis;
-        this.tokenAckMillis = tokenAckMillis;
-        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, new Port());
+        this.acks = tokenAckMillis > 0 ? new TokenAckWatch(tokenAckMillis) : null;
+        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, this);
         if (context.startsIdle() && TokenCensus.stewardOf(context.view()).equals(self)) {
             holding = true; // decision in docs/algorithms.md: the token starts at ring[0]
             genesisPending = true; // rule 5 runs at the first event
@@ -183,7 +181,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
      */
     @Override
     public boolean atRest() {
-        return !wantCS && !inCS && !census.active() && unackedTo == null && (!holding || parked);
+        return !wantCS && !inCS && !census.active() && (acks == null || !acks.awaiting()) && (!holding || parked);
     }
 
     @Override
@@ -218,7 +216,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
         }
         genesis();
         if (message instanceof Token t) {
-            if (tokenAckMillis > 0 && t.epoch() == view().epoch()) {
+            if (acks != null && t.epoch() == view().epoch()) {
                 effects.send(from, new TokenAck(t.epoch(), t.hop())); // rule 6, duplicates included
             }
             onToken(t);
@@ -237,8 +235,8 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
                 sendToken(from); // straight to the requester; the ring order resumes from there
             }
         } else if (message instanceof TokenAck a) {
-            if (unackedTo != null && unackedTo.equals(from) && a.epoch() == view().epoch() && a.hop() == unackedHop) {
-                unackedTo = null;
+            if (acks != null && acks.awaits(from, a.hop()) && a.epoch() == view().epoch()) {
+                acks.stopAwaiting();
                 effects.cancelTimer(ACK_TIMER);
             }
         }
@@ -291,13 +289,12 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
             if (holding && !inCS && !wantCS && !census.active()) {
                 pass();
             }
-        } else if (ACK_TIMER.equals(name) && unackedTo != null) {
-            NodeId silent = unackedTo;
-            unackedTo = null;
+        } else if (ACK_TIMER.equals(name) && acks != null && acks.awaiting()) {
+            NodeId silent = acks.stopAwaiting();
             if (!holding && !census.active()) {
                 // rule 6: the successor is silent: take it for crashed, take the token back (as the
                 // only copy: the successor never acknowledged it) and send it on past the successor
-                skipped.add(silent);
+                acks.markSilent(silent);
                 holding = true;
                 arrived();
             } // else the token is back here already: it went round, the successor is alive
@@ -307,11 +304,12 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
     @Override
     public void onView(View newView) {
         stopPause();
-        if (unackedTo != null) {
-            unackedTo = null;
-            effects.cancelTimer(ACK_TIMER);
+        if (acks != null) {
+            if (acks.stopAwaiting() != null) {
+                effects.cancelTimer(ACK_TIMER);
+            }
+            acks.forgetSilent(); // the membership decides from now on
         }
-        skipped.clear(); // the membership decides from now on
         census.onView(newView); // census active: the token stays where it is until DONE
     }
 
@@ -351,7 +349,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
         NodeId successor = null;
         for (int k = 1; k < v.size() && successor == null; k++) {
             NodeId candidate = v.member((me + k) % v.size());
-            if (!skipped.contains(candidate)) {
+            if (acks == null || !acks.isSilent(candidate)) {
                 successor = candidate;
             }
         }
@@ -374,54 +372,55 @@ final class TokenRing implements MutexProtocol<TokenRingMessage> {
         tokenHop++;
         NodeId successor = to;
         effects.send(successor, new Token(v.epoch(), tokenHop, fences.highest(), idle));
-        if (tokenAckMillis > 0) {
-            unackedTo = successor;
-            unackedHop = tokenHop;
-            effects.setTimer(ACK_TIMER, tokenAckMillis);
+        if (acks != null) {
+            acks.await(successor, tokenHop);
+            effects.setTimer(ACK_TIMER, acks.timeoutMillis());
         }
     }
 
-    // ---- census -----------------------------------------------------------------------------
+    // ---- census: this node is its port (what it reports, and the rebuild at its end) --------
 
-    /** The census's view of this node, and the rebuild at its end. */
-    private final class Port extends EffectsCensusPort<TokenRingMessage> {
+    @Override
+    public MutexEffects<TokenRingMessage> censusEffects() {
+        return effects;
+    }
 
-        /** The token carries nothing built from the reports: a regenerated one may start at a waiting member. */
-        @Override
-        public boolean regeneratesAnywhere() {
-            return true;
+    @Override
+    public TokenRingMessage carryCensus(CensusMessage message) {
+        return new Census(message);
+    }
+
+    /** The token carries nothing built from the reports: a regenerated one may start at a waiting member. */
+    @Override
+    public boolean regeneratesAnywhere() {
+        return true;
+    }
+
+    @Override
+    public CensusReport localReport(long epoch) {
+        return new CensusReport(epoch, holding, inCS, holding ? fences.highest() : 0, fences.highest(), 0,
+                wantCS && !inCS);
+    }
+
+    @Override
+    public void censusDone(CensusOutcome outcome, Map<NodeId, CensusReport> reports) {
+        genesisPending = false;
+        holding = outcome.holder().equals(self); // keeps, regenerates or discards
+        tokenHop = 0; // hops restart with the epoch: the ring is rebuilt from the new view
+        lastHop = 0;
+        parked = false; // rule 7 starts again in the new epoch: one idle round, then it parks
+        parkedAt = null;
+        knownHop = 0;
+        idleHolders = 0;
+        usedHere = false;
+        if (holding && !inCS) {
+            arrived();
         }
+    }
 
-        Port() {
-            super(effects, Census::new);
-        }
-
-        @Override
-        public CensusReport localReport(long epoch) {
-            return new CensusReport(epoch, holding, inCS, holding ? fences.highest() : 0, fences.highest(), 0,
-                    wantCS && !inCS);
-        }
-
-        @Override
-        public void censusDone(CensusOutcome outcome) {
-            genesisPending = false;
-            holding = outcome.holder().equals(self); // keeps, regenerates or discards
-            tokenHop = 0; // hops restart with the epoch: the ring is rebuilt from the new view
-            lastHop = 0;
-            parked = false; // rule 7 starts again in the new epoch: one idle round, then it parks
-            parkedAt = null;
-            knownHop = 0;
-            idleHolders = 0;
-            usedHere = false;
-            if (holding && !inCS) {
-                arrived();
-            }
-        }
-
-        @Override
-        public void redeliver(NodeId from, TokenRingMessage message) {
-            onMessage(from, message);
-        }
+    @Override
+    public void redeliver(NodeId from, TokenRingMessage message) {
+        onMessage(from, message);
     }
 
     @Override

@@ -60,4 +60,26 @@ class EpochRosterTest {
         assertFalse(r.takeFirstEventDue());
         assertFalse(r.firstEventDue());
     }
+
+    /** Clearing ends a collection; a member alone owes nothing; a collection can start again after either. */
+    @Test
+    void clearingAndCollectingAgain() {
+        EpochRoster r = new EpochRoster(N0, View.ofRange(1, 3));
+        r.expectOthers();
+        r.clear();
+        assertTrue(r.isComplete());
+        assertEquals(Set.of(), r.owed());
+        assertFalse(r.record(N1), "nothing is collected any more");
+        r.expectOthers();
+        assertTrue(r.record(N1));
+        assertTrue(r.record(N2));
+        assertTrue(r.isComplete());
+        r.expectOthers();
+        assertEquals(Set.of(N1, N2), r.owed(), "the next collection starts afresh");
+
+        EpochRoster alone = new EpochRoster(N0, View.ofRange(1, 1));
+        alone.expectOthers();
+        assertTrue(alone.isComplete());
+        assertEquals("complete", alone.toString());
+    }
 }

@@ -3,6 +3,7 @@ package io.dlock.mutex.common;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,7 @@ import io.dlock.spi.WireReader;
 import io.dlock.spi.WireWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The token census's decision logic on its own, one member at a time (the census is dlock's own design for view changes, not part of any algorithm). */
@@ -26,11 +28,11 @@ class TokenCensusTest {
     private static final class Recorder implements TokenCensus.Port<Object> {
         final List<String> sent = new ArrayList<>();
         final List<CensusOutcome> outcomes = new ArrayList<>();
+        /** Every outcome sent in DONE, to one member or to all. */
+        final List<CensusOutcome> doneSent = new ArrayList<>();
         final List<String> redelivered = new ArrayList<>();
-        /** The census's steward reports when each outcome was told (where a regenerated token is rebuilt). */
+        /** The number of reports given with each outcome (the steward's, where a regenerated token is rebuilt). */
         final List<Integer> reportsAtDone = new ArrayList<>();
-        /** The census this port serves, once created. */
-        TokenCensus<Object> census;
         boolean holds;
         boolean inCS;
         long tokenFence;
@@ -59,17 +61,19 @@ class TokenCensusTest {
         @Override
         public void sendDone(NodeId member, CensusOutcome outcome) {
             sent.add("DONE(" + outcome.holder() + ")->" + member);
+            doneSent.add(outcome);
         }
 
         @Override
         public void broadcastDone(CensusOutcome outcome) {
             sent.add("DONE(" + outcome.holder() + ")->all");
+            doneSent.add(outcome);
         }
 
         @Override
-        public void censusDone(CensusOutcome outcome) {
+        public void censusDone(CensusOutcome outcome, Map<NodeId, CensusReport> reports) {
             outcomes.add(outcome);
-            reportsAtDone.add(census == null ? 0 : census.reports().size()); // null: told while created
+            reportsAtDone.add(reports.size());
         }
 
         @Override
@@ -85,8 +89,7 @@ class TokenCensusTest {
     }
 
     private static TokenCensus<Object> census(NodeId self, View view, boolean startsIdle, Recorder r) {
-        r.census = new TokenCensus<>(self, view, startsIdle, r.fences, r);
-        return r.census;
+        return new TokenCensus<>(self, view, startsIdle, r.fences, r);
     }
 
     private static CensusReport idle(long epoch, long maxFence) {
@@ -159,7 +162,6 @@ class TokenCensusTest {
         assertEquals(reported, o.fenceFloor());
         assertEquals(List.of("DONE(n0)->all"), r.drain());
         assertEquals(List.of(3), r.reportsAtDone, "the steward's own report is included");
-        assertTrue(c.reports().isEmpty(), "the reports are dropped once the outcome is told");
     }
 
     /** Exactly one member holds the token: it keeps it, and the floor covers its fence. */
@@ -254,6 +256,47 @@ class TokenCensusTest {
         assertEquals(List.of("DONE(n0)->n2"), r.drain());
         c.onHello(N2, 4);
         assertTrue(r.drain().isEmpty(), "a HELLO of another epoch is ignored");
+    }
+
+    /** A late HELLO gets the very decision the others got, and the outcome stays readable once the census is over. */
+    @Test
+    void lateDoneRepeatsTheDecision() {
+        Recorder r = new Recorder();
+        TokenCensus<Object> c = census(N0, View.ofRange(5, 3), false, r);
+        c.onHello(N2, 5);
+        c.onReport(N1, idle(5, (5L << 32) + 3));
+        c.onReport(N2, idle(5, 0));
+        CensusOutcome told = r.doneSent.get(0);
+        assertEquals(new CensusOutcome(5, N0, true, (5L << 32) + 3), told);
+        c.onHello(N1, 5);
+        assertEquals(List.of(told, told), r.doneSent, "the same epoch, holder, regeneration and floor");
+        assertEquals(told, c.outcome());
+    }
+
+    /** A member tells its algorithm the view's own instance of the holder's id, not the copy decoded from DONE. */
+    @Test
+    void theHolderIsTheViewsInstance() {
+        Recorder r = new Recorder();
+        View view = View.ofRange(5, 3);
+        TokenCensus<Object> c = census(N1, view, false, r);
+        c.onQuery(N0, 5);
+        NodeId decoded = new NodeId(2);
+        c.onDone(N0, new CensusOutcome(5, decoded, false, 7));
+        assertEquals(new CensusOutcome(5, N2, false, 7), r.outcomes.get(0));
+        assertSame(view.member(2), r.outcomes.get(0).holder());
+        assertSame(view.member(2), c.outcome().holder());
+    }
+
+    /** Outside a census nothing is deferred: a view change would drop such a message before any DONE. */
+    @Test
+    void nothingIsDeferredOutsideACensus() {
+        Recorder r = new Recorder();
+        TokenCensus<Object> c = census(N1, View.ofRange(1, 3), true, r);
+        c.defer(N2, "stray");
+        c.onView(View.ofRange(2, 3));
+        c.onDone(N0, new CensusOutcome(2, N0, false, 0));
+        assertTrue(r.redelivered.isEmpty());
+        assertFalse(c.active());
     }
 
     /** After a view change a member says HELLO only if the new steward may have no instance. */
