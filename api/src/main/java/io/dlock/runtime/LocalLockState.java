@@ -110,10 +110,14 @@ final class LocalLockState {
 
     private final ReentrantLock mutex = new ReentrantLock();
     /**
-     * The local threads waiting, in arrival order; only the head acts, so only the head is woken. Room for two at
-     * first (it grows as threads queue; most locks never have more).
+     * The local threads waiting, in arrival order; only the head acts, so only the head is woken. Null until the
+     * first thread has to wait (a lock used without contention here never needs it); then room for two at first (it
+     * grows as threads queue; most locks never have more). Read through {@link #waiters()}, added to through
+     * {@link #enqueue}; guarded by the mutex.
      */
-    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>(2);
+    private ArrayDeque<Waiter> queue;
+    /** What {@link #waiters()} reads while no thread ever waited: empty, and never added to (shared by every lock). */
+    private static final ArrayDeque<Waiter> NO_WAITERS = new ArrayDeque<>(0);
     /** The lock's distributed side: one object for all its calls (every live lock in use here has one). */
     private final Distributed distributed;
     /** Whether {@link Distributed#tryLocally()} is supported (if not, tryLock(0) asks the cluster). */
@@ -402,12 +406,12 @@ final class LocalLockState {
                 return tryLocally(waiter);
             }
             long deadline = timeoutNanos >= 0 ? start + timeoutNanos : 0;
-            waiters.add(waiter);
+            enqueue(waiter);
             boolean asked = false;
             try {
                 while (true) {
                     requireOpen();
-                    if (waiters.peekFirst() == waiter && owner == null) {
+                    if (waiters().peekFirst() == waiter && owner == null) {
                         if (phase == Phase.GRANTED && !lease.mayGrant()) {
                             // the epoch lease ran out (a pause, a cut): the grant waits until the view is known current
                             if (!leaseWaitAsked) {
@@ -464,29 +468,29 @@ final class LocalLockState {
      * protocol on the event loop (local work, no message) and waits for its answer. Called with the mutex held.
      */
     private boolean tryLocally(Waiter me) {
-        if (owner != null || !waiters.isEmpty() || phase != Phase.IDLE) {
+        if (owner != null || !waiters().isEmpty() || phase != Phase.IDLE) {
             return false;
         }
-        waiters.add(me);
+        enqueue(me);
         phase = Phase.TRYING;
         distributed.tryLocally();
         while (phase == Phase.TRYING && closedReason == null) {
             me.wakeUp.awaitUninterruptibly();
         }
-        if (phase == Phase.GRANTED && waiters.peekFirst() == me) {
+        if (phase == Phase.GRANTED && waiters().peekFirst() == me) {
             if (lease.mayGrant()) {
                 takeGrant(me);
                 return true;
             }
-            waiters.remove(me);
-            if (waiters.isEmpty()) {
+            waiters().remove(me);
+            if (waiters().isEmpty()) {
                 abandon(); // entered locally, but the epoch lease ran out meanwhile: give it back
             }
             wakeHead();
             requireOpen();
             return false;
         }
-        waiters.remove(me);
+        waiters().remove(me);
         wakeHead(); // threads that queued meanwhile: the head now asks the cluster
         requireOpen();
         return false;
@@ -494,7 +498,7 @@ final class LocalLockState {
 
     /** The head waiter {@code head} takes the pending grant: it holds the lock once. Called with the mutex held. */
     private void takeGrant(Waiter head) {
-        waiters.pollFirst();
+        waiters().pollFirst();
         owner = head.owner;
         holds = 1;
         heldFence = grantedFence;
@@ -517,8 +521,8 @@ final class LocalLockState {
         mutex.lock();
         try {
             requireOpen();
-            waiters.add(waiter);
-            if (waiters.peekFirst() == waiter) {
+            enqueue(waiter);
+            if (waiters().peekFirst() == waiter) {
                 wakeHead();
             }
         } finally {
@@ -536,7 +540,7 @@ final class LocalLockState {
     private void abandonAsync(Waiter waiter) {
         mutex.lock();
         try {
-            if (waiters.contains(waiter)) {
+            if (waiters().contains(waiter)) {
                 giveUp(waiter);
             }
         } finally {
@@ -721,7 +725,7 @@ final class LocalLockState {
         holdTimes.record(System.nanoTime() - heldSince);
         owner = null;
         clearLease();
-        if (closedReason == null && handoffs < maxHandoffs && !waiters.isEmpty() && lease.mayGrant()) {
+        if (closedReason == null && handoffs < maxHandoffs && !waiters().isEmpty() && lease.mayGrant()) {
             // local hand-off: the head waiter becomes the next holder of the same grant
             handoffs++;
             totalHandoffs++;
@@ -732,7 +736,7 @@ final class LocalLockState {
         }
         phase = Phase.IDLE;
         if (closedReason == null) {
-            if (waiters.isEmpty()) {
+            if (waiters().isEmpty()) {
                 distributed.release();
             } else {
                 phase = Phase.REQUESTED;
@@ -962,7 +966,7 @@ final class LocalLockState {
             }
             grantedFence = scale(fencingToken);
             handoffs = 0;
-            if (waiters.isEmpty()) {
+            if (waiters().isEmpty()) {
                 abandon();
             } else {
                 phase = Phase.GRANTED;
@@ -983,7 +987,7 @@ final class LocalLockState {
             clearLease();
             lost.clear();
             phase = Phase.IDLE;
-            for (Waiter waiter : waiters) {
+            for (Waiter waiter : waiters()) {
                 if (waiter.wakeUp != null) {
                     waiter.wakeUp.signal(); // each fails with "closed"
                 } else {
@@ -1130,8 +1134,8 @@ final class LocalLockState {
 
     /** Removes a waiter that gave up; passes a pending grant on, or releases it if nobody is left. */
     private void giveUp(Waiter me) {
-        waiters.remove(me);
-        if (phase == Phase.GRANTED && waiters.isEmpty()) {
+        waiters().remove(me);
+        if (phase == Phase.GRANTED && waiters().isEmpty()) {
             abandon();
         }
         wakeHead(); // if it was the head, the next one adopts the request or takes the grant
@@ -1142,7 +1146,7 @@ final class LocalLockState {
      * asynchronous one. Called with the mutex held.
      */
     private void wakeHead() {
-        Waiter head = waiters.peekFirst();
+        Waiter head = waiters().peekFirst();
         if (head == null) {
             return;
         }
@@ -1161,6 +1165,19 @@ final class LocalLockState {
     }
 
     /** The exception for the owner of {@code lostHold} (the calling thread, or the hold it calls). */
+    /** The waiting threads, oldest first (an empty queue that must not be added to, if none ever waited); under the mutex. */
+    private ArrayDeque<Waiter> waiters() {
+        return queue != null ? queue : NO_WAITERS;
+    }
+
+    /** Queues {@code waiter} last; under the mutex. */
+    private void enqueue(Waiter waiter) {
+        if (queue == null) {
+            queue = new ArrayDeque<>(2);
+        }
+        queue.add(waiter);
+    }
+
     private LockOwnershipLostException lost(Object who, LostHolds.Entry lostHold, String consequence) {
         return lost(who, lostHold.fencingToken, lostHold.cause, consequence);
     }
@@ -1190,7 +1207,7 @@ final class LocalLockState {
     boolean idle() {
         mutex.lock();
         try {
-            return phase == Phase.IDLE && owner == null && lost.isEmpty() && waiters.isEmpty();
+            return phase == Phase.IDLE && owner == null && lost.isEmpty() && waiters().isEmpty();
         } finally {
             mutex.unlock();
         }
@@ -1200,7 +1217,7 @@ final class LocalLockState {
     int queueLength() {
         mutex.lock();
         try {
-            return waiters.size();
+            return waiters().size();
         } finally {
             mutex.unlock();
         }

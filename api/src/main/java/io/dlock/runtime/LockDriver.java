@@ -69,8 +69,6 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
     private final String name;
     /** What the node's drivers share. */
     private final LockDriverContext<M> node;
-    /** This node (the transport's address, known once the transport runs). */
-    private final NodeId self;
     /**
      * The local threads' state: null until a local thread uses the lock (a node that only takes part in the lock's
      * protocol for others never needs it); made once, by a compare-and-set, by whichever thread uses it first.
@@ -142,7 +140,6 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
         super(node.pool());
         this.name = name;
         this.node = node;
-        this.self = node.transport().self();
         this.view = initialView;
         this.viewQueued = initialView.epoch();
         this.primary = primary;
@@ -189,7 +186,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
     private LockConditions conditions() {
         LockConditions made = conditions;
         if (made == null) {
-            CONDITIONS.compareAndSet(this, null, new LockConditions(self, () -> view, this::sendCondition));
+            CONDITIONS.compareAndSet(this, null, new LockConditions(self(), () -> view, this::sendCondition));
             made = conditions;
         }
         return made;
@@ -222,6 +219,11 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
 
     String name() {
         return name;
+    }
+
+    /** This node (the transport's address, known once the transport runs). */
+    private NodeId self() {
+        return node.transport().self();
     }
 
     // ---- pins and the event loop ----
@@ -468,7 +470,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
      * unless it goes to this node, then kept in the pass's outbox.
      */
     private void queue(NodeId to, byte[] bytes) {
-        if (!to.equals(self)) {
+        if (!to.equals(self())) {
             counts.sent(bytes.length);
             peers.sent(to);
         }
@@ -491,7 +493,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
     }
 
     private void writeFrame(NodeId to, byte[] frame) {
-        if (!to.equals(self)) {
+        if (!to.equals(self())) {
             counts.framed();
         }
         node.transport().send(to, frame);
@@ -582,7 +584,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
             }
             return;
         }
-        if (!from.equals(self)) {
+        if (!from.equals(self())) {
             peers.received(from);
         }
         WireReader in = incoming.in();
@@ -599,7 +601,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
         }
         counts.received();
         if (LOG.isTraceEnabled()) {
-            LOG.trace("lock '{}' epoch {}: {} <- {}: {}", name, view.epoch(), self, from, message);
+            LOG.trace("lock '{}' epoch {}: {} <- {}: {}", name, view.epoch(), self(), from, message);
         }
         protocol.onMessage(from, message);
     }
@@ -683,7 +685,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
 
         @Override
         public MutexProtocol<M> newInstance(View instanceView, MutexEffects<M> effects, boolean startsIdle) {
-            return node.definition().create(new ProtocolContext<>(self, instanceView, effects, node.options(),
+            return node.definition().create(new ProtocolContext<>(self(), instanceView, effects, node.options(),
                     startsIdle, node.fencingFloor().getAsLong(), name));
         }
 
@@ -700,7 +702,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
         @Override
         public void send(NodeId to, M message) {
             if (LOG.isTraceEnabled()) {
-                LOG.trace("lock '{}' epoch {}: {} -> {}: {}", name, view.epoch(), self, to, message);
+                LOG.trace("lock '{}' epoch {}: {} -> {}: {}", name, view.epoch(), self(), to, message);
             }
             queue(to, node.wire().encode(name, message, view.epoch()));
         }
@@ -708,12 +710,12 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
         @Override
         public void broadcast(M message) {
             if (LOG.isTraceEnabled()) {
-                LOG.trace("lock '{}' epoch {}: {} -> all of {}: {}", name, view.epoch(), self, view.members(),
+                LOG.trace("lock '{}' epoch {}: {} -> all of {}: {}", name, view.epoch(), self(), view.members(),
                         message);
             }
             byte[] bytes = node.wire().encode(name, message, view.epoch());
             for (NodeId member : view.members()) {
-                if (!member.equals(self)) {
+                if (!member.equals(self())) {
                     queue(member, bytes);
                 }
             }
