@@ -5,6 +5,7 @@ import io.dlock.mutex.common.FencingCounter;
 import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.mutex.common.NodeSet;
 import io.dlock.mutex.common.PeerState;
+import io.dlock.mutex.common.RequestQueue;
 import io.dlock.mutex.maekawa.MaekawaMessage.Failed;
 import io.dlock.mutex.maekawa.MaekawaMessage.Inquire;
 import io.dlock.mutex.maekawa.MaekawaMessage.Locked;
@@ -23,7 +24,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * Maekawa's quorum-based mutual exclusion: a node enters when every member of its request set
@@ -118,14 +118,14 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     /** docs/algorithms.md A10 rule 2c's displacement rule; false only in the test variant of the published rules (MK-5). */
     private final boolean displacementRule;
     private View view;
-    /** The request sets of the current view, by rank. */
+    /** The request sets of the current view, by rank (shared by every instance of the view's size). */
     private Quorums quorums;
-    private List<NodeId> quorum;
     private final EpochBarrier barrier;
 
     private final LogicalClock clock = new LogicalClock();
     private final FencingCounter fences;
-    private final Deque<Local> local = new ArrayDeque<>(2);
+    /** Self-messages waiting for local delivery; null while none is (most of the time), made at the first. */
+    private Deque<Local> local;
 
     // requester
     private long myTs;
@@ -141,7 +141,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     private RequestStamp lockedFor;
     private long lockGrant;
     private long grants;
-    private final TreeSet<RequestStamp> waitQ = new TreeSet<>();
+    private final RequestQueue waitQ = new RequestQueue();
     private final NodeSet notified = new NodeSet();
     private boolean inquireSent;
     private final NodeLongMap latest = new NodeLongMap();
@@ -170,20 +170,20 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         this.quorumKind = quorumKind;
         this.view = context.view();
         this.quorums = Quorums.forSize(view.size(), quorumKind);
-        this.quorum = quorumOf(self);
         this.barrier = new EpochBarrier(self, view, context.startsIdle());
         if (!context.startsIdle()) {
             fences.enterEpoch(view.epoch()); // the lock may have been used before we knew of it
         }
     }
 
-    /** The members of {@code node}'s request set in the current view, ascending. */
-    private List<NodeId> quorumOf(NodeId node) {
-        List<NodeId> q = new ArrayList<>();
-        for (int rank : quorums.of(view.indexOf(node))) {
-            q.add(view.member(rank));
-        }
-        return List.copyOf(q);
+    /** The ranks of this node's request set S_me in the current view, ascending (members ascend with ranks). */
+    private List<Integer> myQuorum() {
+        return quorums.of(view.indexOf(self));
+    }
+
+    /** Whether this node is in {@code node}'s request set in the current view. */
+    private boolean inQuorumOf(NodeId node) {
+        return quorums.of(view.indexOf(node)).contains(view.indexOf(self));
     }
 
     // ---- events -------------------------------------------------------------------------------
@@ -201,8 +201,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         failedFrom.clear();
         yieldedTo.clear();
         pendingInquire.clear();
-        for (NodeId arbiter : quorum) {
-            send(arbiter, new Request(myTs));
+        for (int arbiter : myQuorum()) {
+            send(view.member(arbiter), new Request(myTs));
         }
         drainLocal();
     }
@@ -215,7 +215,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     @Override
     public boolean atRest() {
         return !requesting && !inCS && lockedFor == null && waitQ.isEmpty() && !inquireSent
-                && pendingInquire.isEmpty() && local.isEmpty() && barrier.settled();
+                && pendingInquire.isEmpty() && local == null && barrier.settled();
     }
 
     @Override
@@ -236,8 +236,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         failedFrom.clear();
         yieldedTo.clear();
         pendingInquire.clear();
-        for (NodeId arbiter : quorum) {
-            send(arbiter, new Release(myTs, fences.highest()));
+        for (int arbiter : myQuorum()) {
+            send(view.member(arbiter), new Release(myTs, fences.highest()));
         }
         drainLocal();
     }
@@ -253,10 +253,9 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     public void onView(View newView) {
         view = newView;
         quorums = Quorums.forSize(newView.size(), quorumKind);
-        quorum = quorumOf(self);
         fences.enterEpoch(newView.epoch());
         barrier.startEpoch(newView);
-        local.clear();
+        local = null;
         lastGrant.clear();
         latest.removeKeysIf(m -> !newView.contains(m));
         // arbiter: the old epoch's locks and queues are rebuilt from the announcements
@@ -322,8 +321,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** Whether this node holds the lock of every arbiter of its quorum. */
     private boolean holdsEveryLock() {
-        for (NodeId arbiter : quorum) {
-            if (!locks.containsKey(arbiter)) {
+        for (int arbiter : myQuorum()) {
+            if (!locks.containsKey(view.member(arbiter))) {
                 return false;
             }
         }
@@ -460,7 +459,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             announcedHolder = null; // it released before our barrier completed
         }
         boolean removed = waitQ.removeIf(q -> q.node().equals(from) && q.timestamp() < ts);
-        if (removed && waitQ.stream().noneMatch(q -> q.node().equals(from))) {
+        if (removed && !waitQ.hasRequestOf(from)) {
             notified.remove(from);
         }
         if (lockedFor != null && lockedFor.node().equals(from) && lockedFor.timestamp() < ts) {
@@ -509,11 +508,11 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             clock.witness(s.timestamp());
         }
         if (s.state() == PeerState.IDLE) {
-            latest.mergeMax(member, s.timestamp());
+            latest.raise(member, s.timestamp()); // a member that never asked (timestamp 0) reads as 0 without an entry
             dropOlderRequestsOf(member, s.timestamp() + 1);
             return;
         }
-        if (!quorumOf(member).contains(self)) {
+        if (!inQuorumOf(member)) {
             return; // we are not one of its arbiters in this view
         }
         RequestStamp r = new RequestStamp(s.timestamp(), member);
@@ -539,7 +538,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             inquireSent = true;   // and would ignore an INQUIRE
             announcedHolder = null;
         }
-        List<RequestStamp> queued = new ArrayList<>(waitQ);
+        List<RequestStamp> queued = new ArrayList<>();
+        waitQ.forEach(queued::add);
         waitQ.clear();
         for (RequestStamp r : queued) {
             queueOrGrant(r);
@@ -550,6 +550,9 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     private void send(NodeId to, MaekawaMessage message) {
         if (to.equals(self)) {
+            if (local == null) {
+                local = new ArrayDeque<>(2);
+            }
             local.addLast(new Local(message));
         } else {
             effects.send(to, message);
@@ -557,9 +560,10 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     }
 
     private void drainLocal() {
-        while (!local.isEmpty()) {
+        while (local != null && !local.isEmpty()) {
             dispatch(self, local.pollFirst().message());
         }
+        local = null;
     }
 
     // ---- introspection for tests ----------------------------------------------------------------
