@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * An exact positive rational of the form {@code Π_k A_k^{e_k}} over the nodes' pairwise coprime
@@ -56,9 +57,24 @@ public final class PrimeRatio {
         return new PrimeRatio(r, x);
     }
 
+    /**
+     * The attributes of ranks below {@value #SHARED_ATTRIBUTES}, made at first use and shared (immutable): every
+     * X that is not being passed is its node's attribute, so each live lock used to keep a copy of each.
+     */
+    private static final int SHARED_ATTRIBUTES = 1 << 10;
+    private static final AtomicReferenceArray<PrimeRatio> ATTRIBUTES = new AtomicReferenceArray<>(SHARED_ATTRIBUTES);
+
     /** {@code A_rank}: the attribute of the node of rank {@code rank}. */
     public static PrimeRatio attribute(int rank) {
-        return of(Map.of(rank, 1L));
+        if (rank < 0 || rank >= SHARED_ATTRIBUTES) {
+            return of(Map.of(rank, 1L));
+        }
+        PrimeRatio shared = ATTRIBUTES.get(rank);
+        if (shared == null) {
+            shared = of(Map.of(rank, 1L));
+            ATTRIBUTES.set(rank, shared); // a race at worst stores an equal value
+        }
+        return shared;
     }
 
     /** {@code this · other}. */

@@ -351,4 +351,19 @@ class RaynalTest {
         assertTrue(Set.of(RaynalDefinition.ORIGINAL, RaynalDefinition.RETRY_MS, RaynalDefinition.IDLE_PASS_MS)
                 .equals(DEFINITION.optionKeys()));
     }
+
+    /** Attributes are shared below rank 1 024 and equal to the ones built from their exponent everywhere. */
+    @Test
+    void attributesAreSharedAndExact() {
+        for (int rank : new int[] {0, 1, 2, 63, 64, 1_023, 1_024, 4_096, Integer.MAX_VALUE}) {
+            PrimeRatio a = PrimeRatio.attribute(rank);
+            assertEquals(PrimeRatio.of(Map.of(rank, 1L)), a);
+            assertEquals(1, a.size());
+            assertEquals(rank, a.rankAt(0));
+            assertEquals(1, a.exponentAt(0));
+            if (rank < 1_024) {
+                org.junit.jupiter.api.Assertions.assertSame(a, PrimeRatio.attribute(rank));
+            }
+        }
+    }
 }
