@@ -82,8 +82,9 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
      * Overview.
      *
      * Requester state: clock; myTs (current request, 0 if none); requesting (from onRequest to
-     * onRelease), inCS; locks (arbiter -> grant number of the lock it gave us for myTs); failedFrom,
-     * yieldedTo, pendingInquire (docs/algorithms.md A10 deadlock-free rules 3-5); lastGrant (per arbiter, the
+     * onRelease), inCS; round (RequesterRound, while requesting): locks (arbiter -> grant number of the lock
+     * it gave us for myTs), failedFrom, yieldedTo, pendingInquire (docs/algorithms.md A10 deadlock-free rules
+     * 3-5); lastGrant (per arbiter, the
      * highest grant number seen, to drop duplicated LOCKED).
      * Arbiter state: lockedFor (request we are locked for, or null) and lockGrant (its grant
      * number); grants (counter of grant numbers); waitQ (priority queue by (ts, id)); notified
@@ -131,10 +132,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     private long myTs;
     private boolean requesting;
     private boolean inCS;
-    private final NodeLongMap locks = new NodeLongMap();
-    private final NodeSet failedFrom = new NodeSet();
-    private final NodeSet yieldedTo = new NodeSet();
-    private final NodeSet pendingInquire = new NodeSet();
+    /** The locks and rule 3-5 bookkeeping of the current request; null while not requesting. */
+    private RequesterRound round;
     private final NodeLongMap lastGrant = new NodeLongMap();
 
     // arbiter
@@ -197,10 +196,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         // MA1: timestamp the request and send it to every member of S_me (self handled locally)
         requesting = true;
         myTs = clock.tick();
-        locks.clear();
-        failedFrom.clear();
-        yieldedTo.clear();
-        pendingInquire.clear();
+        round = new RequesterRound();
         for (int arbiter : myQuorum()) {
             send(view.member(arbiter), new Request(myTs));
         }
@@ -215,7 +211,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     @Override
     public boolean atRest() {
         return !requesting && !inCS && lockedFor == null && waitQ.isEmpty() && !inquireSent
-                && pendingInquire.isEmpty() && local == null && barrier.settled();
+                && round == null && local == null && barrier.settled();
     }
 
     @Override
@@ -232,10 +228,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         // MA4 / rule 7: leave and release every arbiter of S_me
         inCS = false;
         requesting = false;
-        locks.clear();
-        failedFrom.clear();
-        yieldedTo.clear();
-        pendingInquire.clear();
+        round = null;
         for (int arbiter : myQuorum()) {
             send(view.member(arbiter), new Release(myTs, fences.highest()));
         }
@@ -265,10 +258,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         inquireSent = false;
         announcedHolder = null;
         // requester: the old epoch's locks are gone; a waiting request is re-announced
-        locks.clear();
-        failedFrom.clear();
-        yieldedTo.clear();
-        pendingInquire.clear();
+        round = requesting ? new RequesterRound() : null;
         announce();
         finishBarrierIfComplete();
         drainLocal();
@@ -309,12 +299,12 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             }
             return;
         }
-        locks.put(arbiter, l.grant());
-        failedFrom.remove(arbiter);
-        yieldedTo.remove(arbiter);
+        round.locks.put(arbiter, l.grant());
+        round.failedFrom.remove(arbiter);
+        round.yieldedTo.remove(arbiter);
         if (holdsEveryLock()) {
             inCS = true;
-            pendingInquire.clear(); // answered by the RELEASE after the CS
+            round.pendingInquire.clear(); // answered by the RELEASE after the CS
             effects.granted(fences.next());
         }
     }
@@ -322,7 +312,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     /** Whether this node holds the lock of every arbiter of its quorum. */
     private boolean holdsEveryLock() {
         for (int arbiter : myQuorum()) {
-            if (!locks.containsKey(view.member(arbiter))) {
+            if (!round.locks.containsKey(view.member(arbiter))) {
                 return false;
             }
         }
@@ -331,35 +321,35 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** Rule 4: we cannot win at {@code arbiter}; yield every lock whose INQUIRE we deferred. */
     private void onFailed(NodeId arbiter, long ts) {
-        if (!requesting || inCS || ts != myTs || locks.containsKey(arbiter)) {
+        if (!requesting || inCS || ts != myTs || round.locks.containsKey(arbiter)) {
             return; // stale
         }
-        failedFrom.add(arbiter);
-        for (NodeId k : pendingInquire.toSortedSet()) {
-            if (locks.containsKey(k)) {
+        round.failedFrom.add(arbiter);
+        for (NodeId k : round.pendingInquire.toSortedSet()) {
+            if (round.locks.containsKey(k)) {
                 relinquish(k);
             }
         }
-        pendingInquire.clear();
+        round.pendingInquire.clear();
     }
 
     /** Rule 5: yield at once if we know we cannot succeed now, else defer the answer. */
     private void onInquire(NodeId arbiter, long ts, long grant) {
-        if (!requesting || inCS || ts != myTs || !locks.containsKey(arbiter)
-                || locks.getOrDefault(arbiter, 0L) != grant) {
+        if (!requesting || inCS || ts != myTs || !round.locks.containsKey(arbiter)
+                || round.locks.getOrDefault(arbiter, 0L) != grant) {
             return; // stale, or answered by our RELEASE after the CS
         }
-        if (!failedFrom.isEmpty() || !yieldedTo.isEmpty()) {
+        if (!round.failedFrom.isEmpty() || !round.yieldedTo.isEmpty()) {
             relinquish(arbiter);
         } else {
-            pendingInquire.add(arbiter);
+            round.pendingInquire.add(arbiter);
         }
     }
 
     private void relinquish(NodeId arbiter) {
-        long grant = locks.getOrDefault(arbiter, 0L); // held: both callers checked
-        locks.remove(arbiter);
-        yieldedTo.add(arbiter);
+        long grant = round.locks.getOrDefault(arbiter, 0L); // held: both callers checked
+        round.locks.remove(arbiter);
+        round.yieldedTo.add(arbiter);
         send(arbiter, new Relinquish(myTs, grant));
     }
 
@@ -586,8 +576,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     @Override
     public String toString() {
         return "Maekawa[" + self + (inCS ? " in CS" : requesting ? " waiting ts=" + myTs : " idle")
-                + " locks=" + locks.toSortedMap().keySet() + " failed=" + failedFrom + " yielded=" + yieldedTo
-                + " pendingInquire=" + pendingInquire + " | lockedFor=" + lockedFor + " waitQ=" + waitQ
+                + " " + (round == null ? new RequesterRound() : round) + " | lockedFor=" + lockedFor + " waitQ=" + waitQ
                 + " notified=" + notified + " inquireSent=" + inquireSent + " " + barrier + "]";
     }
 }
