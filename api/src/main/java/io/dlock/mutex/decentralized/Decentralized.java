@@ -93,8 +93,8 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
      * Overview.
      *
      * Client state: state (IDLE, TRYING, BACKOFF, HOLDING); attempt (never reset); tries (attempts
-     * of the current request); replied / granted (members that answered / voted for the current
-     * attempt); voters (members holding a vote for us that we must release: granted, or every
+     * of the current request); tally (AttemptTally, while TRYING): replied / granted (members that
+     * answered / voted for the current attempt); voters (members holding a vote for us that we must release: granted, or every
      * member after an epoch barrier in which we announced HOLDING).
      * Coordinator state: holder (client and attempt we voted for, or null); seen (per client, the
      * newest attempt seen); released (per client, the newest attempt released); announcedHolder.
@@ -142,18 +142,9 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
      * client since: the next request first waits a short back-off (the courtesy rule, see the class comment).
      */
     private boolean courtesyOwed;
-    /** Hashed (add and size only; sorted where shown). */
-    private final NodeSet replied = new NodeSet();
-    /**
-     * How many members of {@link #view} are in {@link #replied}: the attempt decides when it reaches the view's
-     * size (counted as replies arrive; testing {@code replied.containsAll(view.members())} after every reply made
-     * each attempt O(N² log N) and was nearly all of a 1 024-node sweep).
-     */
-    private int repliedMembers;
-    private final NodeSet granted = new NodeSet();
+    /** The replies to the current attempt; null unless {@link Phase#TRYING}. */
+    private AttemptTally tally;
     private final NodeSet voters = new NodeSet();
-    /** A coordinator refused the current attempt but keeps its vote for us: retry after a short back-off. */
-    private boolean reservedForUs;
 
     // coordinator
     private NodeId holder;
@@ -235,10 +226,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     private void startAttempt() {
         attempt++;
         tries++;
-        replied.clear();
-        repliedMembers = 0;
-        granted.clear();
-        reservedForUs = false;
+        tally = new AttemptTally();
         phase = Phase.TRYING;
         effects.broadcast(new Request(attempt, tries));
         if (settings.replyTimeout() > 0 && view.size() > 1) {
@@ -251,18 +239,18 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     /** Rule 4: count a reply to the current attempt; decide when every member has answered. */
     private void onReply(NodeId from, boolean grant, boolean reservedVote, long fence) {
         fences.observe(fence);
-        if (!replied.add(from)) {
+        if (!tally.replied.add(from)) {
             return;
         }
-        reservedForUs |= reservedVote;
+        tally.reservedForUs |= reservedVote;
         if (view.contains(from)) {
-            repliedMembers++;
+            tally.repliedMembers++;
         }
         if (grant) {
-            granted.add(from);
+            tally.granted.add(from);
             voters.add(from);
         }
-        if (repliedMembers < view.size()) {
+        if (tally.repliedMembers < view.size()) {
             return; // some member of the view has not answered
         }
         decide();
@@ -273,14 +261,16 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         if (settings.replyTimeout() > 0) {
             effects.cancelTimer(REPLY);
         }
-        if (granted.size() >= votesNeeded(view)) {
+        AttemptTally decided = tally;
+        tally = null;
+        if (decided.granted.size() >= votesNeeded(view)) {
             phase = Phase.HOLDING;
             effects.granted(fences.next());
         } else {
             returnVotes();
             phase = Phase.BACKOFF;
             // a coordinator keeps its vote for us (rule 11): ask again soon, whatever the failures so far
-            effects.setTimer(BACKOFF, backoff(reservedForUs ? 0 : tries));
+            effects.setTimer(BACKOFF, backoff(decided.reservedForUs ? 0 : tries));
         }
     }
 
@@ -465,6 +455,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
                 effects.cancelTimer(REPLY);
             }
             phase = Phase.BACKOFF;
+            tally = null;
             effects.setTimer(BACKOFF, random().nextLong(Math.max(1, settings.backoffBase())) + 1);
         }
         announce();
@@ -510,8 +501,8 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
 
     @Override
     public String toString() {
-        return "Decentralized[" + self + " " + phase + " attempt=" + attempt + " tries=" + tries + " replied="
-                + replied + " granted=" + granted + " voters=" + voters + " | holder=" + holder + "/" + holderAttempt
+        return "Decentralized[" + self + " " + phase + " attempt=" + attempt + " tries=" + tries + " "
+                + (tally == null ? new AttemptTally() : tally) + " voters=" + voters + " | holder=" + holder + "/" + holderAttempt
                 + " " + barrier + "]";
     }
 }
