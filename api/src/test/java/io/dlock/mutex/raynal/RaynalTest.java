@@ -366,4 +366,21 @@ class RaynalTest {
             }
         }
     }
+
+    /** Shared values never stand for another: thousands of distinct values (colliding in the table) stay exact. */
+    @Test
+    void sharedValuesStayExact() {
+        for (int round = 0; round < 2; round++) {
+            for (int k = 0; k < 3_000; k++) {
+                PrimeRatio x = PrimeRatio.attribute(k % 50).timesRatio(k % 50, k % 50 + 1).timesRatio(k % 50, k % 50 + 1);
+                PrimeRatio y = PrimeRatio.of(Map.of(k % 50, 3L, k % 50 + 1, -2L, 100 + k, (long) k + 1));
+                assertEquals(3, x.exponent(k % 50));
+                assertEquals(-2, x.exponent(k % 50 + 1));
+                assertEquals(2, x.size());
+                assertEquals(x, y.times(PrimeRatio.of(Map.of(100 + k, -(long) k - 1))));
+                assertEquals(k + 1L, y.exponent(100 + k));
+                assertEquals(3, y.size());
+            }
+        }
+    }
 }
