@@ -149,7 +149,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     // coordinator
     private NodeId holder;
     private long holderAttempt;
-    /** Hashed: looked up on every REQUEST, never iterated in order. */
+    /** Per client, the newest attempt seen: looked up on every REQUEST (absent reads as 0). */
     private final NodeLongMap seen = new NodeLongMap();
     private final NodeLongMap released = new NodeLongMap();
     private NodeId announcedHolder;

@@ -129,14 +129,14 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     private final LogicalClock clock = new LogicalClock();
     private final FencingCounter fences;
     private final Permissions acks;
-    /** Member -> timestamp of its pending request, our own included (hashed: looked up on every message). */
+    /** Member -> timestamp of its pending request, our own included (looked up on every message). */
     private final NodeLongMap queue = new NodeLongMap();
     /**
      * The same requests as {@link #queue}, ordered by (timestamp, member): LA3 asks whether any request precedes
      * ours, that is whether the first one does (O(log N); scanning the queue made Lamport O(N) per message).
      */
     private final RequestQueue ordered = new RequestQueue();
-    /** Member -> newest of its request timestamps seen released (hashed: lookups only). */
+    /** Member -> newest of its request timestamps seen released (lookups only). */
     private final NodeLongMap releasedUpTo = new NodeLongMap();
     /** Member -> newest request timestamp whose ack we owe after leaving the CS. */
     private final NodeLongMap deferredAcks = new NodeLongMap();
