@@ -149,7 +149,8 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     private boolean inCS;
     private boolean checkDue = true;
     private NodeId announcedHolder;
-    private final NodeSet announcedWaiting = new NodeSet();
+    /** The members announced WAITING to the current barrier; null while none is (nearly always). */
+    private NodeSet announcedWaiting;
 
     // original
     private PrimeRatio x;
@@ -368,7 +369,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         replies = null;
         deferred = null;
         announcedHolder = null;
-        announcedWaiting.clear();
+        announcedWaiting = null;
         passes = 0;
         hop = 0;
         lastIdle = 0;
@@ -590,6 +591,9 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         if (s == PeerState.HOLDING && announcedHolder == null) {
             announcedHolder = member; // two holders can only be announced after a partition
         } else if (s == PeerState.WAITING) {
+            if (announcedWaiting == null) {
+                announcedWaiting = new NodeSet();
+            }
             announcedWaiting.add(member);
         }
     }
@@ -599,7 +603,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
             return;
         }
         NodeId h = announcedHolder != null ? announcedHolder
-                : announcedWaiting.isEmpty() ? view.member(0) : announcedWaiting.first();
+                : announcedWaiting == null ? view.member(0) : announcedWaiting.first();
         rebuild(view.indexOf(h), true);
         boolean owedPass = exitedDuringBarrier && h.equals(self);
         exitedDuringBarrier = false;
@@ -609,7 +613,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
             pass(0, false);
         }
         announcedHolder = null;
-        announcedWaiting.clear();
+        announcedWaiting = null;
         if (deferred != null) {
             for (Deferred d : deferred) {
                 effects.send(d.from(), new Reply(d.attempt(), x, fences.highest()));
