@@ -9,6 +9,7 @@ import io.dlock.mutex.centralized.CentralizedMessage.Sync;
 import io.dlock.mutex.centralized.CentralizedMessage.SyncQuery;
 import io.dlock.mutex.common.EpochRoster;
 import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.protocol.MutexEffects;
 import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
@@ -16,8 +17,7 @@ import io.dlock.NodeId;
 import io.dlock.spi.View;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * Centralized mutual exclusion: one coordinator keeps a FIFO queue of requests and grants the lock
@@ -293,7 +293,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     public boolean atRest() {
         return state == ClientState.IDLE && unansweredQueryFrom == null
                 && (roster.isComplete() || roster.firstEventDue())
-                && (coordinator == null || (coordinator.holder == null && coordinator.queue.isEmpty()));
+                && (coordinator == null || (coordinator.holder == null && coordinator.queueIsEmpty()));
     }
 
     @Override
@@ -411,9 +411,10 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     /** The coordinator's half; exists only on the coordinator of the current view. */
     private final class Coordinator {
 
-        private final Map<NodeId, Long> latestRequest = new TreeMap<>();
-        private final Map<NodeId, Long> released = new TreeMap<>();
-        private final Deque<Ticket> queue = new ArrayDeque<>();
+        private final NodeLongMap latestRequest = new NodeLongMap();
+        private final NodeLongMap released = new NodeLongMap();
+        /** The waiting tickets, in arrival order; null while there is none (nearly always, for most locks). */
+        private Deque<Ticket> queue;
         private final FencingCounter fences = new FencingCounter(fencingFloor);
         private Ticket holder;
         private long holderFence;
@@ -426,7 +427,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
             // rule 2: queue the request; grant it if the lock is free
             latestRequest.put(client, requestId);
             Ticket ticket = new Ticket(client, requestId);
-            queue.addLast(ticket);
+            enqueue(ticket);
             grantNext();
             if (sendDenied && !ticket.equals(holder) && !client.equals(self)) {
                 effects.send(client, new Denied(requestId));
@@ -457,17 +458,17 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         /** Rebuilds the coordinator's view of a request that a client reports as live. */
         private void resume(Ticket ticket, Sync sync) {
             if (sync.state() == ClientState.HOLDING) {
-                queue.remove(ticket);
+                dequeueIf(ticket::equals);
                 if (holder == null) {
                     holder = ticket;
                     holderFence = sync.maxFence();
                 } // else: a second holder, only possible after a partition; keep the first
             } else if (ticket.equals(holder)) {
                 deliverGrant(ticket, holderFence); // our GRANT was lost with the old epoch
-            } else if (!queue.contains(ticket)) {
-                queue.addLast(ticket); // our copy of the REQUEST was lost, or we are new
+            } else if (queue == null || !queue.contains(ticket)) {
+                enqueue(ticket); // our copy of the REQUEST was lost, or we are new
             }
-            latestRequest.merge(ticket.client(), ticket.requestId(), Math::max);
+            latestRequest.mergeMax(ticket.client(), ticket.requestId());
         }
 
         /** Marks every request of {@code client} up to {@code requestId} as released. */
@@ -475,24 +476,47 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
             if (requestId <= 0) {
                 return;
             }
-            released.merge(client, requestId, Math::max);
+            released.mergeMax(client, requestId);
             if (holder != null && holder.client().equals(client) && holder.requestId() <= requestId) {
                 holder = null;
             }
-            queue.removeIf(t -> t.client().equals(client) && t.requestId() <= requestId);
+            dequeueIf(t -> t.client().equals(client) && t.requestId() <= requestId);
+        }
+
+        /** Queues {@code ticket} last. */
+        private void enqueue(Ticket ticket) {
+            if (queue == null) {
+                queue = new ArrayDeque<>(4);
+            }
+            queue.addLast(ticket);
+        }
+
+        /** Removes every queued ticket that {@code filter} accepts. */
+        private void dequeueIf(Predicate<Ticket> filter) {
+            if (queue != null && queue.removeIf(filter) && queue.isEmpty()) {
+                queue = null;
+            }
+        }
+
+        /** Whether no ticket waits. */
+        boolean queueIsEmpty() {
+            return queue == null;
         }
 
         /** Whether a request made now would be granted at once: the lock is free, nobody queued, no SYNC awaited. */
         boolean canGrantNow() {
-            return roster.isComplete() && holder == null && queue.isEmpty();
+            return roster.isComplete() && holder == null && queueIsEmpty();
         }
 
         /** Rules 2 and 6: grant the head of the queue if the lock is free and no SYNC is awaited. */
         private void grantNext() {
-            if (!roster.isComplete() || holder != null || queue.isEmpty()) {
+            if (!roster.isComplete() || holder != null || queueIsEmpty()) {
                 return;
             }
             holder = queue.pollFirst();
+            if (queue.isEmpty()) {
+                queue = null;
+            }
             holderFence = fences.next();
             deliverGrant(holder, holderFence);
         }
@@ -506,9 +530,9 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         }
 
         void retainMembersOf(View newView) {
-            latestRequest.keySet().removeIf(member -> !newView.contains(member));
-            released.keySet().removeIf(member -> !newView.contains(member));
-            queue.removeIf(t -> !newView.contains(t.client()));
+            latestRequest.removeKeysIf(member -> !newView.contains(member));
+            released.removeKeysIf(member -> !newView.contains(member));
+            dequeueIf(t -> !newView.contains(t.client()));
             if (holder != null && !newView.contains(holder.client())) {
                 holder = null; // the holder left: the lock is free
             }
@@ -516,7 +540,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
         @Override
         public String toString() {
-            return "coordinator[holder=" + holder + ", queue=" + queue + ", awaitingSync=" + roster.owed()
+            return "coordinator[holder=" + holder + ", queue=" + (queue == null ? "[]" : queue) + ", awaitingSync=" + roster.owed()
                     + ", counter=" + fences.highest() + "]";
         }
     }

@@ -1,127 +1,101 @@
 package io.dlock.mutex.common;
 
 import io.dlock.NodeId;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
- * A set of node ids, iterated in ascending order: ids below {@value #DENSE} in a bitmap (O(1) add and lookup,
- * one bit per id, so a thousand protocol instances of a thousand nodes each keep their sets in the caches), any
- * larger id in a sorted tree. Every id in the bitmap is smaller than every id in the tree, so iterating the
- * bitmap and then the tree is ascending order: the same order, and so the same behaviour, as a
- * {@code TreeSet<NodeId>}.
+ * A set of node ids, iterated in ascending order: ids below {@value #INLINE} are the bits of one {@code long}
+ * field (no array at all for a small cluster whose ids are 0, 1, 2, ...), any larger id (on JGroups ids are random
+ * 32-bit numbers unless configured) in a sorted array searched by bisection ({@link SortedLongRecords}, one
+ * {@code long} per id, null while there is none). Every inline id is smaller than every id of the array, so
+ * iterating the bits and then the array is ascending order: the same order, and so the same behaviour, as a
+ * {@code TreeSet<NodeId>}. A set is 24 bytes, plus {@code 16 + 8 (1 + capacity)} for the array once it holds a
+ * large id; {@link #clear()} and the last removal drop the array.
  *
- * <p>Not thread-safe: owned by one protocol instance and used only from its event loop.
+ * <p>Not thread-safe: owned by one protocol instance and used only from its event loop. Not to be changed while
+ * it is being iterated.
  */
 public final class NodeSet implements Iterable<NodeId> {
 
-    /** Ids below this go to the bitmap. */
-    static final int DENSE = 1 << 12;
+    /** Ids below this are bits of {@link #low}. */
+    static final int INLINE = Long.SIZE;
 
-    /** Shared by every empty set: a protocol instance keeps many sets, most of them empty most of the time. */
-    private static final long[] NO_BITS = new long[0];
-
-    /** Grown at the first add of a higher id; {@link #NO_BITS} until the first add. */
-    private long[] bits = NO_BITS;
-    private TreeSet<NodeId> sparse;
-    private int size;
+    /** Bit {@code i} is set iff id {@code i < INLINE} is in the set. */
+    private long low;
+    /** The ids from {@link #INLINE} up, in {@link SortedLongRecords} of width 1; null if none. */
+    private long[] high;
 
     /** Adds {@code id}; false if it was there. */
     public boolean add(NodeId id) {
         long v = id.value();
-        if (v < DENSE) {
-            int w = (int) v >>> 6;
-            if (w >= bits.length) {
-                bits = Arrays.copyOf(bits, Math.max(w + 1, bits.length * 2));
-            }
-            long mask = 1L << v;
-            if ((bits[w] & mask) != 0) {
-                return false;
-            }
-            bits[w] |= mask;
-            size++;
-            return true;
+        if (v < INLINE) {
+            long before = low;
+            low |= 1L << v;
+            return low != before;
         }
-        if (sparse == null) {
-            sparse = new TreeSet<>();
+        int at = SortedLongRecords.find(high, 1, v);
+        if (at >= 0) {
+            return false;
         }
-        if (sparse.add(id)) {
-            size++;
-            return true;
-        }
-        return false;
+        high = SortedLongRecords.insert(high, 1, -at - 1, v);
+        return true;
     }
 
     /** Whether {@code id} is in the set. */
     public boolean contains(NodeId id) {
         long v = id.value();
-        if (v < DENSE) {
-            int w = (int) v >>> 6;
-            return w < bits.length && (bits[w] & (1L << v)) != 0;
+        if (v < INLINE) {
+            return (low & (1L << v)) != 0;
         }
-        return sparse != null && sparse.contains(id);
+        return SortedLongRecords.find(high, 1, v) >= 0;
     }
 
     /** Removes {@code id}; false if it was not there. */
     public boolean remove(NodeId id) {
         long v = id.value();
-        if (v < DENSE) {
-            int w = (int) v >>> 6;
-            long mask = 1L << v;
-            if (w >= bits.length || (bits[w] & mask) == 0) {
-                return false;
-            }
-            bits[w] &= ~mask;
-            size--;
-            return true;
+        if (v < INLINE) {
+            long before = low;
+            low &= ~(1L << v);
+            return low != before;
         }
-        if (sparse != null && sparse.remove(id)) {
-            size--;
-            return true;
+        int at = SortedLongRecords.find(high, 1, v);
+        if (at < 0) {
+            return false;
         }
-        return false;
+        high = SortedLongRecords.delete(high, 1, at);
+        return true;
     }
 
     /** Removes every id that {@code filter} accepts. */
     public void removeIf(Predicate<NodeId> filter) {
-        for (int w = 0; w < bits.length; w++) {
-            long word = bits[w];
-            while (word != 0) {
-                int b = Long.numberOfTrailingZeros(word);
-                word &= word - 1;
-                if (filter.test(NodeId.of(((long) w << 6) + b))) {
-                    bits[w] &= ~(1L << b);
-                    size--;
-                }
+        long word = low;
+        while (word != 0) {
+            int b = Long.numberOfTrailingZeros(word);
+            word &= word - 1;
+            if (filter.test(NodeId.of(b))) {
+                low &= ~(1L << b);
             }
         }
-        if (sparse != null) {
-            int before = sparse.size();
-            sparse.removeIf(filter);
-            size -= before - sparse.size();
+        if (high != null) {
+            high = SortedLongRecords.removeIf(high, 1, v -> filter.test(NodeId.of(v)));
         }
     }
 
-    /** Empties the set (keeping its bitmap's capacity). */
+    /** Empties the set. */
     public void clear() {
-        if (size > 0) {
-            Arrays.fill(bits, 0L);
-            if (sparse != null) {
-                sparse.clear();
-            }
-            size = 0;
-        }
+        low = 0;
+        high = null;
     }
 
     public int size() {
-        return size;
+        return Long.bitCount(low) + SortedLongRecords.count(high);
     }
 
     public boolean isEmpty() {
-        return size == 0;
+        return low == 0 && high == null;
     }
 
     /**
@@ -137,36 +111,27 @@ public final class NodeSet implements Iterable<NodeId> {
     @Override
     public Iterator<NodeId> iterator() {
         return new Iterator<>() {
-            private int word = -1;
-            private long pending;
-            private Iterator<NodeId> tail;
+            /** The inline ids not yet returned. */
+            private long pending = low;
+            /** The index of the next large id. */
+            private int next;
 
             @Override
             public boolean hasNext() {
-                while (pending == 0) {
-                    if (++word >= bits.length) {
-                        if (tail == null) {
-                            tail = sparse == null ? java.util.Collections.emptyIterator() : sparse.iterator();
-                        }
-                        word = bits.length;
-                        return tail.hasNext();
-                    }
-                    pending = bits[word];
-                }
-                return true;
+                return pending != 0 || next < SortedLongRecords.count(high);
             }
 
             @Override
             public NodeId next() {
-                if (!hasNext()) {
+                if (pending != 0) {
+                    int b = Long.numberOfTrailingZeros(pending);
+                    pending &= pending - 1;
+                    return NodeId.of(b);
+                }
+                if (next >= SortedLongRecords.count(high)) {
                     throw new NoSuchElementException();
                 }
-                if (pending == 0) {
-                    return tail.next();
-                }
-                int b = Long.numberOfTrailingZeros(pending);
-                pending &= pending - 1;
-                return NodeId.of(((long) word << 6) + b);
+                return NodeId.of(SortedLongRecords.key(high, 1, next++));
             }
         };
     }

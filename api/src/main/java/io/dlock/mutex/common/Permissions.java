@@ -17,7 +17,7 @@ import java.util.Set;
 public final class Permissions {
 
     private final NodeId self;
-    /** O(1) add and lookup in a bitmap (a hash set per node outgrew the caches at N = 512); ascending. */
+    /** A {@link NodeSet}: ascending, a few bytes per member (a hash set per node outgrew the caches at N = 512). */
     private final NodeSet answered = new NodeSet();
     /** A view {@link #isCompleteFor} said yes to since the last removal: answers only grew, still yes. */
     private View knownComplete;

@@ -93,8 +93,8 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
      * Overview.
      *
      * Client state: state (IDLE, TRYING, BACKOFF, HOLDING); attempt (never reset); tries (attempts
-     * of the current request); replied / granted (members that answered / voted for the current
-     * attempt); voters (members holding a vote for us that we must release: granted, or every
+     * of the current request); tally (AttemptTally, while TRYING): replied / granted (members that
+     * answered / voted for the current attempt); voters (members holding a vote for us that we must release: granted, or every
      * member after an epoch barrier in which we announced HOLDING).
      * Coordinator state: holder (client and attempt we voted for, or null); seen (per client, the
      * newest attempt seen); released (per client, the newest attempt released); announcedHolder.
@@ -122,12 +122,13 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
 
     private final NodeId self;
     private final MutexEffects<DecentralizedMessage> effects;
-    private final int quorumOption;
-    private final long backoffBase;
-    /** The largest exponent of the back-off window (option {@code backoff-cap}). */
-    private final int backoffCap;
-    private final long replyTimeout;
-    private final SplittableRandom random;
+    /** The options, shared with every lock created with the same ones. */
+    private final DecentralizedSettings settings;
+    /**
+     * The back-off's random source, made at the first draw ({@link #random()}) from the seed it would have had if
+     * made with the protocol, so the draws are the same; an uncontended lock never draws, and keeps none.
+     */
+    private SplittableRandom random;
     private final EpochBarrier barrier;
     private final FencingCounter fences;
     private View view;
@@ -141,23 +142,14 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
      * client since: the next request first waits a short back-off (the courtesy rule, see the class comment).
      */
     private boolean courtesyOwed;
-    /** Hashed (add and size only; sorted where shown). */
-    private final NodeSet replied = new NodeSet();
-    /**
-     * How many members of {@link #view} are in {@link #replied}: the attempt decides when it reaches the view's
-     * size (counted as replies arrive; testing {@code replied.containsAll(view.members())} after every reply made
-     * each attempt O(N² log N) and was nearly all of a 1 024-node sweep).
-     */
-    private int repliedMembers;
-    private final NodeSet granted = new NodeSet();
+    /** The replies to the current attempt; null unless {@link Phase#TRYING}. */
+    private AttemptTally tally;
     private final NodeSet voters = new NodeSet();
-    /** A coordinator refused the current attempt but keeps its vote for us: retry after a short back-off. */
-    private boolean reservedForUs;
 
     // coordinator
     private NodeId holder;
     private long holderAttempt;
-    /** Hashed: looked up on every REQUEST, never iterated in order. */
+    /** Per client, the newest attempt seen: looked up on every REQUEST (absent reads as 0). */
     private final NodeLongMap seen = new NodeLongMap();
     private final NodeLongMap released = new NodeLongMap();
     private NodeId announcedHolder;
@@ -170,35 +162,37 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     private NodeId reserved;
     private int reservedTries;
 
-    /**
-     * @param quorumOption votes needed, or 0 for a majority; clamped to {@code [N/2 + 1, N]} per view
-     * @param backoffBase  base back-off B in timer units (ms in the runtime)
-     * @param backoffCap   the largest exponent of the back-off window {@code B·2^min(t, cap)}
-     * @param replyTimeout how long an attempt waits for replies before counting the missing ones as
-     *                     DENY (rule 9), in timer units; 0 = wait for every reply
-     * @param seed         the seed of the back-off PRNG when the driver gives none (option {@code seed})
-     */
-    Decentralized(ProtocolContext<DecentralizedMessage> context, int quorumOption, long backoffBase,
-                  int backoffCap, long replyTimeout, long seed) {
+    /** @param settings the options (shared by every lock created with the same ones) */
+    Decentralized(ProtocolContext<DecentralizedMessage> context, DecentralizedSettings settings) {
         this.self = context.self();
         this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.view = context.view();
-        this.quorumOption = quorumOption;
-        this.backoffBase = backoffBase;
-        this.backoffCap = backoffCap;
-        this.replyTimeout = replyTimeout;
-        this.random = context.random(seed); // forked from the run's seed in a simulation
+        this.settings = settings;
         this.barrier = new EpochBarrier(self, view, context.startsIdle());
         if (!context.startsIdle()) {
             fences.enterEpoch(view.epoch());
         }
     }
 
+    /** The settings this protocol was created with (for tests). */
+    DecentralizedSettings settings() {
+        return settings;
+    }
+
+    /** The back-off's random source, made at the first draw (forked from the run's seed in a simulation). */
+    private SplittableRandom random() {
+        if (random == null) {
+            random = settings.randomOf(self);
+        }
+        return random;
+    }
+
     /** Votes needed in {@code v}: the option clamped to a strict majority at least and N at most. */
     int votesNeeded(View v) {
         int n = v.size();
         int majority = n / 2 + 1;
+        int quorumOption = settings.quorumOption();
         return quorumOption <= 0 ? majority : Math.max(majority, Math.min(quorumOption, n));
     }
 
@@ -222,23 +216,21 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
 
     /** A back-off after {@code failures} failed attempts: uniform in {@code 1 .. B·2^min(failures, cap)}. */
     private long backoff(int failures) {
-        int exponent = Math.min(failures, backoffCap);
+        int exponent = Math.min(failures, settings.backoffCap());
+        long backoffBase = settings.backoffBase();
         long bound = backoffBase > (Long.MAX_VALUE >> 1) >> exponent ? Long.MAX_VALUE >> 1 : backoffBase << exponent;
-        return random.nextLong(Math.max(1, bound)) + 1;
+        return random().nextLong(Math.max(1, bound)) + 1;
     }
 
     /** Rule 2: a new attempt asks every coordinator (our own locally). */
     private void startAttempt() {
         attempt++;
         tries++;
-        replied.clear();
-        repliedMembers = 0;
-        granted.clear();
-        reservedForUs = false;
+        tally = new AttemptTally();
         phase = Phase.TRYING;
         effects.broadcast(new Request(attempt, tries));
-        if (replyTimeout > 0 && view.size() > 1) {
-            effects.setTimer(REPLY, replyTimeout); // rule 9
+        if (settings.replyTimeout() > 0 && view.size() > 1) {
+            effects.setTimer(REPLY, settings.replyTimeout()); // rule 9
         }
         Vote own = coordinatorVote(self, attempt, tries);
         onReply(self, own == Vote.GRANT, own == Vote.RESERVED, fences.highest());
@@ -247,18 +239,18 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     /** Rule 4: count a reply to the current attempt; decide when every member has answered. */
     private void onReply(NodeId from, boolean grant, boolean reservedVote, long fence) {
         fences.observe(fence);
-        if (!replied.add(from)) {
+        if (!tally.replied.add(from)) {
             return;
         }
-        reservedForUs |= reservedVote;
+        tally.reservedForUs |= reservedVote;
         if (view.contains(from)) {
-            repliedMembers++;
+            tally.repliedMembers++;
         }
         if (grant) {
-            granted.add(from);
+            tally.granted.add(from);
             voters.add(from);
         }
-        if (repliedMembers < view.size()) {
+        if (tally.repliedMembers < view.size()) {
             return; // some member of the view has not answered
         }
         decide();
@@ -266,17 +258,19 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
 
     /** Rule 4's decision, with every reply in or (rule 9) the missing ones counted as DENY. */
     private void decide() {
-        if (replyTimeout > 0) {
+        if (settings.replyTimeout() > 0) {
             effects.cancelTimer(REPLY);
         }
-        if (granted.size() >= votesNeeded(view)) {
+        AttemptTally decided = tally;
+        tally = null;
+        if (decided.granted.size() >= votesNeeded(view)) {
             phase = Phase.HOLDING;
             effects.granted(fences.next());
         } else {
             returnVotes();
             phase = Phase.BACKOFF;
             // a coordinator keeps its vote for us (rule 11): ask again soon, whatever the failures so far
-            effects.setTimer(BACKOFF, backoff(reservedForUs ? 0 : tries));
+            effects.setTimer(BACKOFF, backoff(decided.reservedForUs ? 0 : tries));
         }
     }
 
@@ -389,8 +383,8 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
      * reply timeout (100 B where none is set), then backs off at most B; 4B leave room for the message's way.
      */
     private long reservationMillis() {
-        long decide = replyTimeout > 0 ? replyTimeout : 100 * backoffBase;
-        return decide + 4 * backoffBase;
+        long decide = settings.replyTimeout() > 0 ? settings.replyTimeout() : 100 * settings.backoffBase();
+        return decide + 4 * settings.backoffBase();
     }
 
     /** Rule 7. */
@@ -457,11 +451,12 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         voters.clear(); // coordinators forget their votes; a holder gets every member's below
         if (phase == Phase.TRYING) {
             // the replies of this attempt may be lost: give up and retry after a back-off
-            if (replyTimeout > 0) {
+            if (settings.replyTimeout() > 0) {
                 effects.cancelTimer(REPLY);
             }
             phase = Phase.BACKOFF;
-            effects.setTimer(BACKOFF, random.nextLong(Math.max(1, backoffBase)) + 1);
+            tally = null;
+            effects.setTimer(BACKOFF, random().nextLong(Math.max(1, settings.backoffBase())) + 1);
         }
         announce();
         finishBarrierIfComplete();
@@ -488,7 +483,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
 
     private void applyState(NodeId member, State s) {
         fences.observe(s.fence());
-        seen.mergeMax(member, s.attempt());
+        seen.raise(member, s.attempt()); // an idle member that never asked (attempt 0) reads as 0 without an entry
         if (s.state() == PeerState.HOLDING && announcedHolder == null
                 && s.attempt() > released.getOrDefault(member, 0L)) {
             announcedHolder = member; // two holders can only be announced after a partition
@@ -506,8 +501,8 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
 
     @Override
     public String toString() {
-        return "Decentralized[" + self + " " + phase + " attempt=" + attempt + " tries=" + tries + " replied="
-                + replied + " granted=" + granted + " voters=" + voters + " | holder=" + holder + "/" + holderAttempt
+        return "Decentralized[" + self + " " + phase + " attempt=" + attempt + " tries=" + tries + " "
+                + (tally == null ? new AttemptTally() : tally) + " voters=" + voters + " | holder=" + holder + "/" + holderAttempt
                 + " " + barrier + "]";
     }
 }

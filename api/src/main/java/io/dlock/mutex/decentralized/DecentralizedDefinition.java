@@ -56,7 +56,13 @@ public final class DecentralizedDefinition extends AbstractMutexProtocolDefiniti
     /** Default of {@value #REPLY_TIMEOUT_MS}: far above any reply's round trip, far below a failure detector's delay. */
     public static final long DEFAULT_REPLY_TIMEOUT_MS = 1000;
 
-    /** Creates the definition; stateless, so one instance can serve every lock. */
+    /**
+     * The settings made last: every lock of a node is created with the same options, so they share one
+     * {@link DecentralizedSettings} (immutable; a race at worst makes an equal copy).
+     */
+    private volatile DecentralizedSettings lastSettings;
+
+    /** Creates the definition; it keeps only the settings made last, so one instance can serve every lock. */
     public DecentralizedDefinition() {
         super(NAME, ProtocolFamily.QUORUM, false, Set.of(QUORUM, BACKOFF_MS, BACKOFF_CAP, SEED, REPLY_TIMEOUT_MS),
                 new DecentralizedCodec(), "3(N-1); sum_a 2(N-1)+g_a");
@@ -95,11 +101,21 @@ public final class DecentralizedDefinition extends AbstractMutexProtocolDefiniti
     /** @throws IllegalArgumentException if an option is unknown or has a bad value */
     @Override
     public MutexProtocol<DecentralizedMessage> create(ProtocolContext<DecentralizedMessage> context) {
-        ProtocolOptions options = context.options();
+        return new Decentralized(context, settings(context.options()));
+    }
+
+    /** The settings of {@code options}: those made last if they were made from equal options, else new ones. */
+    private DecentralizedSettings settings(ProtocolOptions options) {
+        DecentralizedSettings made = lastSettings;
+        if (made != null && made.options().equals(options)) {
+            return made;
+        }
         validateOptions(options);
-        return new Decentralized(context, quorum(options), options.getLong(BACKOFF_MS, 10, 1, 1L << 40),
+        made = new DecentralizedSettings(options, quorum(options), options.getLong(BACKOFF_MS, 10, 1, 1L << 40),
                 backoffCap(options), options.getLong(REPLY_TIMEOUT_MS, DEFAULT_REPLY_TIMEOUT_MS, 0, 1L << 40),
                 options.getLong(SEED, 0, Long.MIN_VALUE, Long.MAX_VALUE));
+        lastSettings = made;
+        return made;
     }
 
     /** Without contention: N-1 REQUEST, N-1 GRANT, N-1 RELEASE (the own replica is local). */

@@ -3,6 +3,7 @@ package io.dlock.mutex.lamport;
 import io.dlock.mutex.common.FencingCounter;
 import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.mutex.common.Permissions;
+import io.dlock.mutex.common.RequestQueue;
 import io.dlock.mutex.lamport.LamportMessage.Ack;
 import io.dlock.mutex.lamport.LamportMessage.Release;
 import io.dlock.mutex.lamport.LamportMessage.Request;
@@ -13,7 +14,6 @@ import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.RequestStamp;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
-import java.util.TreeSet;
 
 /**
  * Lamport's mutual exclusion: every node keeps a replica of one request queue ordered by logical
@@ -129,14 +129,14 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     private final LogicalClock clock = new LogicalClock();
     private final FencingCounter fences;
     private final Permissions acks;
-    /** Member -> timestamp of its pending request, our own included (hashed: looked up on every message). */
+    /** Member -> timestamp of its pending request, our own included (looked up on every message). */
     private final NodeLongMap queue = new NodeLongMap();
     /**
      * The same requests as {@link #queue}, ordered by (timestamp, member): LA3 asks whether any request precedes
      * ours, that is whether the first one does (O(log N); scanning the queue made Lamport O(N) per message).
      */
-    private final TreeSet<RequestStamp> ordered = new TreeSet<>();
-    /** Member -> newest of its request timestamps seen released (hashed: lookups only). */
+    private final RequestQueue ordered = new RequestQueue();
+    /** Member -> newest of its request timestamps seen released (lookups only). */
     private final NodeLongMap releasedUpTo = new NodeLongMap();
     /** Member -> newest request timestamp whose ack we owe after leaving the CS. */
     private final NodeLongMap deferredAcks = new NodeLongMap();

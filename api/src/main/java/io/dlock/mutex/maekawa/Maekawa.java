@@ -5,6 +5,7 @@ import io.dlock.mutex.common.FencingCounter;
 import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.mutex.common.NodeSet;
 import io.dlock.mutex.common.PeerState;
+import io.dlock.mutex.common.RequestQueue;
 import io.dlock.mutex.maekawa.MaekawaMessage.Failed;
 import io.dlock.mutex.maekawa.MaekawaMessage.Inquire;
 import io.dlock.mutex.maekawa.MaekawaMessage.Locked;
@@ -23,7 +24,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.TreeSet;
 
 /**
  * Maekawa's quorum-based mutual exclusion: a node enters when every member of its request set
@@ -82,8 +82,9 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
      * Overview.
      *
      * Requester state: clock; myTs (current request, 0 if none); requesting (from onRequest to
-     * onRelease), inCS; locks (arbiter -> grant number of the lock it gave us for myTs); failedFrom,
-     * yieldedTo, pendingInquire (docs/algorithms.md A10 deadlock-free rules 3-5); lastGrant (per arbiter, the
+     * onRelease), inCS; round (RequesterRound, while requesting): locks (arbiter -> grant number of the lock
+     * it gave us for myTs), failedFrom, yieldedTo, pendingInquire (docs/algorithms.md A10 deadlock-free rules
+     * 3-5); lastGrant (per arbiter, the
      * highest grant number seen, to drop duplicated LOCKED).
      * Arbiter state: lockedFor (request we are locked for, or null) and lockGrant (its grant
      * number); grants (counter of grant numbers); waitQ (priority queue by (ts, id)); notified
@@ -118,30 +119,28 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     /** docs/algorithms.md A10 rule 2c's displacement rule; false only in the test variant of the published rules (MK-5). */
     private final boolean displacementRule;
     private View view;
-    /** The request sets of the current view, by rank. */
+    /** The request sets of the current view, by rank (shared by every instance of the view's size). */
     private Quorums quorums;
-    private List<NodeId> quorum;
     private final EpochBarrier barrier;
 
     private final LogicalClock clock = new LogicalClock();
     private final FencingCounter fences;
-    private final Deque<Local> local = new ArrayDeque<>(2);
+    /** Self-messages waiting for local delivery; null while none is (most of the time), made at the first. */
+    private Deque<Local> local;
 
     // requester
     private long myTs;
     private boolean requesting;
     private boolean inCS;
-    private final NodeLongMap locks = new NodeLongMap();
-    private final NodeSet failedFrom = new NodeSet();
-    private final NodeSet yieldedTo = new NodeSet();
-    private final NodeSet pendingInquire = new NodeSet();
+    /** The locks and rule 3-5 bookkeeping of the current request; null while not requesting. */
+    private RequesterRound round;
     private final NodeLongMap lastGrant = new NodeLongMap();
 
     // arbiter
     private RequestStamp lockedFor;
     private long lockGrant;
     private long grants;
-    private final TreeSet<RequestStamp> waitQ = new TreeSet<>();
+    private final RequestQueue waitQ = new RequestQueue();
     private final NodeSet notified = new NodeSet();
     private boolean inquireSent;
     private final NodeLongMap latest = new NodeLongMap();
@@ -170,20 +169,20 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         this.quorumKind = quorumKind;
         this.view = context.view();
         this.quorums = Quorums.forSize(view.size(), quorumKind);
-        this.quorum = quorumOf(self);
         this.barrier = new EpochBarrier(self, view, context.startsIdle());
         if (!context.startsIdle()) {
             fences.enterEpoch(view.epoch()); // the lock may have been used before we knew of it
         }
     }
 
-    /** The members of {@code node}'s request set in the current view, ascending. */
-    private List<NodeId> quorumOf(NodeId node) {
-        List<NodeId> q = new ArrayList<>();
-        for (int rank : quorums.of(view.indexOf(node))) {
-            q.add(view.member(rank));
-        }
-        return List.copyOf(q);
+    /** The ranks of this node's request set S_me in the current view, ascending (members ascend with ranks). */
+    private List<Integer> myQuorum() {
+        return quorums.of(view.indexOf(self));
+    }
+
+    /** Whether this node is in {@code node}'s request set in the current view. */
+    private boolean inQuorumOf(NodeId node) {
+        return quorums.of(view.indexOf(node)).contains(view.indexOf(self));
     }
 
     // ---- events -------------------------------------------------------------------------------
@@ -197,12 +196,9 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         // MA1: timestamp the request and send it to every member of S_me (self handled locally)
         requesting = true;
         myTs = clock.tick();
-        locks.clear();
-        failedFrom.clear();
-        yieldedTo.clear();
-        pendingInquire.clear();
-        for (NodeId arbiter : quorum) {
-            send(arbiter, new Request(myTs));
+        round = new RequesterRound();
+        for (int arbiter : myQuorum()) {
+            send(view.member(arbiter), new Request(myTs));
         }
         drainLocal();
     }
@@ -215,7 +211,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     @Override
     public boolean atRest() {
         return !requesting && !inCS && lockedFor == null && waitQ.isEmpty() && !inquireSent
-                && pendingInquire.isEmpty() && local.isEmpty() && barrier.settled();
+                && round == null && local == null && barrier.settled();
     }
 
     @Override
@@ -232,12 +228,9 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         // MA4 / rule 7: leave and release every arbiter of S_me
         inCS = false;
         requesting = false;
-        locks.clear();
-        failedFrom.clear();
-        yieldedTo.clear();
-        pendingInquire.clear();
-        for (NodeId arbiter : quorum) {
-            send(arbiter, new Release(myTs, fences.highest()));
+        round = null;
+        for (int arbiter : myQuorum()) {
+            send(view.member(arbiter), new Release(myTs, fences.highest()));
         }
         drainLocal();
     }
@@ -253,10 +246,9 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     public void onView(View newView) {
         view = newView;
         quorums = Quorums.forSize(newView.size(), quorumKind);
-        quorum = quorumOf(self);
         fences.enterEpoch(newView.epoch());
         barrier.startEpoch(newView);
-        local.clear();
+        local = null;
         lastGrant.clear();
         latest.removeKeysIf(m -> !newView.contains(m));
         // arbiter: the old epoch's locks and queues are rebuilt from the announcements
@@ -266,10 +258,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         inquireSent = false;
         announcedHolder = null;
         // requester: the old epoch's locks are gone; a waiting request is re-announced
-        locks.clear();
-        failedFrom.clear();
-        yieldedTo.clear();
-        pendingInquire.clear();
+        round = requesting ? new RequesterRound() : null;
         announce();
         finishBarrierIfComplete();
         drainLocal();
@@ -310,20 +299,20 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             }
             return;
         }
-        locks.put(arbiter, l.grant());
-        failedFrom.remove(arbiter);
-        yieldedTo.remove(arbiter);
+        round.locks.put(arbiter, l.grant());
+        round.failedFrom.remove(arbiter);
+        round.yieldedTo.remove(arbiter);
         if (holdsEveryLock()) {
             inCS = true;
-            pendingInquire.clear(); // answered by the RELEASE after the CS
+            round.pendingInquire.clear(); // answered by the RELEASE after the CS
             effects.granted(fences.next());
         }
     }
 
     /** Whether this node holds the lock of every arbiter of its quorum. */
     private boolean holdsEveryLock() {
-        for (NodeId arbiter : quorum) {
-            if (!locks.containsKey(arbiter)) {
+        for (int arbiter : myQuorum()) {
+            if (!round.locks.containsKey(view.member(arbiter))) {
                 return false;
             }
         }
@@ -332,35 +321,35 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** Rule 4: we cannot win at {@code arbiter}; yield every lock whose INQUIRE we deferred. */
     private void onFailed(NodeId arbiter, long ts) {
-        if (!requesting || inCS || ts != myTs || locks.containsKey(arbiter)) {
+        if (!requesting || inCS || ts != myTs || round.locks.containsKey(arbiter)) {
             return; // stale
         }
-        failedFrom.add(arbiter);
-        for (NodeId k : pendingInquire.toSortedSet()) {
-            if (locks.containsKey(k)) {
+        round.failedFrom.add(arbiter);
+        for (NodeId k : round.pendingInquire.toSortedSet()) {
+            if (round.locks.containsKey(k)) {
                 relinquish(k);
             }
         }
-        pendingInquire.clear();
+        round.pendingInquire.clear();
     }
 
     /** Rule 5: yield at once if we know we cannot succeed now, else defer the answer. */
     private void onInquire(NodeId arbiter, long ts, long grant) {
-        if (!requesting || inCS || ts != myTs || !locks.containsKey(arbiter)
-                || locks.getOrDefault(arbiter, 0L) != grant) {
+        if (!requesting || inCS || ts != myTs || !round.locks.containsKey(arbiter)
+                || round.locks.getOrDefault(arbiter, 0L) != grant) {
             return; // stale, or answered by our RELEASE after the CS
         }
-        if (!failedFrom.isEmpty() || !yieldedTo.isEmpty()) {
+        if (!round.failedFrom.isEmpty() || !round.yieldedTo.isEmpty()) {
             relinquish(arbiter);
         } else {
-            pendingInquire.add(arbiter);
+            round.pendingInquire.add(arbiter);
         }
     }
 
     private void relinquish(NodeId arbiter) {
-        long grant = locks.getOrDefault(arbiter, 0L); // held: both callers checked
-        locks.remove(arbiter);
-        yieldedTo.add(arbiter);
+        long grant = round.locks.getOrDefault(arbiter, 0L); // held: both callers checked
+        round.locks.remove(arbiter);
+        round.yieldedTo.add(arbiter);
         send(arbiter, new Relinquish(myTs, grant));
     }
 
@@ -460,7 +449,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             announcedHolder = null; // it released before our barrier completed
         }
         boolean removed = waitQ.removeIf(q -> q.node().equals(from) && q.timestamp() < ts);
-        if (removed && waitQ.stream().noneMatch(q -> q.node().equals(from))) {
+        if (removed && !waitQ.hasRequestOf(from)) {
             notified.remove(from);
         }
         if (lockedFor != null && lockedFor.node().equals(from) && lockedFor.timestamp() < ts) {
@@ -509,11 +498,11 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             clock.witness(s.timestamp());
         }
         if (s.state() == PeerState.IDLE) {
-            latest.mergeMax(member, s.timestamp());
+            latest.raise(member, s.timestamp()); // a member that never asked (timestamp 0) reads as 0 without an entry
             dropOlderRequestsOf(member, s.timestamp() + 1);
             return;
         }
-        if (!quorumOf(member).contains(self)) {
+        if (!inQuorumOf(member)) {
             return; // we are not one of its arbiters in this view
         }
         RequestStamp r = new RequestStamp(s.timestamp(), member);
@@ -539,7 +528,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
             inquireSent = true;   // and would ignore an INQUIRE
             announcedHolder = null;
         }
-        List<RequestStamp> queued = new ArrayList<>(waitQ);
+        List<RequestStamp> queued = new ArrayList<>();
+        waitQ.forEach(queued::add);
         waitQ.clear();
         for (RequestStamp r : queued) {
             queueOrGrant(r);
@@ -550,6 +540,9 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     private void send(NodeId to, MaekawaMessage message) {
         if (to.equals(self)) {
+            if (local == null) {
+                local = new ArrayDeque<>(2);
+            }
             local.addLast(new Local(message));
         } else {
             effects.send(to, message);
@@ -557,9 +550,10 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     }
 
     private void drainLocal() {
-        while (!local.isEmpty()) {
+        while (local != null && !local.isEmpty()) {
             dispatch(self, local.pollFirst().message());
         }
+        local = null;
     }
 
     // ---- introspection for tests ----------------------------------------------------------------
@@ -582,8 +576,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     @Override
     public String toString() {
         return "Maekawa[" + self + (inCS ? " in CS" : requesting ? " waiting ts=" + myTs : " idle")
-                + " locks=" + locks.toSortedMap().keySet() + " failed=" + failedFrom + " yielded=" + yieldedTo
-                + " pendingInquire=" + pendingInquire + " | lockedFor=" + lockedFor + " waitQ=" + waitQ
+                + " " + (round == null ? new RequesterRound() : round) + " | lockedFor=" + lockedFor + " waitQ=" + waitQ
                 + " notified=" + notified + " inquireSent=" + inquireSent + " " + barrier + "]";
     }
 }

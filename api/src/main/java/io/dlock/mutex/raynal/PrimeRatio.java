@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * An exact positive rational of the form {@code Π_k A_k^{e_k}} over the nodes' pairwise coprime
@@ -16,7 +17,8 @@ import java.util.TreeMap;
  * {@link BigInteger} numerator and denominator with the odd primes 3, 5, 7, 11, ... as attributes, as
  * in the source notes' example.
  *
- * <p>Immutable.
+ * <p>Immutable, so values are shared: the attributes always, other values when equal ones are made close
+ * together ({@link #of}). Safe from any thread.
  */
 public final class PrimeRatio {
 
@@ -53,12 +55,49 @@ public final class PrimeRatio {
             r[i] = e.getKey();
             x[i++] = e.getValue();
         }
-        return new PrimeRatio(r, x);
+        return interned(new PrimeRatio(r, x));
     }
+
+    /**
+     * Values made lately, one per slot of a direct-mapped table indexed by hash: {@link #of} returns the value in
+     * its slot when it is equal to the one just made, else stores the new one there. So the X values that many live
+     * locks hold alike (after a pass, every lock of a cluster holds one of a few values) are kept once, not once per
+     * lock and member; a collision only costs a copy. Values are immutable and compared with {@link #equals}, never
+     * by identity, so sharing them changes nothing else.
+     */
+    private static final int INTERNED = 1 << 10;
+    private static final AtomicReferenceArray<PrimeRatio> RECENT = new AtomicReferenceArray<>(INTERNED);
+
+    private static PrimeRatio interned(PrimeRatio made) {
+        int h = made.hashCode();
+        int slot = (h ^ (h >>> 16)) & (INTERNED - 1);
+        PrimeRatio known = RECENT.get(slot);
+        if (made.equals(known)) {
+            return known;
+        }
+        RECENT.set(slot, made);
+        return made;
+    }
+
+    /**
+     * The attributes of ranks below {@value #SHARED_ATTRIBUTES}, made at first use and always shared (immutable;
+     * unlike {@link #RECENT}, never replaced): every X that is not being passed is its node's attribute, so each
+     * live lock used to keep a copy of each.
+     */
+    private static final int SHARED_ATTRIBUTES = 1 << 10;
+    private static final AtomicReferenceArray<PrimeRatio> ATTRIBUTES = new AtomicReferenceArray<>(SHARED_ATTRIBUTES);
 
     /** {@code A_rank}: the attribute of the node of rank {@code rank}. */
     public static PrimeRatio attribute(int rank) {
-        return of(Map.of(rank, 1L));
+        if (rank < 0 || rank >= SHARED_ATTRIBUTES) {
+            return of(Map.of(rank, 1L));
+        }
+        PrimeRatio shared = ATTRIBUTES.get(rank);
+        if (shared == null) {
+            shared = of(Map.of(rank, 1L));
+            ATTRIBUTES.set(rank, shared); // a race at worst stores an equal value
+        }
+        return shared;
     }
 
     /** {@code this · other}. */

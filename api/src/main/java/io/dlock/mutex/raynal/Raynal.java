@@ -149,7 +149,8 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     private boolean inCS;
     private boolean checkDue = true;
     private NodeId announcedHolder;
-    private final NodeSet announcedWaiting = new NodeSet();
+    /** The members announced WAITING to the current barrier; null while none is (nearly always). */
+    private NodeSet announcedWaiting;
 
     // original
     private PrimeRatio x;
@@ -157,8 +158,10 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     private boolean attemptOpen;
     /** We left the CS while our barrier held (after announcing HOLDING): the pass is applied after the rebuild. */
     private boolean exitedDuringBarrier;
-    private final Map<NodeId, PrimeRatio> replies = new TreeMap<>();
-    private final List<Deferred> deferred = new ArrayList<>();
+    /** The X of every member that replied to the open attempt; null while no attempt is open. */
+    private Map<NodeId, PrimeRatio> replies;
+    /** Null while no REQUEST is deferred (always, outside a barrier). */
+    private List<Deferred> deferred;
 
     // INFORM
     private PrimeRatio[] xs;
@@ -282,7 +285,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     @Override
     public boolean atRest() {
         boolean quiet = !requesting && !inCS && !passTimer && !attemptOpen && !exitedDuringBarrier
-                && deferred.isEmpty() && barrier.settled();
+                && deferred == null && barrier.settled();
         return quiet && (original || checkDue || view.size() == 1 || parkedAt(lastTo));
     }
 
@@ -316,6 +319,9 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
             if (barrier.isComplete()) {
                 effects.send(from, new Reply(r.attempt(), x, fences.highest())); // rule 2
             } else {
+                if (deferred == null) {
+                    deferred = new ArrayList<>();
+                }
                 deferred.add(new Deferred(from, r.attempt()));
             }
         } else if (message instanceof Reply r) {
@@ -360,10 +366,10 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         effects.cancelTimer(PASS);
         passTimer = false;
         attemptOpen = false;
-        replies.clear();
-        deferred.clear();
+        replies = null;
+        deferred = null;
         announcedHolder = null;
-        announcedWaiting.clear();
+        announcedWaiting = null;
         passes = 0;
         hop = 0;
         lastIdle = 0;
@@ -386,7 +392,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         }
         attempt++;
         attemptOpen = true;
-        replies.clear();
+        replies = new TreeMap<>();
         effects.broadcast(new Request(attempt));
         evaluateIfAllReplied(); // N = 1
     }
@@ -410,6 +416,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         for (PrimeRatio xj : replies.values()) {
             t = t.times(xj);
         }
+        replies = null;
         if (t.isQOver(me, view.size())) {
             inCS = true;
             effects.granted(fences.next());
@@ -584,6 +591,9 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         if (s == PeerState.HOLDING && announcedHolder == null) {
             announcedHolder = member; // two holders can only be announced after a partition
         } else if (s == PeerState.WAITING) {
+            if (announcedWaiting == null) {
+                announcedWaiting = new NodeSet();
+            }
             announcedWaiting.add(member);
         }
     }
@@ -593,7 +603,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
             return;
         }
         NodeId h = announcedHolder != null ? announcedHolder
-                : announcedWaiting.isEmpty() ? view.member(0) : announcedWaiting.first();
+                : announcedWaiting == null ? view.member(0) : announcedWaiting.first();
         rebuild(view.indexOf(h), true);
         boolean owedPass = exitedDuringBarrier && h.equals(self);
         exitedDuringBarrier = false;
@@ -603,11 +613,13 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
             pass(0, false);
         }
         announcedHolder = null;
-        announcedWaiting.clear();
-        for (Deferred d : deferred) {
-            effects.send(d.from(), new Reply(d.attempt(), x, fences.highest()));
+        announcedWaiting = null;
+        if (deferred != null) {
+            for (Deferred d : deferred) {
+                effects.send(d.from(), new Reply(d.attempt(), x, fences.highest()));
+            }
+            deferred = null;
         }
-        deferred.clear();
         if (original) {
             if (requesting && !inCS) {
                 startAttempt();

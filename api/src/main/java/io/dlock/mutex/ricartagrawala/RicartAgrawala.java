@@ -87,8 +87,10 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
     private final LogicalClock clock = new LogicalClock();
     private final FencingCounter fences;
     private final Permissions replies;
-    /** Requester -> timestamp of the newest request of theirs we have deferred. */
-    /** Hashed for O(1) deferral (a tree map was most of the simulator's time at N = 512); sorted when used. */
+    /**
+     * Requester -> timestamp of the newest request of theirs we have deferred; replies go out in member order
+     * (a tree map was most of the simulator's time at N = 512).
+     */
     private final NodeLongMap deferred = new NodeLongMap();
     private boolean requesting;
     private boolean inCS;

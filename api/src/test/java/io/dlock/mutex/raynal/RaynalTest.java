@@ -351,4 +351,36 @@ class RaynalTest {
         assertTrue(Set.of(RaynalDefinition.ORIGINAL, RaynalDefinition.RETRY_MS, RaynalDefinition.IDLE_PASS_MS)
                 .equals(DEFINITION.optionKeys()));
     }
+
+    /** Attributes are shared below rank 1 024 and equal to the ones built from their exponent everywhere. */
+    @Test
+    void attributesAreSharedAndExact() {
+        for (int rank : new int[] {0, 1, 2, 63, 64, 1_023, 1_024, 4_096, Integer.MAX_VALUE}) {
+            PrimeRatio a = PrimeRatio.attribute(rank);
+            assertEquals(PrimeRatio.of(Map.of(rank, 1L)), a);
+            assertEquals(1, a.size());
+            assertEquals(rank, a.rankAt(0));
+            assertEquals(1, a.exponentAt(0));
+            if (rank < 1_024) {
+                org.junit.jupiter.api.Assertions.assertSame(a, PrimeRatio.attribute(rank));
+            }
+        }
+    }
+
+    /** Shared values never stand for another: thousands of distinct values (colliding in the table) stay exact. */
+    @Test
+    void sharedValuesStayExact() {
+        for (int round = 0; round < 2; round++) {
+            for (int k = 0; k < 3_000; k++) {
+                PrimeRatio x = PrimeRatio.attribute(k % 50).timesRatio(k % 50, k % 50 + 1).timesRatio(k % 50, k % 50 + 1);
+                PrimeRatio y = PrimeRatio.of(Map.of(k % 50, 3L, k % 50 + 1, -2L, 100 + k, (long) k + 1));
+                assertEquals(3, x.exponent(k % 50));
+                assertEquals(-2, x.exponent(k % 50 + 1));
+                assertEquals(2, x.size());
+                assertEquals(x, y.times(PrimeRatio.of(Map.of(100 + k, -(long) k - 1))));
+                assertEquals(k + 1L, y.exponent(100 + k));
+                assertEquals(3, y.size());
+            }
+        }
+    }
 }
