@@ -110,10 +110,10 @@ final class LocalLockState {
 
     private final ReentrantLock mutex = new ReentrantLock();
     /**
-     * The local threads waiting, in arrival order; only the head acts, so only the head is woken. Null until the
-     * first thread has to wait (a lock used without contention here never needs it); then room for two at first (it
-     * grows as threads queue; most locks never have more). Read through {@link #waiters()}, added to through
-     * {@link #enqueue}; guarded by the mutex.
+     * The local threads waiting, in arrival order; only the head acts, so only the head is woken. Null while no
+     * thread waits (every live lock in use here has a local state, and most of the time nobody waits); made with
+     * room for two (it grows as threads queue; most locks never have more). Read through {@link #waiters()},
+     * changed through {@link #enqueue}, {@link #dequeue} and {@link #pollHead}; guarded by the mutex.
      */
     private ArrayDeque<Waiter> queue;
     /** What {@link #waiters()} reads while no thread ever waited: empty, and never added to (shared by every lock). */
@@ -482,7 +482,7 @@ final class LocalLockState {
                 takeGrant(me);
                 return true;
             }
-            waiters().remove(me);
+            dequeue(me);
             if (waiters().isEmpty()) {
                 abandon(); // entered locally, but the epoch lease ran out meanwhile: give it back
             }
@@ -490,7 +490,7 @@ final class LocalLockState {
             requireOpen();
             return false;
         }
-        waiters().remove(me);
+        dequeue(me);
         wakeHead(); // threads that queued meanwhile: the head now asks the cluster
         requireOpen();
         return false;
@@ -498,7 +498,7 @@ final class LocalLockState {
 
     /** The head waiter {@code head} takes the pending grant: it holds the lock once. Called with the mutex held. */
     private void takeGrant(Waiter head) {
-        waiters().pollFirst();
+        pollHead();
         owner = head.owner;
         holds = 1;
         heldFence = grantedFence;
@@ -1134,7 +1134,7 @@ final class LocalLockState {
 
     /** Removes a waiter that gave up; passes a pending grant on, or releases it if nobody is left. */
     private void giveUp(Waiter me) {
-        waiters().remove(me);
+        dequeue(me);
         if (phase == Phase.GRANTED && waiters().isEmpty()) {
             abandon();
         }
@@ -1176,6 +1176,23 @@ final class LocalLockState {
             queue = new ArrayDeque<>(2);
         }
         queue.add(waiter);
+    }
+
+    /** Takes {@code waiter} out of the queue, wherever it is (the queue goes with the last); under the mutex. */
+    private void dequeue(Waiter waiter) {
+        if (queue != null && queue.remove(waiter) && queue.isEmpty()) {
+            queue = null;
+        }
+    }
+
+    /** Takes the head out of the queue (the queue goes with the last); under the mutex. */
+    private void pollHead() {
+        if (queue != null) {
+            queue.pollFirst();
+            if (queue.isEmpty()) {
+                queue = null;
+            }
+        }
     }
 
     private LockOwnershipLostException lost(Object who, LostHolds.Entry lostHold, String consequence) {
