@@ -109,6 +109,9 @@ class SerialExecutor implements Executor {
     /** The oldest task not yet run, or null; only the thread that runs the loop calls it. */
     private Runnable poll() {
         if (ready == null) {
+            if (incoming == null) {
+                return null; // nothing pushed: no atomic exchange (a push after this read is counted in pending)
+            }
             Queued stack = (Queued) INCOMING.getAndSet(this, (Queued) null);
             Queued reversed = null;
             while (stack != null) {
