@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -156,7 +157,7 @@ class SerialExecutorTest {
     }
 
     @Test
-    void manyThreadsSubmittingRunOneAtATimeAndNothingIsLost() throws Exception {
+    void manyThreadsSubmittingRunOneAtATimeInEachOnesOrderAndNothingIsLost() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             SerialExecutor loop = new SerialExecutor(pool);
@@ -165,15 +166,24 @@ class SerialExecutorTest {
             AtomicInteger overlaps = new AtomicInteger();
             int threads = 4;
             int each = 20_000;
+            int[] lastRun = new int[threads]; // read and written by the tasks only, which run one after another
+            Arrays.fill(lastRun, -1);
+            AtomicInteger outOfOrder = new AtomicInteger();
             List<Thread> submitters = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 boolean borrow = t % 2 == 0;
+                int submitter = t;
                 submitters.add(new Thread(() -> {
                     for (int i = 0; i < each; i++) {
+                        int index = i;
                         Runnable task = () -> {
                             if (running.incrementAndGet() != 1) {
                                 overlaps.incrementAndGet();
                             }
+                            if (lastRun[submitter] != index - 1) {
+                                outOfOrder.incrementAndGet();
+                            }
+                            lastRun[submitter] = index;
                             ran.incrementAndGet();
                             running.decrementAndGet();
                         };
@@ -195,6 +205,7 @@ class SerialExecutorTest {
             }
             assertEquals(threads * each, ran.get(), "every task ran");
             assertEquals(0, overlaps.get(), "never two tasks at once");
+            assertEquals(0, outOfOrder.get(), "each submitter's tasks run in the order it submitted them");
         } finally {
             pool.shutdownNow();
         }
