@@ -105,7 +105,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
     /** Whether {@link #view} is primary for this node. */
     private boolean primary;
     private PrimaryGate<M> protocol;
-    /** The protocol's effects and the inbox's callbacks: one object for the driver's life. */
+    /** What the lock's gate, protocol, inbox and timers call back ({@link Callbacks}): one object for the driver's life. */
     private final Callbacks callbacks = new Callbacks();
     private final EpochInbox<Incoming> inbox = new EpochInbox<>(MAX_EARLY_MESSAGES, callbacks);
     /** The protocol's timers; loop-confined; null while none is set (most locks never set one). */
