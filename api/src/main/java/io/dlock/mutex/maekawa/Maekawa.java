@@ -1,7 +1,7 @@
 package io.dlock.mutex.maekawa;
 
 import io.dlock.mutex.common.EpochBarrier;
-import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.FencedMutexProtocol;
 import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.mutex.common.NodeSet;
 import io.dlock.mutex.common.PeerState;
@@ -15,7 +15,6 @@ import io.dlock.mutex.maekawa.MaekawaMessage.Request;
 import io.dlock.mutex.maekawa.MaekawaMessage.State;
 import io.dlock.protocol.LogicalClock;
 import io.dlock.protocol.MutexEffects;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.RequestStamp;
 import io.dlock.NodeId;
@@ -76,7 +75,7 @@ import java.util.List;
  *       the LOCKED of its new quorum. These messages are not part of the per-entry counts.</li>
  * </ul>
  */
-final class Maekawa implements MutexProtocol<MaekawaMessage> {
+final class Maekawa extends FencedMutexProtocol<MaekawaMessage> {
 
     /*
      * Overview.
@@ -124,7 +123,6 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     private final EpochBarrier barrier;
 
     private final LogicalClock clock = new LogicalClock();
-    private final FencingCounter fences;
     /** Self-messages waiting for local delivery; null while none is (most of the time), made at the first. */
     private Deque<Local> local;
 
@@ -161,9 +159,9 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
      */
     Maekawa(ProtocolContext<MaekawaMessage> context, boolean deadlockFree, Quorums.Kind quorumKind,
             boolean displacementRule) {
+        super(context.fencingFloor());
         this.displacementRule = displacementRule;
         this.self = context.self();
-        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.deadlockFree = deadlockFree;
         this.quorumKind = quorumKind;
@@ -171,7 +169,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         this.quorums = Quorums.forSize(view.size(), quorumKind);
         this.barrier = new EpochBarrier(self, view, context.startsIdle());
         if (!context.startsIdle()) {
-            fences.enterEpoch(view.epoch()); // the lock may have been used before we knew of it
+            enterFenceEpoch(view.epoch()); // the lock may have been used before we knew of it
         }
     }
 
@@ -215,11 +213,6 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     }
 
     @Override
-    public long highestFence() {
-        return fences.highest();
-    }
-
-    @Override
     public void onRelease() {
         announceIfDue();
         if (!inCS) {
@@ -230,7 +223,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         requesting = false;
         round = null;
         for (int arbiter : myQuorum()) {
-            send(view.member(arbiter), new Release(myTs, fences.highest()));
+            send(view.member(arbiter), new Release(myTs, highestFence()));
         }
         drainLocal();
     }
@@ -246,7 +239,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     public void onView(View newView) {
         view = newView;
         quorums = Quorums.forSize(newView.size(), quorumKind);
-        fences.enterEpoch(newView.epoch());
+        enterFenceEpoch(newView.epoch());
         barrier.startEpoch(newView);
         local = null;
         lastGrant.clear();
@@ -286,7 +279,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** MA3 / rule 3: record the lock; enter when every arbiter of S_me is locked for us. */
     private void onLocked(NodeId arbiter, Locked l) {
-        fences.observe(l.fence());
+        observeFence(l.fence());
         clock.witness(l.timestamp());
         if (l.grant() <= lastGrant.getOrDefault(arbiter, 0L)) {
             return; // a duplicate
@@ -295,7 +288,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         if (!requesting || inCS || l.timestamp() != myTs) {
             // a lock for a request that is over: give it back so that the arbiter is not stuck
             if (!(requesting && l.timestamp() == myTs)) {
-                send(arbiter, new Release(l.timestamp(), fences.highest()));
+                send(arbiter, new Release(l.timestamp(), highestFence()));
             }
             return;
         }
@@ -305,7 +298,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         if (holdsEveryLock()) {
             inCS = true;
             round.pendingInquire.clear(); // answered by the RELEASE after the CS
-            effects.granted(fences.next());
+            effects.granted(nextFence());
         }
     }
 
@@ -407,7 +400,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** MA5 / rule 8. */
     private void arbiterOnRelease(NodeId from, long ts, long fence) {
-        fences.observe(fence);
+        observeFence(fence);
         latest.mergeMax(from, ts);
         dropOlderRequestsOf(from, ts + 1);
         if (lockedFor != null && lockedFor.node().equals(from) && lockedFor.timestamp() <= ts) {
@@ -440,7 +433,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         lockGrant = ++grants;
         inquireSent = false;
         notified.remove(r.node());
-        send(r.node(), new Locked(r.timestamp(), lockGrant, fences.highest()));
+        send(r.node(), new Locked(r.timestamp(), lockGrant, highestFence()));
     }
 
     /** Removes the queued requests of {@code from} older than {@code ts} (they are over). */
@@ -480,11 +473,11 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     private State myState() {
         PeerState s = inCS ? PeerState.HOLDING : requesting ? PeerState.WAITING : PeerState.IDLE;
-        return new State(myTs, s, fences.highest());
+        return new State(myTs, s, highestFence());
     }
 
     private void onState(NodeId from, State s) {
-        fences.observe(s.fence());
+        observeFence(s.fence());
         if (barrier.record(from)) {
             applyState(from, s);
             finishBarrierIfComplete();
@@ -493,7 +486,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** Records one member's announced state in our arbiter. */
     private void applyState(NodeId member, State s) {
-        fences.observe(s.fence());
+        observeFence(s.fence());
         if (s.timestamp() > 0) {
             clock.witness(s.timestamp());
         }

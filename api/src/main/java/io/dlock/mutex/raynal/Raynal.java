@@ -1,7 +1,7 @@
 package io.dlock.mutex.raynal;
 
 import io.dlock.mutex.common.EpochBarrier;
-import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.FencedMutexProtocol;
 import io.dlock.mutex.common.NodeSet;
 import io.dlock.mutex.common.PeerState;
 import io.dlock.mutex.raynal.RaynalMessage.Inform;
@@ -10,7 +10,6 @@ import io.dlock.mutex.raynal.RaynalMessage.Request;
 import io.dlock.mutex.raynal.RaynalMessage.State;
 import io.dlock.mutex.raynal.RaynalMessage.Wake;
 import io.dlock.protocol.MutexEffects;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
@@ -100,12 +99,12 @@ import java.util.TreeMap;
  *       received earlier in the epoch is kept (it is newer than the rebuilt value).</li>
  * </ul>
  */
-final class Raynal implements MutexProtocol<RaynalMessage> {
+final class Raynal extends FencedMutexProtocol<RaynalMessage> {
 
     /*
      * Overview.
      *
-     * Common: requesting (onRequest to onRelease), inCS, fences, barrier; announcedHolder and
+     * Common: requesting (onRequest to onRelease), inCS, highestFence (inherited), barrier; announcedHolder and
      * announcedWaiting (what the barrier's announcements said); checkDue (the first event must
      * evaluate rule 5/8).
      * Original: x (our X), attempt (never reused), attemptOpen, replies (member -> X for the
@@ -141,7 +140,6 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     private final long retryMs;
     private final long idlePassMs;
     private final EpochBarrier barrier;
-    private final FencingCounter fences;
     private View view;
     private int me;
 
@@ -199,6 +197,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     }
 
     Raynal(ProtocolContext<RaynalMessage> context, boolean original, long retryMs, long idlePassMs) {
+        super(context.fencingFloor());
         this.self = context.self();
         this.effects = context.effects();
         this.original = original;
@@ -207,9 +206,8 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         this.view = context.view();
         this.me = view.indexOf(self);
         this.barrier = new EpochBarrier(self, view, context.startsIdle());
-        this.fences = new FencingCounter(context.fencingFloor());
         if (!context.startsIdle()) {
-            fences.enterEpoch(view.epoch());
+            enterFenceEpoch(view.epoch());
         }
         rebuild(0, false);
     }
@@ -290,11 +288,6 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     }
 
     @Override
-    public long highestFence() {
-        return fences.highest();
-    }
-
-    @Override
     public void onRelease() {
         beginEvent();
         if (!inCS) {
@@ -317,7 +310,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         beginEvent();
         if (message instanceof Request r) {
             if (barrier.isComplete()) {
-                effects.send(from, new Reply(r.attempt(), x, fences.highest())); // rule 2
+                effects.send(from, new Reply(r.attempt(), x, highestFence())); // rule 2
             } else {
                 if (deferred == null) {
                     deferred = new ArrayList<>();
@@ -331,7 +324,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         } else if (message instanceof Wake w) {
             onWake(w);
         } else if (message instanceof State s) {
-            fences.observe(s.fence());
+            observeFence(s.fence());
             if (barrier.record(from)) {
                 applyState(from, s.state());
                 finishBarrierIfComplete();
@@ -360,7 +353,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     public void onView(View newView) {
         view = newView;
         me = newView.indexOf(self);
-        fences.enterEpoch(newView.epoch());
+        enterFenceEpoch(newView.epoch());
         barrier.startEpoch(newView);
         effects.cancelTimer(RETRY);
         effects.cancelTimer(PASS);
@@ -399,7 +392,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
 
     /** Rule 3: collect the X of every other node; enter iff the product is Q / A_me, else retry later. */
     private void onReply(NodeId from, Reply r) {
-        fences.observe(r.fence());
+        observeFence(r.fence());
         if (!attemptOpen || r.attempt() != attempt || !view.contains(from)) {
             return;
         }
@@ -419,7 +412,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         replies = null;
         if (t.isQOver(me, view.size())) {
             inCS = true;
-            effects.granted(fences.next());
+            effects.granted(nextFence());
         } else {
             effects.setTimer(RETRY, retryMs);
         }
@@ -429,7 +422,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
 
     /** Rule 7. */
     private void onInform(NodeId from, Inform i) {
-        fences.observe(i.fence());
+        observeFence(i.fence());
         int k = view.indexOf(from);
         if (k < 0 || original || i.pass() <= seen[k]) {
             return;
@@ -458,7 +451,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
             inCS = true;
             effects.cancelTimer(PASS);
             passTimer = false;
-            effects.granted(fences.next());
+            effects.granted(nextFence());
         } else if (view.size() > 1 && parkedAt(me)) {
             if (wakeAsked == hop) {
                 pass(0, true); // rule 11: a requester asked for the parked right
@@ -576,14 +569,14 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         lastTo = successor();
         lastIdle = idle;
         lastHurry = hurry;
-        effects.broadcast(new Inform(xs[me], passes, fences.highest(), hop, idle, hurry));
+        effects.broadcast(new Inform(xs[me], passes, highestFence(), hop, idle, hurry));
     }
 
     // ---- epoch barrier -----------------------------------------------------------------------------
 
     private void announce() {
         PeerState s = inCS ? PeerState.HOLDING : requesting ? PeerState.WAITING : PeerState.IDLE;
-        effects.broadcast(new State(s, fences.highest()));
+        effects.broadcast(new State(s, highestFence()));
         applyState(self, s);
     }
 
@@ -616,7 +609,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         announcedWaiting = null;
         if (deferred != null) {
             for (Deferred d : deferred) {
-                effects.send(d.from(), new Reply(d.attempt(), x, fences.highest()));
+                effects.send(d.from(), new Reply(d.attempt(), x, highestFence()));
             }
             deferred = null;
         }
