@@ -67,7 +67,7 @@ final class Lamport extends FencedMutexProtocol<LamportMessage> {
     /*
      * Overview.
      *
-     * State: clock (LogicalClock, witness rule); queue (member -> timestamp of its pending request,
+     * State: clock (its value; LogicalClock's witness rule); queue (member -> timestamp of its pending request,
      * including our own; at most one per member, ordered by RequestStamp); releasedUpTo (member ->
      * newest request timestamp of theirs we saw released); myTs (our pending request, 0 = none);
      * lastReleasedTs (our newest released request, for re-sending RELEASE after a view change);
@@ -125,7 +125,8 @@ final class Lamport extends FencedMutexProtocol<LamportMessage> {
     private final boolean immediateAck;
     private View view;
 
-    private final LogicalClock clock = new LogicalClock();
+    /** The clock's value ({@link LogicalClock}'s witness rule). */
+    private long clock;
     private final Permissions acks;
     /** Member -> timestamp of its pending request, our own included (looked up on every message). */
     private final NodeLongMap queue = new NodeLongMap();
@@ -160,7 +161,7 @@ final class Lamport extends FencedMutexProtocol<LamportMessage> {
             throw new IllegalStateException(self + " already has an outstanding request");
         }
         // LA1: timestamp the request, queue it locally, send it to every other member
-        myTs = clock.tick();
+        myTs = tick();
         enqueue(self, myTs);
         acks.clear();
         effects.broadcast(new Request(myTs));
@@ -188,8 +189,8 @@ final class Lamport extends FencedMutexProtocol<LamportMessage> {
         lastReleasedTs = released;
         myTs = 0;
         inCS = false;
-        effects.broadcast(new Release(released, clock.tick(), highestFence()));
-        deferredAcks.forEach((member, ts) -> effects.send(member, new Ack(ts, clock.tick(), highestFence())));
+        effects.broadcast(new Release(released, tick(), highestFence()));
+        deferredAcks.forEach((member, ts) -> effects.send(member, new Ack(ts, tick(), highestFence())));
         deferredAcks.clear();
     }
 
@@ -206,7 +207,7 @@ final class Lamport extends FencedMutexProtocol<LamportMessage> {
 
     private void onRequestMessage(NodeId from, Request request) {
         long ts = request.timestamp();
-        clock.witness(ts);
+        clock = LogicalClock.witness(clock, ts);
         if (ts <= releasedUpTo.getOrDefault(from, 0L)) {
             return; // a duplicate of a request already released
         }
@@ -226,13 +227,13 @@ final class Lamport extends FencedMutexProtocol<LamportMessage> {
         if (inCS && (!immediateAck || !acks.contains(from))) {
             deferredAcks.mergeMax(from, ts);
         } else {
-            effects.send(from, new Ack(ts, clock.tick(), highestFence()));
+            effects.send(from, new Ack(ts, tick(), highestFence()));
         }
         enterIfFirst(); // an implied release may have put our request at the head
     }
 
     private void onAck(NodeId from, Ack ack) {
-        clock.witness(ack.timestamp());
+        clock = LogicalClock.witness(clock, ack.timestamp());
         observeFence(ack.fence());
         if (myTs != 0 && ack.requestTimestamp() == myTs) {
             acks.add(from);
@@ -241,7 +242,7 @@ final class Lamport extends FencedMutexProtocol<LamportMessage> {
     }
 
     private void onReleaseMessage(NodeId from, Release release) {
-        clock.witness(release.timestamp());
+        clock = LogicalClock.witness(clock, release.timestamp());
         observeFence(release.fence());
         // LA5: remove the released request (and nothing newer) from the queue
         long released = release.requestTimestamp();
@@ -268,7 +269,7 @@ final class Lamport extends FencedMutexProtocol<LamportMessage> {
             }
         } else if (lastReleasedTs != 0) {
             // our last RELEASE may have been lost, leaving our old request in someone's queue
-            effects.broadcast(new Release(lastReleasedTs, clock.tick(), highestFence()));
+            effects.broadcast(new Release(lastReleasedTs, tick(), highestFence()));
         }
         enterIfFirst(); // a member we were waiting for may have left
     }
@@ -283,6 +284,12 @@ final class Lamport extends FencedMutexProtocol<LamportMessage> {
         }
         inCS = true;
         effects.granted(nextFence());
+    }
+
+    /** The clock step before every timestamped send ({@link LogicalClock#tick(long)}): returns the new timestamp. */
+    private long tick() {
+        clock = LogicalClock.tick(clock);
+        return clock;
     }
 
     /** Queues {@code member}'s request {@code ts}, replacing its older one. */
@@ -306,6 +313,6 @@ final class Lamport extends FencedMutexProtocol<LamportMessage> {
     public String toString() {
         return "Lamport[" + self + (inCS ? " in CS" : myTs != 0 ? " waiting ts=" + myTs : " idle")
                 + ", queue=" + queue + ", acks=" + acks.members() + ", deferredAcks=" + deferredAcks
-                + ", clock=" + clock.time() + ", maxFence=" + highestFence() + "]";
+                + ", clock=" + clock + ", maxFence=" + highestFence() + "]";
     }
 }

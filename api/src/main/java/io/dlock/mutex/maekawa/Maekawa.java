@@ -122,7 +122,8 @@ final class Maekawa extends FencedMutexProtocol<MaekawaMessage> {
     private Quorums quorums;
     private final EpochBarrier barrier;
 
-    private final LogicalClock clock = new LogicalClock();
+    /** The clock's value ({@link LogicalClock}'s witness rule). */
+    private long clock;
     /** Self-messages waiting for local delivery; null while none is (most of the time), made at the first. */
     private Deque<Local> local;
 
@@ -193,7 +194,8 @@ final class Maekawa extends FencedMutexProtocol<MaekawaMessage> {
         }
         // MA1: timestamp the request and send it to every member of S_me (self handled locally)
         requesting = true;
-        myTs = clock.tick();
+        clock = LogicalClock.tick(clock);
+        myTs = clock;
         round = new RequesterRound();
         for (int arbiter : myQuorum()) {
             send(view.member(arbiter), new Request(myTs));
@@ -280,7 +282,7 @@ final class Maekawa extends FencedMutexProtocol<MaekawaMessage> {
     /** MA3 / rule 3: record the lock; enter when every arbiter of S_me is locked for us. */
     private void onLocked(NodeId arbiter, Locked l) {
         observeFence(l.fence());
-        clock.witness(l.timestamp());
+        clock = LogicalClock.witness(clock, l.timestamp());
         if (l.grant() <= lastGrant.getOrDefault(arbiter, 0L)) {
             return; // a duplicate
         }
@@ -350,7 +352,7 @@ final class Maekawa extends FencedMutexProtocol<MaekawaMessage> {
 
     /** MA2 / rule 2. */
     private void arbiterOnRequest(NodeId from, long ts) {
-        clock.witness(ts);
+        clock = LogicalClock.witness(clock, ts);
         if (ts <= latest.getOrDefault(from, 0L)) {
             return; // a duplicate, or a request already released
         }
@@ -488,7 +490,7 @@ final class Maekawa extends FencedMutexProtocol<MaekawaMessage> {
     private void applyState(NodeId member, State s) {
         observeFence(s.fence());
         if (s.timestamp() > 0) {
-            clock.witness(s.timestamp());
+            clock = LogicalClock.witness(clock, s.timestamp());
         }
         if (s.state() == PeerState.IDLE) {
             latest.raise(member, s.timestamp()); // a member that never asked (timestamp 0) reads as 0 without an entry

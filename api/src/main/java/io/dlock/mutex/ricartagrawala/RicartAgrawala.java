@@ -51,7 +51,7 @@ final class RicartAgrawala extends FencedMutexProtocol<RicartAgrawalaMessage> {
     /*
      * Overview.
      *
-     * State: clock (LogicalClock, observe rule: highest timestamp seen); requesting (from
+     * State: clock (its value; LogicalClock's observe rule: highest timestamp seen); requesting (from
      * onRequest until onRelease, so also while in the CS); inCS; myTs (timestamp of the current
      * request); replies (members that answered myTs); deferred (requester -> newest timestamp we
      * owe a reply for); highestFence (inherited: highest fencing token seen).
@@ -83,7 +83,8 @@ final class RicartAgrawala extends FencedMutexProtocol<RicartAgrawalaMessage> {
     private final MutexEffects<RicartAgrawalaMessage> effects;
     private View view;
 
-    private final LogicalClock clock = new LogicalClock();
+    /** The clock's value ({@link LogicalClock}'s observe rule). */
+    private long clock;
     private final Permissions replies;
     /**
      * Requester -> timestamp of the newest request of theirs we have deferred; replies go out in member order
@@ -112,7 +113,8 @@ final class RicartAgrawala extends FencedMutexProtocol<RicartAgrawalaMessage> {
         }
         // RA1: timestamp the request, ask every other member
         requesting = true;
-        myTs = clock.tick();
+        clock = LogicalClock.tick(clock);
+        myTs = clock;
         replies.clear();
         effects.broadcast(new Request(myTs));
         enterIfPermitted(); // N = 1
@@ -152,7 +154,7 @@ final class RicartAgrawala extends FencedMutexProtocol<RicartAgrawalaMessage> {
 
     private void onRequestMessage(NodeId from, Request request) {
         long ts = request.timestamp();
-        clock.observe(ts);
+        clock = LogicalClock.observe(clock, ts);
         // RA2: defer if in the CS, or if our own pending request precedes theirs
         boolean ourRequestFirst = requesting
                 && new RequestStamp(myTs, self).precedes(new RequestStamp(ts, from));
@@ -198,7 +200,7 @@ final class RicartAgrawala extends FencedMutexProtocol<RicartAgrawalaMessage> {
     @Override
     public String toString() {
         return "RicartAgrawala[" + self + (inCS ? " in CS" : requesting ? " waiting ts=" + myTs : " idle")
-                + ", replies=" + replies.members() + ", deferred=" + deferred + ", clock=" + clock.time()
+                + ", replies=" + replies.members() + ", deferred=" + deferred + ", clock=" + clock
                 + ", maxFence=" + highestFence() + "]";
     }
 }
