@@ -92,8 +92,8 @@ final class Centralized extends FencedMutexProtocol<CentralizedMessage> {
      *
      * Client state: state (IDLE, WAITING, HOLDING); requestCounter (never reset, so request ids are
      * unique per client); myRequestId (the current or last request); highestFence (inherited: the
-     * highest token seen, and at the coordinator its token counter). Coordinator state (the inner Coordinator, present iff this node is the coordinator of the
-     * current view, coordinatorId()):
+     * highest token seen, and at the coordinator its token counter). Coordinator state (the inner
+     * Coordinator, present iff this node is the coordinator of the current view, coordinatorId()):
      * latestRequest and released (per client, highest ids seen); queue (FIFO of tickets
      * (client, requestId)); holder (ticket and its token, or none).
      * roster (EpochRoster): the view; at the coordinator, the members whose SYNC for this epoch has
@@ -122,8 +122,9 @@ final class Centralized extends FencedMutexProtocol<CentralizedMessage> {
      *    (partitions are out of scope here).
      *
      * Fencing. Tokens come from one counter per coordinator, so they increase within an epoch: the
-     * node's highest fence (FencedMutexProtocol), which at a client is the highest token it has seen and
-     * at the coordinator also the last token it issued (its own grants are never above it). A
+     * node's highest fence (FencedMutexProtocol), which at a client is the highest token it has seen
+     * and at the coordinator the highest it has issued or seen (as a client it sees only its own
+     * coordinator's grants, so one watermark serves both halves). A
      * new coordinator starts from the highest token any member reports in its SYNC (a holder
      * reports its own, a former coordinator its counter), and every coordinator raises its counter
      * to the new epoch's floor (enterFenceEpoch), which is above every token of earlier
