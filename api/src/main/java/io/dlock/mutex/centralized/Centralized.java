@@ -8,10 +8,9 @@ import io.dlock.mutex.centralized.CentralizedMessage.Request;
 import io.dlock.mutex.centralized.CentralizedMessage.Sync;
 import io.dlock.mutex.centralized.CentralizedMessage.SyncQuery;
 import io.dlock.mutex.common.EpochRoster;
-import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.FencedMutexProtocol;
 import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.protocol.MutexEffects;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
@@ -62,7 +61,7 @@ import java.util.function.Predicate;
  *       someone holds the lock (exactly the source notes' rule), and also while the coordinator is still
  *       collecting SYNCs after a view change.</li>
  *   <li>Fencing tokens: the coordinator's counter, incremented for every grant, raised to the
- *       epoch's floor on a view change (see {@link io.dlock.mutex.common.FencingCounter}).</li>
+ *       epoch's floor on a view change (see {@link FencedMutexProtocol}).</li>
  *   <li>View changes (not in the source notes): the coordinator of the new view sends SYNC_QUERY to every
  *       other member, and issues no grant before every member has answered with SYNC (its current
  *       request, its state and the highest token it has seen). A coordinator that continues keeps
@@ -86,17 +85,17 @@ import java.util.function.Predicate;
  *       the per-entry count.</li>
  * </ul>
  */
-final class Centralized implements MutexProtocol<CentralizedMessage> {
+final class Centralized extends FencedMutexProtocol<CentralizedMessage> {
 
     /*
      * Overview.
      *
      * Client state: state (IDLE, WAITING, HOLDING); requestCounter (never reset, so request ids are
-     * unique per client); myRequestId (the current or last request); clientFences (highest token
-     * seen). Coordinator state (the inner Coordinator, present iff this node is the coordinator of the
-     * current view, coordinatorId()):
+     * unique per client); myRequestId (the current or last request); highestFence (inherited: the
+     * highest token seen, and at the coordinator its token counter). Coordinator state (the inner
+     * Coordinator, present iff this node is the coordinator of the current view, coordinatorId()):
      * latestRequest and released (per client, highest ids seen); queue (FIFO of tickets
-     * (client, requestId)); holder (ticket and its token, or none); fences (the token counter).
+     * (client, requestId)); holder (ticket and its token, or none).
      * roster (EpochRoster): the view; at the coordinator, the members whose SYNC for this epoch has
      * not arrived; and the first-event SYNC_QUERY a coordinator created without startsIdle owes
      * (effects are for handlers).
@@ -122,10 +121,13 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
      *  - Two holders can only be reported after a partition heals; the first one recorded is kept
      *    (partitions are out of scope here).
      *
-     * Fencing. Tokens come from one counter per coordinator, so they increase within an epoch. A
+     * Fencing. Tokens come from one counter per coordinator, so they increase within an epoch: the
+     * node's highest fence (FencedMutexProtocol), which at a client is the highest token it has seen
+     * and at the coordinator the highest it has issued or seen (as a client it sees only its own
+     * coordinator's grants, so one watermark serves both halves). A
      * new coordinator starts from the highest token any member reports in its SYNC (a holder
      * reports its own, a former coordinator its counter), and every coordinator raises its counter
-     * to the new epoch's floor (FencingCounter.enterEpoch), which is above every token of earlier
+     * to the new epoch's floor (enterFenceEpoch), which is above every token of earlier
      * epochs, including those of members that left or crashed. A GRANT re-sent after a view change
      * keeps its token: nothing was granted after it.
      *
@@ -151,8 +153,6 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     private final String lockName;
     /** The coordinator of {@link EpochRoster#view()} unless the election names another ({@link #coordinatorId}). */
     private NodeId viewCoordinator;
-    /** Every token of this instance's coordinators stays above it (docs/algorithms.md R3). */
-    private final long fencingFloor;
     /**
      * The sync's roster: the current view; at the coordinator, the members whose SYNC for this epoch
      * has not arrived; and the SYNC_QUERY a coordinator created without startsIdle owes at its first
@@ -163,7 +163,6 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     private ClientState state = ClientState.IDLE;
     private long requestCounter;
     private long myRequestId;
-    private final FencingCounter clientFences;
 
     /** Present iff this node is the coordinator of the current view. */
     private Coordinator coordinator;
@@ -178,9 +177,8 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     private NodeId unansweredQueryFrom;
 
     Centralized(ProtocolContext<CentralizedMessage> context, boolean sendDenied, CoordinatorChoice choice) {
+        super(context.fencingFloor()); // every token of this instance's coordinators stays above it (docs/algorithms.md R3)
         this.self = context.self();
-        this.clientFences = new FencingCounter(context.fencingFloor());
-        this.fencingFloor = context.fencingFloor();
         this.effects = context.effects();
         this.roster = new EpochRoster(self, context.view());
         this.sendDenied = sendDenied;
@@ -195,7 +193,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
             if (!context.startsIdle()) {
                 // members may hold or wait for the lock already: learn their state before granting
                 View view = roster.view();
-                coordinator.fences.enterEpoch(view.epoch());
+                enterFenceEpoch(view.epoch());
                 roster.expectOthers();
                 roster.setFirstEventDue(view.size() > 1);
             }
@@ -297,11 +295,6 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     }
 
     @Override
-    public long highestFence() {
-        return Math.max(clientFences.highest(), coordinator == null ? 0 : coordinator.fences.highest());
-    }
-
-    @Override
     public void onRelease() {
         beforeEvent();
         if (state != ClientState.HOLDING) {
@@ -320,14 +313,14 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     private void onGrant(long requestId, long fence) {
         if (state == ClientState.WAITING && requestId == myRequestId) {
             state = ClientState.HOLDING;
-            clientFences.observe(fence);
+            observeFence(fence);
             effects.granted(fence);
         }
     }
 
     /** What this client tells a coordinator that asks (SYNC_QUERY). */
     private Sync clientSync() {
-        return new Sync(myRequestId, state, clientFences.highest());
+        return new Sync(myRequestId, state, highestFence());
     }
 
     // ---- events -----------------------------------------------------------------------------
@@ -372,15 +365,13 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
             } else {
                 coordinator.retainMembersOf(newView);
             }
-            coordinator.fences.enterEpoch(newView.epoch());
+            enterFenceEpoch(newView.epoch());
             roster.expectOthers();
             effects.broadcast(new SyncQuery());
             coordinator.onSync(self, clientSync());
         } else {
             if (coordinator != null) {
-                // no longer the coordinator: our counter travels in our SYNC to the new one
-                clientFences.observe(coordinator.fences.highest());
-                coordinator = null;
+                coordinator = null; // no longer the coordinator: our counter travels in our SYNC to the new one
             }
             if (coordinatorId().equals(unansweredQueryFrom)) {
                 unansweredQueryFrom = null;
@@ -399,7 +390,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
     @Override
     public String toString() {
         return "Centralized[" + self + " " + state + " request=" + myRequestId + ", maxFence="
-                + clientFences.highest() + (coordinator == null ? "" : ", " + coordinator) + "]";
+                + highestFence() + (coordinator == null ? "" : ", " + coordinator) + "]";
     }
 
     // ---- coordinator --------------------------------------------------------------------------
@@ -415,7 +406,6 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         private final NodeLongMap released = new NodeLongMap();
         /** The waiting tickets, in arrival order; null while there is none (nearly always, for most locks). */
         private Deque<Ticket> queue;
-        private final FencingCounter fences = new FencingCounter(fencingFloor);
         private Ticket holder;
         private long holderFence;
 
@@ -441,7 +431,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
         }
 
         void onSync(NodeId client, Sync sync) {
-            fences.observe(sync.maxFence());
+            observeFence(sync.maxFence());
             roster.record(client);
             long requestId = sync.requestId();
             if (sync.state() == ClientState.IDLE) {
@@ -517,7 +507,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
             if (queue.isEmpty()) {
                 queue = null;
             }
-            holderFence = fences.next();
+            holderFence = nextFence();
             deliverGrant(holder, holderFence);
         }
 
@@ -540,8 +530,7 @@ final class Centralized implements MutexProtocol<CentralizedMessage> {
 
         @Override
         public String toString() {
-            return "coordinator[holder=" + holder + ", queue=" + (queue == null ? "[]" : queue) + ", awaitingSync=" + roster.owed()
-                    + ", counter=" + fences.highest() + "]";
+            return "coordinator[holder=" + holder + ", queue=" + (queue == null ? "[]" : queue) + ", awaitingSync=" + roster.owed() + "]";
         }
     }
 }

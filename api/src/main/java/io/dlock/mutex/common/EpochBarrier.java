@@ -11,7 +11,10 @@ import io.dlock.spi.View;
  *
  * <p>Each algorithm sends its own announcement message (with what it needs to rebuild: the holder,
  * the waiting requests, the highest fencing token); this class only tracks who has announced in the
- * current epoch and whether this node still owes its own announcement (an {@link EpochRoster}).
+ * current epoch and whether this node still owes its own announcement: it is an {@link EpochRoster}
+ * (inherited: {@link #record}, {@link #isComplete}, {@link #takeFirstEventDue}, {@link #view}) that
+ * expects every other member in each epoch. An algorithm starts an epoch with {@link #startEpoch}, not
+ * with the roster's {@link #enter}.
  *
  * <p>Why it is safe: messages of the old epoch are dropped, so a node that was in the critical
  * section when it installed the new view says so in its announcement, and a member grants in the new
@@ -23,9 +26,7 @@ import io.dlock.spi.View;
  *
  * <p>Not thread-safe: owned by one protocol instance and used only from its event loop.
  */
-public final class EpochBarrier {
-
-    private final EpochRoster roster;
+public final class EpochBarrier extends EpochRoster {
 
     /**
      * @param self       this node
@@ -35,10 +36,10 @@ public final class EpochBarrier {
      *                   its first event
      */
     public EpochBarrier(NodeId self, View view, boolean startsIdle) {
-        roster = new EpochRoster(self, view);
+        super(self, view);
         if (!startsIdle) {
-            roster.expectOthers();
-            roster.setFirstEventDue(view.size() > 1);
+            expectOthers();
+            setFirstEventDue(view.size() > 1);
         }
     }
 
@@ -47,26 +48,8 @@ public final class EpochBarrier {
      * announces its own state now (so no announcement is due at the first event afterwards).
      */
     public void startEpoch(View newView) {
-        roster.enter(newView);
-        roster.expectOthers();
-    }
-
-    /**
-     * Whether this node still owes its announcement at its first event (a protocol created without
-     * startsIdle); returns true once, then false.
-     */
-    public boolean takeFirstEventDue() {
-        return roster.takeFirstEventDue();
-    }
-
-    /**
-     * Records the announcement of {@code member}.
-     *
-     * @return true if it is the first from {@code member} in this epoch (false for a duplicate or a
-     *         non-member): the caller then applies its content
-     */
-    public boolean record(NodeId member) {
-        return roster.record(member);
+        enter(newView);
+        expectOthers();
     }
 
     /**
@@ -74,21 +57,11 @@ public final class EpochBarrier {
      * first-event step is still due, so no member waits for it). What an algorithm's {@code atRest()} asks.
      */
     public boolean settled() {
-        return roster.isComplete() || roster.firstEventDue();
-    }
-
-    /** Whether every other member has announced in this epoch (always true when no barrier holds). */
-    public boolean isComplete() {
-        return roster.isComplete();
-    }
-
-    /** The view of the current epoch. */
-    public View view() {
-        return roster.view();
+        return isComplete() || firstEventDue();
     }
 
     @Override
     public String toString() {
-        return "barrier " + roster;
+        return "barrier " + super.toString();
     }
 }

@@ -18,9 +18,12 @@ import java.util.Set;
  * <p>The members owed are kept only while some are: a collection is over almost all the time, and then
  * the roster holds no set.
  *
+ * <p>{@link EpochBarrier} extends it (a barrier is a roster that expects every other member in each
+ * epoch), so that a barrier is one object per lock and node, not a wrapper around a roster.
+ *
  * <p>Not thread-safe: owned by one protocol instance and used only from its event loop.
  */
-public final class EpochRoster {
+public class EpochRoster {
 
     private final NodeId self;
     private View view;

@@ -46,9 +46,9 @@ import java.util.TreeMap;
  * <h2>Robustness</h2>
  * Every census message names its epoch; messages of another epoch than the current view's, and
  * duplicates (a second REPORT, a DONE for a census already complete), are ignored. One census runs
- * per epoch. Fencing: the census owns no counter but updates the algorithm's {@link FencingCounter}:
- * {@link FencingCounter#enterEpoch} on every view, the reports' fences at the steward, the outcome's
- * floor at every member.
+ * per epoch. Fencing: the census owns no counter but updates the algorithm's own watermark
+ * ({@link FencedMutexProtocol}): {@link FencedMutexProtocol#enterFenceEpoch} on every view, the reports'
+ * fences at the steward, the outcome's floor at every member.
  *
  * <p>Not thread-safe: owned by one protocol instance and used only from its event loop. Pure: it acts
  * only through the {@link Port}.
@@ -134,7 +134,8 @@ public final class TokenCensus<M> {
     }
 
     private final NodeId self;
-    private final FencingCounter fences;
+    /** The algorithm whose highest fence the census raises (usually the port itself). */
+    private final FencedMutexProtocol<?> protocol;
     private final Port<M> port;
     private View view;
     /** The census under way here; null once the census of the current epoch is complete here. */
@@ -188,18 +189,18 @@ public final class TokenCensus<M> {
      * @param startsIdle whether every member starts idle with the token at the lowest member (the
      *                   simulator's genesis): then no census runs until the first view change and
      *                   the lowest member is the holder; otherwise a census runs at the first event
-     * @param fences     the algorithm's counter, which the census keeps above every reported fence
+     * @param protocol   the algorithm, whose highest fence the census keeps above every reported fence
      * @param port       the algorithm's side
      */
-    public TokenCensus(NodeId self, View view, boolean startsIdle, FencingCounter fences, Port<M> port) {
+    public TokenCensus(NodeId self, View view, boolean startsIdle, FencedMutexProtocol<?> protocol, Port<M> port) {
         this.self = self;
         this.view = view;
-        this.fences = fences;
+        this.protocol = protocol;
         this.port = port;
         if (startsIdle) {
             holder = stewardOf(view);
         } else {
-            fences.enterEpoch(view.epoch());
+            protocol.enterFenceEpoch(view.epoch());
             round = new Round<>(self, view, new NodeSet(), 0);
             round.roster.setFirstEventDue(true);
         }
@@ -304,7 +305,7 @@ public final class TokenCensus<M> {
         long basis = round == null ? view.epoch() : round.basis;
         view = newView;
         round = new Round<>(self, newView, instantiated, basis); // nothing owed, no first-event HELLO: the view change replaces it
-        fences.enterEpoch(newView.epoch());
+        protocol.enterFenceEpoch(newView.epoch());
         if (isSteward()) {
             startCensus();
         } else if (!stewardKnown) {
@@ -399,8 +400,8 @@ public final class TokenCensus<M> {
         CensusReport best = null;
         for (Map.Entry<NodeId, CensusReport> e : reports.entrySet()) {
             CensusReport r = e.getValue();
-            fences.observe(r.maxFence());
-            fences.observe(r.tokenFence());
+            protocol.observeFence(r.maxFence());
+            protocol.observeFence(r.tokenFence());
             if (r.holdsToken() && (best == null || better(r, best))) {
                 best = r;
                 chosen = e.getKey();
@@ -410,7 +411,7 @@ public final class TokenCensus<M> {
         if (regenerate) {
             chosen = regenerationSite(reports);
         }
-        CensusOutcome outcome = new CensusOutcome(view.epoch(), chosen, regenerate, fences.highest());
+        CensusOutcome outcome = new CensusOutcome(view.epoch(), chosen, regenerate, protocol.highestFence());
         if (view.size() > 1) {
             port.broadcastDone(outcome);
         }
@@ -455,7 +456,7 @@ public final class TokenCensus<M> {
         holder = settled.holder();
         regenerated = settled.regenerated();
         fenceFloor = settled.fenceFloor();
-        fences.observe(settled.fenceFloor());
+        protocol.observeFence(settled.fenceFloor());
         port.censusDone(settled, finished.reports == null ? Map.of() : Collections.unmodifiableMap(finished.reports));
         if (finished.deferred != null) {
             for (Deferred<M> d : finished.deferred) {

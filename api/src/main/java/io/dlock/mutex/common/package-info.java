@@ -6,8 +6,8 @@
  *   <li>{@link io.dlock.mutex.common.Permissions}: the set of other members that have answered the
  *       current request (Ricart-Agrawala's replies, Lamport's acks), checked against the current view
  *       and used after a view change to find whom to ask again.</li>
- *   <li>{@link io.dlock.mutex.common.FencingCounter}: the highest fencing token a node has seen and
- *       the rule for issuing the next one.</li>
+ *   <li>{@link io.dlock.mutex.common.FencedMutexProtocol}: the base class of every algorithm, which keeps
+ *       the highest fencing token a node has seen and the rule for issuing the next one.</li>
  *   <li>{@link io.dlock.mutex.common.TokenCensus}, with {@link io.dlock.mutex.common.CensusReport},
  *       {@link io.dlock.mutex.common.CensusOutcome}, {@link io.dlock.mutex.common.CensusMessage},
  *       {@link io.dlock.mutex.common.CensusCarrier}, {@link io.dlock.mutex.common.EffectsCensusPort} and

@@ -4,7 +4,7 @@ import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
-import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.FencedMutexProtocol;
 import io.dlock.mutex.common.TokenCensus;
 import io.dlock.mutex.ctta.CttaMessage.Ack;
 import io.dlock.mutex.ctta.CttaMessage.Census;
@@ -14,7 +14,6 @@ import io.dlock.mutex.ctta.CttaMessage.Nack;
 import io.dlock.mutex.ctta.CttaMessage.Partition;
 import io.dlock.mutex.ctta.CttaMessage.Token;
 import io.dlock.protocol.MutexEffects;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
@@ -100,13 +99,13 @@ import java.util.TreeSet;
  *       process that could use the CS).</li>
  * </ul>
  */
-final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMessage> {
+final class Ctta extends FencedMutexProtocol<CttaMessage> implements EffectsCensusPort<CttaMessage> {
 
     /*
      * Overview.
      *
      * State (site i = rank me): lr[j] (LR_i, by rank), hrOwn (HRown_i), cg (CG_i), requesting, inCR,
-     * token (hr[], tg, hop, or null), fences (highest fence seen), lastStamp (fence, hop) of the last
+     * token (hr[], tg, hop, or null), highestFence (inherited: highest fence seen), lastStamp (fence, hop) of the last
      * token accepted, regen (the attempt in progress: g, answers by rank, nacked, collected HRs),
      * answered[j] (the last JDCG age answered per site and whether it was ACKed; null while none);
      * failedSites (null while none); regeneration (REGENERATE's settings, null when it is off). The
@@ -145,7 +144,6 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
     private long[] tokenHr;
     private long tokenTg;
     private long tokenHop;
-    private final FencingCounter fences;
     private long lastStampFence = -1;
     private long lastStampHop = -1;
 
@@ -193,8 +191,8 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
 
     /** {@code completionCheck = false} drops F8's {@code CG == g} test: only for CT-9's counterexample. */
     Ctta(ProtocolContext<CttaMessage> context, boolean regenerate, long regenTimeout, boolean completionCheck) {
+        super(context.fencingFloor());
         this.self = context.self();
-        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.regeneration = regenerate ? new Regeneration(regenTimeout, completionCheck) : null;
         View view = context.view();
@@ -203,7 +201,7 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
         if (me == 0 && context.startsIdle()) {
             tokenHr = new long[view.size()]; // F3: site 1 starts with the token
         }
-        this.census = new TokenCensus<>(self, view, context.startsIdle(), fences, this);
+        this.census = new TokenCensus<>(self, view, context.startsIdle(), this, this);
     }
 
     private View view() {
@@ -266,11 +264,6 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
     }
 
     @Override
-    public long highestFence() {
-        return fences.highest();
-    }
-
-    @Override
     public void onRelease() {
         if (!inCR) {
             throw new IllegalStateException(self + " is not in the critical section");
@@ -303,7 +296,7 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
         failedAttempts = 0;
         inCR = true;
         effects.cancelTimer(REGEN_TIMER);
-        effects.granted(fences.next());
+        effects.granted(nextFence());
     }
 
     /** Rule 5: send the token to the first site after us in ring order with LR[j] > HR[j]. */
@@ -317,7 +310,7 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
                 for (long h : tokenHr) {
                     hr.add(h);
                 }
-                effects.send(view().member(j), new Token(hr, tokenTg, fences.highest(), tokenHop));
+                effects.send(view().member(j), new Token(hr, tokenTg, highestFence(), tokenHop));
                 tokenHr = null;
                 return;
             }
@@ -390,7 +383,7 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
                 hr.add(h);
             }
             tokenHr = null;
-            forwardUnchanged(hr, tokenTg, fences.highest(), tokenHop);
+            forwardUnchanged(hr, tokenTg, highestFence(), tokenHop);
         }
     }
 
@@ -495,7 +488,7 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
         for (int k = 0; k < n; k++) {
             tokenHr[k] = t.hr().get(k);
         }
-        fences.observe(t.fence());
+        observeFence(t.fence());
         acceptToken();
     }
 
@@ -547,7 +540,7 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
     }
 
     private void answer(NodeId to, long g, boolean ack) {
-        effects.send(to, ack ? new Ack(g, hrOwn, fences.highest()) : new Nack(g));
+        effects.send(to, ack ? new Ack(g, hrOwn, highestFence()) : new Nack(g));
     }
 
     /** Rules 9-11: count the first answer of each site; complete when all N-1 are in. */
@@ -580,8 +573,8 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
             tokenHr[me] = hrOwn;
             tokenTg = r.g;
             tokenHop = 0;
-            fences.observe(r.maxFence);
-            lastStampFence = fences.highest();
+            observeFence(r.maxFence);
+            lastStampFence = highestFence();
             lastStampHop = 0;
             acceptToken();
         } else if (requesting && tokenHr == null) {
@@ -664,7 +657,7 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
     @Override
     public CensusReport localReport(long epoch) {
         boolean holds = tokenHr != null;
-        return new CensusReport(epoch, holds, inCR, holds ? fences.highest() : 0, fences.highest(), lr[me],
+        return new CensusReport(epoch, holds, inCR, holds ? highestFence() : 0, highestFence(), lr[me],
                 requesting && !inCR);
     }
 
@@ -689,7 +682,7 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
                     }
                 }
                 tokenHop = 0;
-                lastStampFence = fences.highest();
+                lastStampFence = highestFence();
                 lastStampHop = 0;
             }
         } else {
@@ -742,7 +735,7 @@ final class Ctta implements MutexProtocol<CttaMessage>, EffectsCensusPort<CttaMe
     public String toString() {
         return "Ctta[" + self + " LR=" + Arrays.toString(lr) + " HRown=" + hrOwn + " CG=" + cg
                 + (tokenHr == null ? "" : " token HR=" + Arrays.toString(tokenHr) + " TG=" + tokenTg)
-                + (requesting ? " requesting" : "") + (inCR ? " inCR" : "") + " fence=" + fences.highest() + " " + census
+                + (requesting ? " requesting" : "") + (inCR ? " inCR" : "") + " fence=" + highestFence() + " " + census
                 + "]";
     }
 }

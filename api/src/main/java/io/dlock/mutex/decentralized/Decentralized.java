@@ -1,7 +1,7 @@
 package io.dlock.mutex.decentralized;
 
 import io.dlock.mutex.common.EpochBarrier;
-import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.FencedMutexProtocol;
 import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.mutex.common.NodeSet;
 import io.dlock.mutex.common.PeerState;
@@ -11,7 +11,6 @@ import io.dlock.mutex.decentralized.DecentralizedMessage.Release;
 import io.dlock.mutex.decentralized.DecentralizedMessage.Request;
 import io.dlock.mutex.decentralized.DecentralizedMessage.State;
 import io.dlock.protocol.MutexEffects;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
@@ -87,7 +86,7 @@ import java.util.SplittableRandom;
  *       its CS. A client whose attempt was cut by the view change backs off and retries.</li>
  * </ul>
  */
-final class Decentralized implements MutexProtocol<DecentralizedMessage> {
+final class Decentralized extends FencedMutexProtocol<DecentralizedMessage> {
 
     /*
      * Overview.
@@ -130,7 +129,6 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
      */
     private SplittableRandom random;
     private final EpochBarrier barrier;
-    private final FencingCounter fences;
     private View view;
 
     // client
@@ -164,14 +162,14 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
 
     /** @param settings the options (shared by every lock created with the same ones) */
     Decentralized(ProtocolContext<DecentralizedMessage> context, DecentralizedSettings settings) {
+        super(context.fencingFloor());
         this.self = context.self();
-        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.view = context.view();
         this.settings = settings;
         this.barrier = new EpochBarrier(self, view, context.startsIdle());
         if (!context.startsIdle()) {
-            fences.enterEpoch(view.epoch());
+            enterFenceEpoch(view.epoch());
         }
     }
 
@@ -233,12 +231,12 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
             effects.setTimer(REPLY, settings.replyTimeout()); // rule 9
         }
         Vote own = coordinatorVote(self, attempt, tries);
-        onReply(self, own == Vote.GRANT, own == Vote.RESERVED, fences.highest());
+        onReply(self, own == Vote.GRANT, own == Vote.RESERVED, highestFence());
     }
 
     /** Rule 4: count a reply to the current attempt; decide when every member has answered. */
     private void onReply(NodeId from, boolean grant, boolean reservedVote, long fence) {
-        fences.observe(fence);
+        observeFence(fence);
         if (!tally.replied.add(from)) {
             return;
         }
@@ -265,7 +263,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         tally = null;
         if (decided.granted.size() >= votesNeeded(view)) {
             phase = Phase.HOLDING;
-            effects.granted(fences.next());
+            effects.granted(nextFence());
         } else {
             returnVotes();
             phase = Phase.BACKOFF;
@@ -296,11 +294,6 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     }
 
     @Override
-    public long highestFence() {
-        return fences.highest();
-    }
-
-    @Override
     public void onRelease() {
         announceIfDue();
         if (phase != Phase.HOLDING) {
@@ -314,9 +307,9 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     private void returnVotes() {
         for (NodeId voter : voters) {
             if (voter.equals(self)) {
-                coordinatorRelease(self, attempt, fences.highest());
+                coordinatorRelease(self, attempt, highestFence());
             } else {
-                effects.send(voter, new Release(attempt, fences.highest()));
+                effects.send(voter, new Release(attempt, highestFence()));
             }
         }
         voters.clear();
@@ -389,7 +382,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
 
     /** Rule 7. */
     private void coordinatorRelease(NodeId client, long a, long fence) {
-        fences.observe(fence);
+        observeFence(fence);
         released.mergeMax(client, a);
         seen.mergeMax(client, a);
         if (holder != null && holder.equals(client) && holderAttempt <= a) {
@@ -407,17 +400,17 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         announceIfDue();
         if (message instanceof Request r) {
             Vote vote = coordinatorVote(from, r.attempt(), r.tries());
-            effects.send(from, vote == Vote.GRANT ? new Grant(r.attempt(), fences.highest())
+            effects.send(from, vote == Vote.GRANT ? new Grant(r.attempt(), highestFence())
                     : new Deny(r.attempt(), vote == Vote.RESERVED));
         } else if (message instanceof Grant g) {
             if (phase == Phase.TRYING && g.attempt() == attempt) {
                 onReply(from, true, false, g.fence());
             } else if (phase == Phase.HOLDING && g.attempt() == attempt) {
-                fences.observe(g.fence());
+                observeFence(g.fence());
                 voters.add(from); // a vote that came after the reply timeout decided: returned at exit
             } else {
-                fences.observe(g.fence());
-                effects.send(from, new Release(g.attempt(), fences.highest())); // a vote we do not use
+                observeFence(g.fence());
+                effects.send(from, new Release(g.attempt(), highestFence())); // a vote we do not use
             }
         } else if (message instanceof Deny d) {
             if (phase == Phase.TRYING && d.attempt() == attempt) {
@@ -426,7 +419,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
         } else if (message instanceof Release r) {
             coordinatorRelease(from, r.attempt(), r.fence());
         } else if (message instanceof State s) {
-            fences.observe(s.fence());
+            observeFence(s.fence());
             if (barrier.record(from)) {
                 applyState(from, s);
                 finishBarrierIfComplete();
@@ -437,7 +430,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     @Override
     public void onView(View newView) {
         view = newView;
-        fences.enterEpoch(newView.epoch());
+        enterFenceEpoch(newView.epoch());
         barrier.startEpoch(newView);
         seen.removeKeysIf(m -> !newView.contains(m));
         released.removeKeysIf(m -> !newView.contains(m));
@@ -473,7 +466,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     private void announce() {
         PeerState s = phase == Phase.HOLDING ? PeerState.HOLDING
                 : phase == Phase.IDLE ? PeerState.IDLE : PeerState.WAITING;
-        State state = new State(attempt, s, fences.highest());
+        State state = new State(attempt, s, highestFence());
         effects.broadcast(state);
         applyState(self, state);
         if (s == PeerState.HOLDING) {
@@ -482,7 +475,7 @@ final class Decentralized implements MutexProtocol<DecentralizedMessage> {
     }
 
     private void applyState(NodeId member, State s) {
-        fences.observe(s.fence());
+        observeFence(s.fence());
         seen.raise(member, s.attempt()); // an idle member that never asked (attempt 0) reads as 0 without an entry
         if (s.state() == PeerState.HOLDING && announcedHolder == null
                 && s.attempt() > released.getOrDefault(member, 0L)) {

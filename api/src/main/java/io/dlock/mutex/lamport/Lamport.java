@@ -1,6 +1,6 @@
 package io.dlock.mutex.lamport;
 
-import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.FencedMutexProtocol;
 import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.mutex.common.Permissions;
 import io.dlock.mutex.common.RequestQueue;
@@ -9,7 +9,6 @@ import io.dlock.mutex.lamport.LamportMessage.Release;
 import io.dlock.mutex.lamport.LamportMessage.Request;
 import io.dlock.protocol.LogicalClock;
 import io.dlock.protocol.MutexEffects;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.RequestStamp;
 import io.dlock.NodeId;
@@ -55,7 +54,7 @@ import io.dlock.spi.View;
  *   <li>Fencing tokens: ACK and RELEASE carry the highest token the sender has seen; a node entering
  *       takes one more than the highest it has seen; a view change, or creation without
  *       {@link ProtocolContext#startsIdle()}, raises it to the epoch's floor (see
- *       {@link io.dlock.mutex.common.FencingCounter}).</li>
+ *       {@link io.dlock.mutex.common.FencedMutexProtocol}).</li>
  *   <li>View changes: departed members are dropped from the queue and every per-member map; a node
  *       with a request (waiting or in the CS) sends it again to every member that has not acked it
  *       (lost in the old epoch, or a new member that must learn of a held lock); an idle node sends
@@ -63,17 +62,17 @@ import io.dlock.spi.View;
  *       queue forever. These view-change messages are not part of the per-entry count.</li>
  * </ul>
  */
-final class Lamport implements MutexProtocol<LamportMessage> {
+final class Lamport extends FencedMutexProtocol<LamportMessage> {
 
     /*
      * Overview.
      *
-     * State: clock (LogicalClock, witness rule); queue (member -> timestamp of its pending request,
+     * State: clock (its value; LogicalClock's witness rule); queue (member -> timestamp of its pending request,
      * including our own; at most one per member, ordered by RequestStamp); releasedUpTo (member ->
      * newest request timestamp of theirs we saw released); myTs (our pending request, 0 = none);
      * lastReleasedTs (our newest released request, for re-sending RELEASE after a view change);
      * inCS; acks (members that acked myTs); deferredAcks (member -> newest request timestamp whose
-     * ack we owe after leaving); fences (highest fencing token seen); immediateAck.
+     * ack we owe after leaving); highestFence (inherited: highest fencing token seen); immediateAck.
      *
      * Invariants:
      *  - myTs != 0 iff queue holds our entry with myTs; inCS implies myTs != 0.
@@ -114,7 +113,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
      * removes it (or i's departure), and the RELEASE carries i's maxFence >= i's token. So j's
      * token = maxFence + 1 is larger. That holds within an epoch; across a view change a member
      * that left may take the highest token with it, so onView raises maxFence to the epoch's floor
-     * (FencingCounter.enterEpoch).
+     * (enterFenceEpoch).
      *
      * Duplicates. A duplicate REQUEST of a pending request re-enters the same queue entry and is
      * acked again; one of a released request is ignored (releasedUpTo); a duplicate ACK adds a
@@ -126,8 +125,8 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     private final boolean immediateAck;
     private View view;
 
-    private final LogicalClock clock = new LogicalClock();
-    private final FencingCounter fences;
+    /** The clock's value ({@link LogicalClock}'s witness rule). */
+    private long clock;
     private final Permissions acks;
     /** Member -> timestamp of its pending request, our own included (looked up on every message). */
     private final NodeLongMap queue = new NodeLongMap();
@@ -145,14 +144,14 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     private boolean inCS;
 
     Lamport(ProtocolContext<LamportMessage> context, boolean immediateAck) {
+        super(context.fencingFloor());
         this.self = context.self();
-        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.view = context.view();
         this.immediateAck = immediateAck;
         this.acks = new Permissions(self);
         if (!context.startsIdle()) {
-            fences.enterEpoch(view.epoch()); // the lock may have been used before we knew of it
+            enterFenceEpoch(view.epoch()); // the lock may have been used before we knew of it
         }
     }
 
@@ -162,7 +161,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
             throw new IllegalStateException(self + " already has an outstanding request");
         }
         // LA1: timestamp the request, queue it locally, send it to every other member
-        myTs = clock.tick();
+        myTs = tick();
         enqueue(self, myTs);
         acks.clear();
         effects.broadcast(new Request(myTs));
@@ -180,11 +179,6 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     }
 
     @Override
-    public long highestFence() {
-        return fences.highest();
-    }
-
-    @Override
     public void onRelease() {
         if (!inCS) {
             throw new IllegalStateException(self + " is not in the critical section");
@@ -195,8 +189,8 @@ final class Lamport implements MutexProtocol<LamportMessage> {
         lastReleasedTs = released;
         myTs = 0;
         inCS = false;
-        effects.broadcast(new Release(released, clock.tick(), fences.highest()));
-        deferredAcks.forEach((member, ts) -> effects.send(member, new Ack(ts, clock.tick(), fences.highest())));
+        effects.broadcast(new Release(released, tick(), highestFence()));
+        deferredAcks.forEach((member, ts) -> effects.send(member, new Ack(ts, tick(), highestFence())));
         deferredAcks.clear();
     }
 
@@ -213,7 +207,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
 
     private void onRequestMessage(NodeId from, Request request) {
         long ts = request.timestamp();
-        clock.witness(ts);
+        clock = LogicalClock.witness(clock, ts);
         if (ts <= releasedUpTo.getOrDefault(from, 0L)) {
             return; // a duplicate of a request already released
         }
@@ -233,14 +227,14 @@ final class Lamport implements MutexProtocol<LamportMessage> {
         if (inCS && (!immediateAck || !acks.contains(from))) {
             deferredAcks.mergeMax(from, ts);
         } else {
-            effects.send(from, new Ack(ts, clock.tick(), fences.highest()));
+            effects.send(from, new Ack(ts, tick(), highestFence()));
         }
         enterIfFirst(); // an implied release may have put our request at the head
     }
 
     private void onAck(NodeId from, Ack ack) {
-        clock.witness(ack.timestamp());
-        fences.observe(ack.fence());
+        clock = LogicalClock.witness(clock, ack.timestamp());
+        observeFence(ack.fence());
         if (myTs != 0 && ack.requestTimestamp() == myTs) {
             acks.add(from);
             enterIfFirst();
@@ -248,8 +242,8 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     }
 
     private void onReleaseMessage(NodeId from, Release release) {
-        clock.witness(release.timestamp());
-        fences.observe(release.fence());
+        clock = LogicalClock.witness(clock, release.timestamp());
+        observeFence(release.fence());
         // LA5: remove the released request (and nothing newer) from the queue
         long released = release.requestTimestamp();
         releasedUpTo.mergeMax(from, released);
@@ -262,7 +256,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     @Override
     public void onView(View newView) {
         view = newView;
-        fences.enterEpoch(newView.epoch());
+        enterFenceEpoch(newView.epoch());
         queue.removeKeysIf(member -> !newView.contains(member));
         ordered.removeIf(stamp -> !newView.contains(stamp.node()));
         releasedUpTo.removeKeysIf(member -> !newView.contains(member));
@@ -275,7 +269,7 @@ final class Lamport implements MutexProtocol<LamportMessage> {
             }
         } else if (lastReleasedTs != 0) {
             // our last RELEASE may have been lost, leaving our old request in someone's queue
-            effects.broadcast(new Release(lastReleasedTs, clock.tick(), fences.highest()));
+            effects.broadcast(new Release(lastReleasedTs, tick(), highestFence()));
         }
         enterIfFirst(); // a member we were waiting for may have left
     }
@@ -289,7 +283,13 @@ final class Lamport implements MutexProtocol<LamportMessage> {
             return; // some queued request precedes ours
         }
         inCS = true;
-        effects.granted(fences.next());
+        effects.granted(nextFence());
+    }
+
+    /** The clock step before every timestamped send ({@link LogicalClock#tick(long)}): returns the new timestamp. */
+    private long tick() {
+        clock = LogicalClock.tick(clock);
+        return clock;
     }
 
     /** Queues {@code member}'s request {@code ts}, replacing its older one. */
@@ -313,6 +313,6 @@ final class Lamport implements MutexProtocol<LamportMessage> {
     public String toString() {
         return "Lamport[" + self + (inCS ? " in CS" : myTs != 0 ? " waiting ts=" + myTs : " idle")
                 + ", queue=" + queue + ", acks=" + acks.members() + ", deferredAcks=" + deferredAcks
-                + ", clock=" + clock.time() + ", maxFence=" + fences.highest() + "]";
+                + ", clock=" + clock + ", maxFence=" + highestFence() + "]";
     }
 }

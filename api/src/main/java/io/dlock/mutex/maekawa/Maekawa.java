@@ -1,7 +1,7 @@
 package io.dlock.mutex.maekawa;
 
 import io.dlock.mutex.common.EpochBarrier;
-import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.FencedMutexProtocol;
 import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.mutex.common.NodeSet;
 import io.dlock.mutex.common.PeerState;
@@ -15,7 +15,6 @@ import io.dlock.mutex.maekawa.MaekawaMessage.Request;
 import io.dlock.mutex.maekawa.MaekawaMessage.State;
 import io.dlock.protocol.LogicalClock;
 import io.dlock.protocol.MutexEffects;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.RequestStamp;
 import io.dlock.NodeId;
@@ -76,7 +75,7 @@ import java.util.List;
  *       the LOCKED of its new quorum. These messages are not part of the per-entry counts.</li>
  * </ul>
  */
-final class Maekawa implements MutexProtocol<MaekawaMessage> {
+final class Maekawa extends FencedMutexProtocol<MaekawaMessage> {
 
     /*
      * Overview.
@@ -123,8 +122,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     private Quorums quorums;
     private final EpochBarrier barrier;
 
-    private final LogicalClock clock = new LogicalClock();
-    private final FencingCounter fences;
+    /** The clock's value ({@link LogicalClock}'s witness rule). */
+    private long clock;
     /** Self-messages waiting for local delivery; null while none is (most of the time), made at the first. */
     private Deque<Local> local;
 
@@ -161,9 +160,9 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
      */
     Maekawa(ProtocolContext<MaekawaMessage> context, boolean deadlockFree, Quorums.Kind quorumKind,
             boolean displacementRule) {
+        super(context.fencingFloor());
         this.displacementRule = displacementRule;
         this.self = context.self();
-        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.deadlockFree = deadlockFree;
         this.quorumKind = quorumKind;
@@ -171,7 +170,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         this.quorums = Quorums.forSize(view.size(), quorumKind);
         this.barrier = new EpochBarrier(self, view, context.startsIdle());
         if (!context.startsIdle()) {
-            fences.enterEpoch(view.epoch()); // the lock may have been used before we knew of it
+            enterFenceEpoch(view.epoch()); // the lock may have been used before we knew of it
         }
     }
 
@@ -195,7 +194,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         }
         // MA1: timestamp the request and send it to every member of S_me (self handled locally)
         requesting = true;
-        myTs = clock.tick();
+        clock = LogicalClock.tick(clock);
+        myTs = clock;
         round = new RequesterRound();
         for (int arbiter : myQuorum()) {
             send(view.member(arbiter), new Request(myTs));
@@ -215,11 +215,6 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     }
 
     @Override
-    public long highestFence() {
-        return fences.highest();
-    }
-
-    @Override
     public void onRelease() {
         announceIfDue();
         if (!inCS) {
@@ -230,7 +225,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         requesting = false;
         round = null;
         for (int arbiter : myQuorum()) {
-            send(view.member(arbiter), new Release(myTs, fences.highest()));
+            send(view.member(arbiter), new Release(myTs, highestFence()));
         }
         drainLocal();
     }
@@ -246,7 +241,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
     public void onView(View newView) {
         view = newView;
         quorums = Quorums.forSize(newView.size(), quorumKind);
-        fences.enterEpoch(newView.epoch());
+        enterFenceEpoch(newView.epoch());
         barrier.startEpoch(newView);
         local = null;
         lastGrant.clear();
@@ -286,8 +281,8 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** MA3 / rule 3: record the lock; enter when every arbiter of S_me is locked for us. */
     private void onLocked(NodeId arbiter, Locked l) {
-        fences.observe(l.fence());
-        clock.witness(l.timestamp());
+        observeFence(l.fence());
+        clock = LogicalClock.witness(clock, l.timestamp());
         if (l.grant() <= lastGrant.getOrDefault(arbiter, 0L)) {
             return; // a duplicate
         }
@@ -295,7 +290,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         if (!requesting || inCS || l.timestamp() != myTs) {
             // a lock for a request that is over: give it back so that the arbiter is not stuck
             if (!(requesting && l.timestamp() == myTs)) {
-                send(arbiter, new Release(l.timestamp(), fences.highest()));
+                send(arbiter, new Release(l.timestamp(), highestFence()));
             }
             return;
         }
@@ -305,7 +300,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         if (holdsEveryLock()) {
             inCS = true;
             round.pendingInquire.clear(); // answered by the RELEASE after the CS
-            effects.granted(fences.next());
+            effects.granted(nextFence());
         }
     }
 
@@ -357,7 +352,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** MA2 / rule 2. */
     private void arbiterOnRequest(NodeId from, long ts) {
-        clock.witness(ts);
+        clock = LogicalClock.witness(clock, ts);
         if (ts <= latest.getOrDefault(from, 0L)) {
             return; // a duplicate, or a request already released
         }
@@ -407,7 +402,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** MA5 / rule 8. */
     private void arbiterOnRelease(NodeId from, long ts, long fence) {
-        fences.observe(fence);
+        observeFence(fence);
         latest.mergeMax(from, ts);
         dropOlderRequestsOf(from, ts + 1);
         if (lockedFor != null && lockedFor.node().equals(from) && lockedFor.timestamp() <= ts) {
@@ -440,7 +435,7 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
         lockGrant = ++grants;
         inquireSent = false;
         notified.remove(r.node());
-        send(r.node(), new Locked(r.timestamp(), lockGrant, fences.highest()));
+        send(r.node(), new Locked(r.timestamp(), lockGrant, highestFence()));
     }
 
     /** Removes the queued requests of {@code from} older than {@code ts} (they are over). */
@@ -480,11 +475,11 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     private State myState() {
         PeerState s = inCS ? PeerState.HOLDING : requesting ? PeerState.WAITING : PeerState.IDLE;
-        return new State(myTs, s, fences.highest());
+        return new State(myTs, s, highestFence());
     }
 
     private void onState(NodeId from, State s) {
-        fences.observe(s.fence());
+        observeFence(s.fence());
         if (barrier.record(from)) {
             applyState(from, s);
             finishBarrierIfComplete();
@@ -493,9 +488,9 @@ final class Maekawa implements MutexProtocol<MaekawaMessage> {
 
     /** Records one member's announced state in our arbiter. */
     private void applyState(NodeId member, State s) {
-        fences.observe(s.fence());
+        observeFence(s.fence());
         if (s.timestamp() > 0) {
-            clock.witness(s.timestamp());
+            clock = LogicalClock.witness(clock, s.timestamp());
         }
         if (s.state() == PeerState.IDLE) {
             latest.raise(member, s.timestamp()); // a member that never asked (timestamp 0) reads as 0 without an entry

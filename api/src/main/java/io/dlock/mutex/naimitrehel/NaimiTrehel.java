@@ -4,7 +4,7 @@ import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
-import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.FencedMutexProtocol;
 import io.dlock.mutex.common.TokenCensus;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.CandidateElected;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Census;
@@ -16,7 +16,6 @@ import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Request;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.Token;
 import io.dlock.mutex.naimitrehel.NaimiTrehelMessage.TokenPresent;
 import io.dlock.protocol.MutexEffects;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
@@ -74,7 +73,7 @@ import java.util.Map;
  *       costs one overlap of two holders, as the source notes admit, and no more.</li>
  * </ul>
  */
-final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCensusPort<NaimiTrehelMessage> {
+final class NaimiTrehel extends FencedMutexProtocol<NaimiTrehelMessage> implements EffectsCensusPort<NaimiTrehelMessage> {
 
     /*
      * Overview.
@@ -103,7 +102,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCen
      * token arrives (rule 6). It changes last/next only in rule 15/16 (everyone points at the elected
      * node) and re-sends requests with new numbers (rules 12, 16).
      *
-     * Fencing: the holder grants fences.next(); the token carries fences.highest(); the receiver
+     * Fencing: the holder grants nextFence(); the token carries highestFence(); the receiver
      * observes it. A regenerated token starts at the generation floor (see class comment).
      *
      * View changes and lazy creation (io.dlock.mutex.common.TokenCensus): while the census is active
@@ -134,7 +133,6 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCen
     private boolean hasToken;
     private boolean requesting;
     private boolean inCS;
-    private final FencingCounter fences;
     private long tokenHop;
     private long lastStampFence = -1;
     private long lastStampHop = -1;
@@ -161,15 +159,15 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCen
     }
 
     NaimiTrehel(ProtocolContext<NaimiTrehelMessage> context, boolean faultTolerant, long twait, long telec) {
+        super(context.fencingFloor());
         this.self = context.self();
-        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.timeouts = faultTolerant ? new RecoveryTimeouts(twait, telec) : null;
         // decision in docs/algorithms.md: node 1 (the lowest member) is the initial root and holder
         NodeId root = context.view().member(0);
         this.last = root;
         this.hasToken = context.startsIdle() && root.equals(self);
-        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, this);
+        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), this, this);
     }
 
     private View view() {
@@ -217,11 +215,6 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCen
     }
 
     @Override
-    public long highestFence() {
-        return fences.highest();
-    }
-
-    @Override
     public void onRelease() {
         if (!inCS) {
             throw new IllegalStateException(self + " is not in the critical section");
@@ -266,7 +259,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCen
         inCS = true;
         ft = Ft.NORMAL;
         cancelTimers();
-        effects.granted(fences.next());
+        effects.granted(nextFence());
     }
 
     private void sendToken(NodeId to, long forSeq) {
@@ -274,7 +267,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCen
         next = null;
         nextSeq = 0;
         tokenHop++;
-        effects.send(to, new Token(forSeq, fences.highest(), tokenHop, tokenGeneration));
+        effects.send(to, new Token(forSeq, highestFence(), tokenHop, tokenGeneration));
     }
 
     private void cancelTimers() {
@@ -377,7 +370,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCen
         tokenHop = t.hop();
         generation = t.generation();
         tokenGeneration = t.generation();
-        fences.observe(t.fence());
+        observeFence(t.fence());
         if (requesting && !inCS) {
             enter();
         } else if (next != null) {
@@ -475,10 +468,10 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCen
         generation++;
         tokenGeneration = generation;
         long floor = (Math.min(view().epoch(), (1L << 31) - 1) << 32) + (generation << GENERATION_SHIFT);
-        fences.observe(floor);
+        observeFence(floor);
         hasToken = true;
         tokenHop = 0;
-        lastStampFence = fences.highest();
+        lastStampFence = highestFence();
         lastStampHop = 0;
         last = self;
         next = null;
@@ -522,7 +515,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCen
 
     @Override
     public CensusReport localReport(long epoch) {
-        return new CensusReport(epoch, hasToken, inCS, hasToken ? fences.highest() : 0, fences.highest(), seq,
+        return new CensusReport(epoch, hasToken, inCS, hasToken ? highestFence() : 0, highestFence(), seq,
                 requesting && !inCS);
     }
 
@@ -536,7 +529,7 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCen
             if (outcome.regenerated()) { // regenerated by the census (replacing a stale token)
                 hasToken = true;
                 tokenHop = 0;
-                lastStampFence = fences.highest();
+                lastStampFence = highestFence();
                 lastStampHop = 0;
             }
         } else {
@@ -577,6 +570,6 @@ final class NaimiTrehel implements MutexProtocol<NaimiTrehelMessage>, EffectsCen
     public String toString() {
         return "NaimiTrehel[" + self + " last=" + last + " next=" + next + (hasToken ? " token" : "")
                 + (requesting ? " requesting" : "") + (inCS ? " inCS" : "") + " ft=" + ft + " seq=" + seq
-                + " gen=" + generation + (hasToken ? "/" + tokenGeneration : "") + " fence=" + fences.highest() + " " + census + "]";
+                + " gen=" + generation + (hasToken ? "/" + tokenGeneration : "") + " fence=" + highestFence() + " " + census + "]";
     }
 }

@@ -4,14 +4,13 @@ import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
-import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.FencedMutexProtocol;
 import io.dlock.mutex.common.NodeQueue;
 import io.dlock.mutex.common.TokenCensus;
 import io.dlock.mutex.raymond.RaymondMessage.Census;
 import io.dlock.mutex.raymond.RaymondMessage.Privilege;
 import io.dlock.mutex.raymond.RaymondMessage.Request;
 import io.dlock.protocol.MutexEffects;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
@@ -55,7 +54,7 @@ import java.util.TreeMap;
  *       again, as Raymond's initialisation with pending requests would.</li>
  * </ul>
  */
-final class Raymond implements MutexProtocol<RaymondMessage>, EffectsCensusPort<RaymondMessage> {
+final class Raymond extends FencedMutexProtocol<RaymondMessage> implements EffectsCensusPort<RaymondMessage> {
 
     /*
      * Overview.
@@ -65,7 +64,7 @@ final class Raymond implements MutexProtocol<RaymondMessage>, EffectsCensusPort<
      * REQUEST to holder is unanswered). Ours: requesting (onRequest until the grant); hop (the
      * token's transfer count while we hold it) and lastHop (highest accepted this epoch);
      * requestSeq (numbers our REQUESTs) and lastRequest (per neighbour, highest number taken);
-     * fences; census (this node is its port); shape.
+     * highestFence (inherited); census (this node is its port); shape.
      *
      * Invariants (Raymond 1989):
      *  - The holder pointers form a tree directed toward the token (or toward the edge it is
@@ -77,14 +76,13 @@ final class Raymond implements MutexProtocol<RaymondMessage>, EffectsCensusPort<
      *  - Each event runs: update; ASSIGN_PRIVILEGE; MAKE_REQUEST (in that order). While the census
      *    is active neither runs (no token moves, no request leaves), and messages are deferred.
      *
-     * Fencing. Only the holder grants, with fences.next(); the PRIVILEGE carries the sender's
-     * highest; across epochs the census floor and FencingCounter.enterEpoch.
+     * Fencing. Only the holder grants, with nextFence(); the PRIVILEGE carries the sender's
+     * highest; across epochs the census floor and enterFenceEpoch.
      */
 
     private final NodeId self;
     private final MutexEffects<RaymondMessage> effects;
     private final TreeShape shape;
-    private final FencingCounter fences;
     private final TokenCensus<RaymondMessage> census;
 
     private NodeId holder;
@@ -99,11 +97,11 @@ final class Raymond implements MutexProtocol<RaymondMessage>, EffectsCensusPort<
     private Map<NodeId, Long> lastRequest;
 
     Raymond(ProtocolContext<RaymondMessage> context, TreeShape shape) {
+        super(context.fencingFloor());
         this.self = context.self();
-        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.shape = shape;
-        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, this);
+        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), this, this);
         // initialisation: HOLDER toward the root (rank 0), where a simulation's token starts
         this.holder = shape.nextHop(context.view(), self, TokenCensus.stewardOf(context.view()));
     }
@@ -124,9 +122,9 @@ final class Raymond implements MutexProtocol<RaymondMessage>, EffectsCensusPort<
         if (holder.equals(self)) {
             using = true;
             requesting = false;
-            effects.granted(fences.next());
+            effects.granted(nextFence());
         } else {
-            effects.send(holder, new Privilege(view().epoch(), hop + 1, fences.highest()));
+            effects.send(holder, new Privilege(view().epoch(), hop + 1, highestFence()));
         }
     }
 
@@ -175,11 +173,6 @@ final class Raymond implements MutexProtocol<RaymondMessage>, EffectsCensusPort<
     }
 
     @Override
-    public long highestFence() {
-        return fences.highest();
-    }
-
-    @Override
     public void onRelease() {
         census.beforeEvent();
         if (!using) {
@@ -216,7 +209,7 @@ final class Raymond implements MutexProtocol<RaymondMessage>, EffectsCensusPort<
             }
             hop = p.hop();
             lastHop = p.hop();
-            fences.observe(p.fence());
+            observeFence(p.fence());
             holder = self;
             assignThenRequest();
         }
@@ -253,7 +246,7 @@ final class Raymond implements MutexProtocol<RaymondMessage>, EffectsCensusPort<
     @Override
     public CensusReport localReport(long epoch) {
         boolean holds = holder.equals(self);
-        return new CensusReport(epoch, holds, using, holds ? fences.highest() : 0, fences.highest(), 0,
+        return new CensusReport(epoch, holds, using, holds ? highestFence() : 0, highestFence(), 0,
                 requesting);
     }
 

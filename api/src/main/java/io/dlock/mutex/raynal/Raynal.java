@@ -1,7 +1,7 @@
 package io.dlock.mutex.raynal;
 
 import io.dlock.mutex.common.EpochBarrier;
-import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.FencedMutexProtocol;
 import io.dlock.mutex.common.NodeSet;
 import io.dlock.mutex.common.PeerState;
 import io.dlock.mutex.raynal.RaynalMessage.Inform;
@@ -10,7 +10,6 @@ import io.dlock.mutex.raynal.RaynalMessage.Request;
 import io.dlock.mutex.raynal.RaynalMessage.State;
 import io.dlock.mutex.raynal.RaynalMessage.Wake;
 import io.dlock.protocol.MutexEffects;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
@@ -100,16 +99,17 @@ import java.util.TreeMap;
  *       received earlier in the epoch is kept (it is newer than the rebuilt value).</li>
  * </ul>
  */
-final class Raynal implements MutexProtocol<RaynalMessage> {
+final class Raynal extends FencedMutexProtocol<RaynalMessage> {
 
     /*
      * Overview.
      *
-     * Common: requesting (onRequest to onRelease), inCS, fences, barrier; announcedHolder and
+     * Common: requesting (onRequest to onRelease), inCS, highestFence (inherited), barrier; announcedHolder and
      * announcedWaiting (what the barrier's announcements said); checkDue (the first event must
      * evaluate rule 5/8).
-     * Original: x (our X), attempt (never reused), attemptOpen, replies (member -> X for the
-     * current attempt), deferred (requests received while our barrier holds).
+     * Original (the OriginalVariant side object, null in the INFORM variant): x (our X), attempt (never
+     * reused), attemptOpen, replies (member -> X for the current attempt), deferred (requests received
+     * while our barrier holds).
      * INFORM: xs (replica of every X, by rank), seen (newest pass count per rank in this epoch),
      * passes (our pass count in this epoch), passTimer (an idle pass is scheduled).
      *
@@ -137,11 +137,10 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
 
     private final NodeId self;
     private final MutexEffects<RaynalMessage> effects;
-    private final boolean original;
-    private final long retryMs;
+    /** The original variant's state; null in the INFORM variant (the default), which has none of it. */
+    private final OriginalVariant original;
     private final long idlePassMs;
     private final EpochBarrier barrier;
-    private final FencingCounter fences;
     private View view;
     private int me;
 
@@ -152,16 +151,8 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     /** The members announced WAITING to the current barrier; null while none is (nearly always). */
     private NodeSet announcedWaiting;
 
-    // original
-    private PrimeRatio x;
-    private long attempt;
-    private boolean attemptOpen;
     /** We left the CS while our barrier held (after announcing HOLDING): the pass is applied after the rebuild. */
     private boolean exitedDuringBarrier;
-    /** The X of every member that replied to the open attempt; null while no attempt is open. */
-    private Map<NodeId, PrimeRatio> replies;
-    /** Null while no REQUEST is deferred (always, outside a barrier). */
-    private List<Deferred> deferred;
 
     // INFORM
     private PrimeRatio[] xs;
@@ -198,18 +189,51 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     private record Deferred(NodeId from, long attempt) {
     }
 
+    /**
+     * What only the original REQUEST/REPLY variant keeps (rules 1-4): made only for that variant, so that an
+     * INFORM instance, the default, carries none of it.
+     */
+    private static final class OriginalVariant {
+        /** The delay before a new attempt. */
+        final long retryMs;
+        /** Our X. */
+        PrimeRatio x;
+        /** The current or last attempt (never reused). */
+        long attempt;
+        boolean attemptOpen;
+        /** The X of every member that replied to the open attempt; null while no attempt is open. */
+        Map<NodeId, PrimeRatio> replies;
+        /** Null while no REQUEST is deferred (always, outside a barrier). */
+        List<Deferred> deferred;
+
+        OriginalVariant(long retryMs) {
+            this.retryMs = retryMs;
+        }
+
+        /** A new epoch: the open attempt and the deferred requests are void. */
+        void startEpoch() {
+            attemptOpen = false;
+            replies = null;
+            deferred = null;
+        }
+
+        /** Whether no attempt is open and no request deferred. */
+        boolean quiet() {
+            return !attemptOpen && deferred == null;
+        }
+    }
+
     Raynal(ProtocolContext<RaynalMessage> context, boolean original, long retryMs, long idlePassMs) {
+        super(context.fencingFloor());
         this.self = context.self();
         this.effects = context.effects();
-        this.original = original;
-        this.retryMs = retryMs;
+        this.original = original ? new OriginalVariant(retryMs) : null;
         this.idlePassMs = idlePassMs;
         this.view = context.view();
         this.me = view.indexOf(self);
         this.barrier = new EpochBarrier(self, view, context.startsIdle());
-        this.fences = new FencingCounter(context.fencingFloor());
         if (!context.startsIdle()) {
-            fences.enterEpoch(view.epoch());
+            enterFenceEpoch(view.epoch());
         }
         rebuild(0, false);
     }
@@ -217,7 +241,9 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     /** Sets every X as if {@code h} held the right (X_h = 1, X_k = A_k); with keepInforms, keeps X values already informed. */
     private void rebuild(int h, boolean keepInforms) {
         int n = view.size();
-        x = base(me, h);
+        if (original != null) {
+            original.x = base(me, h);
+        }
         if (!keepInforms || xs == null || xs.length != n) {
             xs = new PrimeRatio[n];
             seen = new long[n];
@@ -249,7 +275,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         }
         if (checkDue) {
             checkDue = false;
-            if (!original) {
+            if (original == null) {
                 check(); // rule 5
             }
         }
@@ -268,7 +294,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         }
         requesting = true; // before the first-event announcement: it says WAITING, so the rebuild puts the right here
         beginEvent();
-        if (original) {
+        if (original != null) {
             startAttempt(); // rule 1
         } else {
             check(); // rule 6: enter at once if privileged, else wait (no message)
@@ -284,14 +310,9 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
      */
     @Override
     public boolean atRest() {
-        boolean quiet = !requesting && !inCS && !passTimer && !attemptOpen && !exitedDuringBarrier
-                && deferred == null && barrier.settled();
-        return quiet && (original || checkDue || view.size() == 1 || parkedAt(lastTo));
-    }
-
-    @Override
-    public long highestFence() {
-        return fences.highest();
+        boolean quiet = !requesting && !inCS && !passTimer && !exitedDuringBarrier
+                && (original == null || original.quiet()) && barrier.settled();
+        return quiet && (original != null || checkDue || view.size() == 1 || parkedAt(lastTo));
     }
 
     @Override
@@ -302,8 +323,8 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         }
         inCS = false;
         requesting = false;
-        if (original) {
-            x = x.timesRatio(me, successor()); // rule 4: the right passes, logically
+        if (original != null) {
+            original.x = original.x.timesRatio(me, successor()); // rule 4: the right passes, logically
             exitedDuringBarrier = !barrier.isComplete();
         } else if (barrier.isComplete()) {
             pass(0, false); // rule 9
@@ -316,13 +337,15 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     public void onMessage(NodeId from, RaynalMessage message) {
         beginEvent();
         if (message instanceof Request r) {
-            if (barrier.isComplete()) {
-                effects.send(from, new Reply(r.attempt(), x, fences.highest())); // rule 2
+            if (original == null) {
+                return; // only the original variant sends REQUEST
+            } else if (barrier.isComplete()) {
+                effects.send(from, new Reply(r.attempt(), original.x, highestFence())); // rule 2
             } else {
-                if (deferred == null) {
-                    deferred = new ArrayList<>();
+                if (original.deferred == null) {
+                    original.deferred = new ArrayList<>();
                 }
-                deferred.add(new Deferred(from, r.attempt()));
+                original.deferred.add(new Deferred(from, r.attempt()));
             }
         } else if (message instanceof Reply r) {
             onReply(from, r);
@@ -331,7 +354,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         } else if (message instanceof Wake w) {
             onWake(w);
         } else if (message instanceof State s) {
-            fences.observe(s.fence());
+            observeFence(s.fence());
             if (barrier.record(from)) {
                 applyState(from, s.state());
                 finishBarrierIfComplete();
@@ -342,9 +365,9 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     @Override
     public void onTimer(String name) {
         beginEvent();
-        if (RETRY.equals(name) && original && requesting && !inCS && barrier.isComplete()) {
+        if (RETRY.equals(name) && original != null && requesting && !inCS && barrier.isComplete()) {
             startAttempt();
-        } else if (PASS.equals(name) && !original) {
+        } else if (PASS.equals(name) && original == null) {
             passTimer = false;
             if (barrier.isComplete() && privileged()) {
                 if (requesting) {
@@ -360,14 +383,14 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
     public void onView(View newView) {
         view = newView;
         me = newView.indexOf(self);
-        fences.enterEpoch(newView.epoch());
+        enterFenceEpoch(newView.epoch());
         barrier.startEpoch(newView);
         effects.cancelTimer(RETRY);
         effects.cancelTimer(PASS);
         passTimer = false;
-        attemptOpen = false;
-        replies = null;
-        deferred = null;
+        if (original != null) {
+            original.startEpoch();
+        }
         announcedHolder = null;
         announcedWaiting = null;
         passes = 0;
@@ -390,38 +413,38 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         if (!barrier.isComplete()) {
             return; // started when the barrier completes
         }
-        attempt++;
-        attemptOpen = true;
-        replies = new TreeMap<>();
-        effects.broadcast(new Request(attempt));
+        original.attempt++;
+        original.attemptOpen = true;
+        original.replies = new TreeMap<>();
+        effects.broadcast(new Request(original.attempt));
         evaluateIfAllReplied(); // N = 1
     }
 
     /** Rule 3: collect the X of every other node; enter iff the product is Q / A_me, else retry later. */
     private void onReply(NodeId from, Reply r) {
-        fences.observe(r.fence());
-        if (!attemptOpen || r.attempt() != attempt || !view.contains(from)) {
+        observeFence(r.fence());
+        if (original == null || !original.attemptOpen || r.attempt() != original.attempt || !view.contains(from)) {
             return;
         }
-        replies.put(from, r.x());
+        original.replies.put(from, r.x());
         evaluateIfAllReplied();
     }
 
     private void evaluateIfAllReplied() {
-        if (replies.size() < view.size() - 1) {
+        if (original.replies.size() < view.size() - 1) {
             return;
         }
-        attemptOpen = false;
-        PrimeRatio t = x;
-        for (PrimeRatio xj : replies.values()) {
+        original.attemptOpen = false;
+        PrimeRatio t = original.x;
+        for (PrimeRatio xj : original.replies.values()) {
             t = t.times(xj);
         }
-        replies = null;
+        original.replies = null;
         if (t.isQOver(me, view.size())) {
             inCS = true;
-            effects.granted(fences.next());
+            effects.granted(nextFence());
         } else {
-            effects.setTimer(RETRY, retryMs);
+            effects.setTimer(RETRY, original.retryMs);
         }
     }
 
@@ -429,9 +452,9 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
 
     /** Rule 7. */
     private void onInform(NodeId from, Inform i) {
-        fences.observe(i.fence());
+        observeFence(i.fence());
         int k = view.indexOf(from);
-        if (k < 0 || original || i.pass() <= seen[k]) {
+        if (k < 0 || original != null || i.pass() <= seen[k]) {
             return;
         }
         seen[k] = i.pass();
@@ -451,14 +474,14 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
      * did not want it (rule 11, parked), pass it at once when a WAKE hurries it, else after the idle pause.
      */
     private void check() {
-        if (original || !barrier.isComplete() || inCS || !privileged()) {
+        if (original != null || !barrier.isComplete() || inCS || !privileged()) {
             return;
         }
         if (requesting) {
             inCS = true;
             effects.cancelTimer(PASS);
             passTimer = false;
-            effects.granted(fences.next());
+            effects.granted(nextFence());
         } else if (view.size() > 1 && parkedAt(me)) {
             if (wakeAsked == hop) {
                 pass(0, true); // rule 11: a requester asked for the parked right
@@ -483,7 +506,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
 
     /** Rule 11: whether the newest pass heard of parked the right at {@code rank} (a whole idle round). */
     private boolean parkedAt(int rank) {
-        return !original && lastTo == rank && lastIdle >= view.size() - 1;
+        return original == null && lastTo == rank && lastIdle >= view.size() - 1;
     }
 
     /** Rule 11: a waiting node asks the parker, once per parking, to move the right again. */
@@ -501,7 +524,7 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
      * hears of it by INFORM).
      */
     private void onWake(Wake w) {
-        if (original || w.hop() < hop) {
+        if (original != null || w.hop() < hop) {
             return;
         }
         wakeAsked = Math.max(wakeAsked, w.hop());
@@ -576,14 +599,14 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         lastTo = successor();
         lastIdle = idle;
         lastHurry = hurry;
-        effects.broadcast(new Inform(xs[me], passes, fences.highest(), hop, idle, hurry));
+        effects.broadcast(new Inform(xs[me], passes, highestFence(), hop, idle, hurry));
     }
 
     // ---- epoch barrier -----------------------------------------------------------------------------
 
     private void announce() {
         PeerState s = inCS ? PeerState.HOLDING : requesting ? PeerState.WAITING : PeerState.IDLE;
-        effects.broadcast(new State(s, fences.highest()));
+        effects.broadcast(new State(s, highestFence()));
         applyState(self, s);
     }
 
@@ -607,20 +630,20 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
         rebuild(view.indexOf(h), true);
         boolean owedPass = exitedDuringBarrier && h.equals(self);
         exitedDuringBarrier = false;
-        if (owedPass && original) {
-            x = x.timesRatio(me, successor()); // we left the CS after announcing HOLDING: the right moves on
+        if (owedPass && original != null) {
+            original.x = original.x.timesRatio(me, successor()); // we left the CS after announcing HOLDING: the right moves on
         } else if (owedPass) {
             pass(0, false);
         }
         announcedHolder = null;
         announcedWaiting = null;
-        if (deferred != null) {
-            for (Deferred d : deferred) {
-                effects.send(d.from(), new Reply(d.attempt(), x, fences.highest()));
+        if (original != null && original.deferred != null) {
+            for (Deferred d : original.deferred) {
+                effects.send(d.from(), new Reply(d.attempt(), original.x, highestFence()));
             }
-            deferred = null;
+            original.deferred = null;
         }
-        if (original) {
+        if (original != null) {
             if (requesting && !inCS) {
                 startAttempt();
             }
@@ -633,13 +656,13 @@ final class Raynal implements MutexProtocol<RaynalMessage> {
 
     /** The node's own X (original) or its replica of it (INFORM). */
     PrimeRatio ownX() {
-        return original ? x : xs[me];
+        return original != null ? original.x : xs[me];
     }
 
     @Override
     public String toString() {
-        return "Raynal[" + self + (original ? " original" : " inform") + (inCS ? " in CS" : requesting ? " waiting" : " idle")
-                + " X=" + ownX() + (original ? " attempt=" + attempt : " xs=" + Arrays.toString(xs) + " passes=" + passes)
+        return "Raynal[" + self + (original != null ? " original" : " inform") + (inCS ? " in CS" : requesting ? " waiting" : " idle")
+                + " X=" + ownX() + (original != null ? " attempt=" + original.attempt : " xs=" + Arrays.toString(xs) + " passes=" + passes)
                 + " " + barrier + "]";
     }
 }

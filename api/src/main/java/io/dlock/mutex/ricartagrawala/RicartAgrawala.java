@@ -1,13 +1,12 @@
 package io.dlock.mutex.ricartagrawala;
 
-import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.FencedMutexProtocol;
 import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.mutex.common.Permissions;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaMessage.Reply;
 import io.dlock.mutex.ricartagrawala.RicartAgrawalaMessage.Request;
 import io.dlock.protocol.LogicalClock;
 import io.dlock.protocol.MutexEffects;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.RequestStamp;
 import io.dlock.NodeId;
@@ -40,22 +39,22 @@ import io.dlock.spi.View;
  *   <li>Fencing tokens: every REPLY carries the highest token its sender has seen; a node entering
  *       takes one more than the highest it has seen; a view change, or creation without
  *       {@link ProtocolContext#startsIdle()}, raises it to the epoch's floor (see
- *       {@link io.dlock.mutex.common.FencingCounter}).</li>
+ *       {@link io.dlock.mutex.common.FencedMutexProtocol}).</li>
  *   <li>View changes: answers and deferred replies of departed members are dropped; a waiting node
  *       asks again every member that has not answered (its request or their reply may have been lost
  *       with the old epoch, or the member is new), then re-checks the entry condition, which a
  *       departure may have satisfied.</li>
  * </ul>
  */
-final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
+final class RicartAgrawala extends FencedMutexProtocol<RicartAgrawalaMessage> {
 
     /*
      * Overview.
      *
-     * State: clock (LogicalClock, observe rule: highest timestamp seen); requesting (from
+     * State: clock (its value; LogicalClock's observe rule: highest timestamp seen); requesting (from
      * onRequest until onRelease, so also while in the CS); inCS; myTs (timestamp of the current
      * request); replies (members that answered myTs); deferred (requester -> newest timestamp we
-     * owe a reply for); fences (highest fencing token seen).
+     * owe a reply for); highestFence (inherited: highest fencing token seen).
      *
      * Invariants:
      *  - inCS implies requesting, and replies covers every other member of the current view.
@@ -73,7 +72,7 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
      * request was the later one (so again j goes first). That Reply, sent after i's exit, carries
      * i's maxFence >= i's token, so j's token = maxFence + 1 is larger. That holds within an
      * epoch; across a view change a member that left may take the highest token with it, so
-     * onView raises maxFence to the epoch's floor (FencingCounter.enterEpoch).
+     * onView raises maxFence to the epoch's floor (enterFenceEpoch).
      *
      * Duplicates and late messages. A duplicate Request is answered again (a Reply for an old ts is
      * ignored by its receiver) or deferred under the newest ts; a duplicate Reply adds a member
@@ -84,8 +83,8 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
     private final MutexEffects<RicartAgrawalaMessage> effects;
     private View view;
 
-    private final LogicalClock clock = new LogicalClock();
-    private final FencingCounter fences;
+    /** The clock's value ({@link LogicalClock}'s observe rule). */
+    private long clock;
     private final Permissions replies;
     /**
      * Requester -> timestamp of the newest request of theirs we have deferred; replies go out in member order
@@ -97,13 +96,13 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
     private long myTs;
 
     RicartAgrawala(ProtocolContext<RicartAgrawalaMessage> context) {
+        super(context.fencingFloor());
         this.self = context.self();
-        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.view = context.view();
         this.replies = new Permissions(self);
         if (!context.startsIdle()) {
-            fences.enterEpoch(view.epoch()); // the lock may have been used before we knew of it
+            enterFenceEpoch(view.epoch()); // the lock may have been used before we knew of it
         }
     }
 
@@ -114,7 +113,8 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
         }
         // RA1: timestamp the request, ask every other member
         requesting = true;
-        myTs = clock.tick();
+        clock = LogicalClock.tick(clock);
+        myTs = clock;
         replies.clear();
         effects.broadcast(new Request(myTs));
         enterIfPermitted(); // N = 1
@@ -131,11 +131,6 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
     }
 
     @Override
-    public long highestFence() {
-        return fences.highest();
-    }
-
-    @Override
     public void onRelease() {
         if (!inCS) {
             throw new IllegalStateException(self + " is not in the critical section");
@@ -144,7 +139,7 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
         inCS = false;
         requesting = false;
         // replies go out in member order, as they always have
-        deferred.forEach((member, ts) -> effects.send(member, new Reply(ts, fences.highest())));
+        deferred.forEach((member, ts) -> effects.send(member, new Reply(ts, highestFence())));
         deferred.clear();
     }
 
@@ -159,19 +154,19 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
 
     private void onRequestMessage(NodeId from, Request request) {
         long ts = request.timestamp();
-        clock.observe(ts);
+        clock = LogicalClock.observe(clock, ts);
         // RA2: defer if in the CS, or if our own pending request precedes theirs
         boolean ourRequestFirst = requesting
                 && new RequestStamp(myTs, self).precedes(new RequestStamp(ts, from));
         if (inCS || ourRequestFirst) {
             deferred.mergeMax(from, ts);
         } else {
-            effects.send(from, new Reply(ts, fences.highest()));
+            effects.send(from, new Reply(ts, highestFence()));
         }
     }
 
     private void onReply(NodeId from, Reply reply) {
-        fences.observe(reply.fence());
+        observeFence(reply.fence());
         // RA3: count only a reply to the current request, once per member
         if (requesting && !inCS && reply.requestTimestamp() == myTs) {
             replies.add(from);
@@ -182,7 +177,7 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
     @Override
     public void onView(View newView) {
         view = newView;
-        fences.enterEpoch(newView.epoch());
+        enterFenceEpoch(newView.epoch());
         replies.retainMembersOf(newView);
         deferred.removeKeysIf(member -> !newView.contains(member));
         if (requesting && !inCS) {
@@ -198,14 +193,14 @@ final class RicartAgrawala implements MutexProtocol<RicartAgrawalaMessage> {
     private void enterIfPermitted() {
         if (requesting && !inCS && replies.isCompleteFor(view)) {
             inCS = true;
-            effects.granted(fences.next());
+            effects.granted(nextFence());
         }
     }
 
     @Override
     public String toString() {
         return "RicartAgrawala[" + self + (inCS ? " in CS" : requesting ? " waiting ts=" + myTs : " idle")
-                + ", replies=" + replies.members() + ", deferred=" + deferred + ", clock=" + clock.time()
-                + ", maxFence=" + fences.highest() + "]";
+                + ", replies=" + replies.members() + ", deferred=" + deferred + ", clock=" + clock
+                + ", maxFence=" + highestFence() + "]";
     }
 }

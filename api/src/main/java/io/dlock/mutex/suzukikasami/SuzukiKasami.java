@@ -4,7 +4,7 @@ import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
-import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.FencedMutexProtocol;
 import io.dlock.mutex.common.NodeLongMap;
 import io.dlock.mutex.common.NodeQueue;
 import io.dlock.mutex.common.TokenCensus;
@@ -12,7 +12,6 @@ import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Census;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Request;
 import io.dlock.mutex.suzukikasami.SuzukiKasamiMessage.Token;
 import io.dlock.protocol.MutexEffects;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
@@ -55,7 +54,7 @@ import java.util.Map;
  *       still waiting). Waiting members broadcast their request again with the same number.</li>
  * </ul>
  */
-final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage>, EffectsCensusPort<SuzukiKasamiMessage> {
+final class SuzukiKasami extends FencedMutexProtocol<SuzukiKasamiMessage> implements EffectsCensusPort<SuzukiKasamiMessage> {
 
     /*
      * Overview.
@@ -63,7 +62,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage>, EffectsC
      * State: rn (RN, per member, highest request number heard; rn[self] is ours); token (the token
      * while we hold it: last = LN, queue = Q), requesting (onRequest until the grant), inCS;
      * numbered (rn[self] is the number of the current outstanding request: false while a request
-     * made during a census waits to be numbered and sent); fences; census (this node is its port).
+     * made during a census waits to be numbered and sent); highestFence (inherited); census (this node is its port).
      *
      * Invariants:
      *  - At most one token exists per epoch: it moves only by a TOKEN message (the sender drops it),
@@ -78,16 +77,15 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage>, EffectsC
      *  - Starvation freedom (notes S4): a waiting node's request reaches every member; the next exit
      *    of a holder that has heard it appends it to Q (once), and Q is FIFO.
      *
-     * Fencing. Grants happen only at the token holder; each takes fences.next(), and the token
+     * Fencing. Grants happen only at the token holder; each takes nextFence(), and the token
      * carries the sender's highest to the next holder, so grants increase along the token's path.
-     * Across epochs the census floor and FencingCounter.enterEpoch keep them increasing.
+     * Across epochs the census floor and enterFenceEpoch keep them increasing.
      */
 
     private final NodeId self;
     private final MutexEffects<SuzukiKasamiMessage> effects;
     /** Rule 2's GAP-FILL (idle holder hands the token over on a request); false only in SK-5's regression test. */
     private final boolean idleHandOff;
-    private final FencingCounter fences;
     private final TokenCensus<SuzukiKasamiMessage> census;
 
     private final NodeLongMap rn = new NodeLongMap();
@@ -110,11 +108,11 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage>, EffectsC
     }
 
     SuzukiKasami(ProtocolContext<SuzukiKasamiMessage> context, boolean idleHandOff) {
+        super(context.fencingFloor());
         this.self = context.self();
-        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.idleHandOff = idleHandOff;
-        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, this);
+        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), this, this);
         if (context.startsIdle() && TokenCensus.stewardOf(context.view()).equals(self)) {
             token = new TokenState(); // decision in docs/algorithms.md: the token starts at the lowest member
         }
@@ -180,11 +178,6 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage>, EffectsC
     }
 
     @Override
-    public long highestFence() {
-        return fences.highest();
-    }
-
-    @Override
     public void onRelease() {
         census.beforeEvent();
         if (!inCS) {
@@ -245,7 +238,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage>, EffectsC
         token.hop = t.hop();
         t.last().forEach(token.last::put);
         token.queue.addAll(t.queue());
-        fences.observe(t.fence());
+        observeFence(t.fence());
         forget(view());
         useOrHandOff();
     }
@@ -288,7 +281,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage>, EffectsC
 
     private void enter() {
         inCS = true;
-        effects.granted(fences.next());
+        effects.granted(nextFence());
     }
 
     private void passToQueueHead() {
@@ -302,7 +295,7 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage>, EffectsC
         TokenState t = token;
         token = null;
         t.queue.remove(to);
-        effects.send(to, new Token(view().epoch(), t.hop + 1, fences.highest(), t.last.toSortedMap(),
+        effects.send(to, new Token(view().epoch(), t.hop + 1, highestFence(), t.last.toSortedMap(),
                 t.queue.toList()));
     }
 
@@ -320,8 +313,8 @@ final class SuzukiKasami implements MutexProtocol<SuzukiKasamiMessage>, EffectsC
 
     @Override
     public CensusReport localReport(long epoch) {
-        return new CensusReport(epoch, token != null, inCS, token != null ? fences.highest() : 0,
-                fences.highest(), rn(self), requesting && numbered);
+        return new CensusReport(epoch, token != null, inCS, token != null ? highestFence() : 0,
+                highestFence(), rn(self), requesting && numbered);
     }
 
     @Override

@@ -4,7 +4,7 @@ import io.dlock.mutex.common.CensusMessage;
 import io.dlock.mutex.common.CensusOutcome;
 import io.dlock.mutex.common.CensusReport;
 import io.dlock.mutex.common.EffectsCensusPort;
-import io.dlock.mutex.common.FencingCounter;
+import io.dlock.mutex.common.FencedMutexProtocol;
 import io.dlock.mutex.common.TokenCensus;
 import io.dlock.mutex.tokenring.TokenRingMessage.Census;
 import io.dlock.mutex.tokenring.TokenRingMessage.Parked;
@@ -12,7 +12,6 @@ import io.dlock.mutex.tokenring.TokenRingMessage.Token;
 import io.dlock.mutex.tokenring.TokenRingMessage.TokenAck;
 import io.dlock.mutex.tokenring.TokenRingMessage.Wake;
 import io.dlock.protocol.MutexEffects;
-import io.dlock.protocol.MutexProtocol;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.NodeId;
 import io.dlock.spi.View;
@@ -68,7 +67,7 @@ import java.util.Map;
  *       rebuilt from the new view and hop counts restart.</li>
  * </ul>
  */
-final class TokenRing implements MutexProtocol<TokenRingMessage>, EffectsCensusPort<TokenRingMessage> {
+final class TokenRing extends FencedMutexProtocol<TokenRingMessage> implements EffectsCensusPort<TokenRingMessage> {
 
     /*
      * Overview.
@@ -76,7 +75,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage>, EffectsCensusP
      * State: holding (the token is here) with tokenHop (its hop count when it arrived); lastHop
      * (highest hop accepted in this epoch); wantCS (onRequest until onRelease, docs/algorithms.md's wantCS);
      * inCS; pausing (an idle-pause timer runs); genesisPending (ring[0] of a simulation has not yet
-     * run rule 5); fences; census (this node is its port); acks (rule 6's state, only with the
+     * run rule 5); highestFence (inherited); census (this node is its port); acks (rule 6's state, only with the
      * option on).
      *
      * Invariants:
@@ -87,7 +86,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage>, EffectsCensusP
      *  - No starvation: a node that wants the CS enters at the token's next visit, and each visit
      *    lets at most one entry happen (rule 3 passes on exit).
      *
-     * Fencing. Only the holder grants, taking fences.next(); the token carries the sender's
+     * Fencing. Only the holder grants, taking nextFence(); the token carries the sender's
      * highest, so grants increase along the ring; across epochs the census floor and enterEpoch.
      */
 
@@ -101,7 +100,6 @@ final class TokenRing implements MutexProtocol<TokenRingMessage>, EffectsCensusP
     private final long idlePauseMillis;
     /** Rule 6's state (TOKEN_ACK awaited, members found silent); null when the option is off. */
     private final TokenAckWatch acks;
-    private final FencingCounter fences;
     private final TokenCensus<TokenRingMessage> census;
 
     private boolean holding;
@@ -123,12 +121,12 @@ final class TokenRing implements MutexProtocol<TokenRingMessage>, EffectsCensusP
     private long knownHop;
 
     TokenRing(ProtocolContext<TokenRingMessage> context, long idlePauseMillis, long tokenAckMillis) {
+        super(context.fencingFloor());
         this.self = context.self();
-        this.fences = new FencingCounter(context.fencingFloor());
         this.effects = context.effects();
         this.idlePauseMillis = idlePauseMillis;
         this.acks = tokenAckMillis > 0 ? new TokenAckWatch(tokenAckMillis) : null;
-        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), fences, this);
+        this.census = new TokenCensus<>(self, context.view(), context.startsIdle(), this, this);
         if (context.startsIdle() && TokenCensus.stewardOf(context.view()).equals(self)) {
             holding = true; // decision in docs/algorithms.md: the token starts at ring[0]
             genesisPending = true; // rule 5 runs at the first event
@@ -182,11 +180,6 @@ final class TokenRing implements MutexProtocol<TokenRingMessage>, EffectsCensusP
     @Override
     public boolean atRest() {
         return !wantCS && !inCS && !census.active() && (acks == null || !acks.awaiting()) && (!holding || parked);
-    }
-
-    @Override
-    public long highestFence() {
-        return fences.highest();
     }
 
     /** With the token here (parked or passing through) and no census running, rule 1 enters at once. */
@@ -254,7 +247,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage>, EffectsCensusP
         usedHere = false;
         knownHop = Math.max(knownHop, t.hop());
         parkedAt = null; // it moves
-        fences.observe(t.fence());
+        observeFence(t.fence());
         arrived();
     }
 
@@ -329,7 +322,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage>, EffectsCensusP
         parked = false;
         usedHere = true;
         inCS = true;
-        effects.granted(fences.next());
+        effects.granted(nextFence());
     }
 
     private void stopPause() {
@@ -371,7 +364,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage>, EffectsCensusP
         }
         tokenHop++;
         NodeId successor = to;
-        effects.send(successor, new Token(v.epoch(), tokenHop, fences.highest(), idle));
+        effects.send(successor, new Token(v.epoch(), tokenHop, highestFence(), idle));
         if (acks != null) {
             acks.await(successor, tokenHop);
             effects.setTimer(ACK_TIMER, acks.timeoutMillis());
@@ -398,7 +391,7 @@ final class TokenRing implements MutexProtocol<TokenRingMessage>, EffectsCensusP
 
     @Override
     public CensusReport localReport(long epoch) {
-        return new CensusReport(epoch, holding, inCS, holding ? fences.highest() : 0, fences.highest(), 0,
+        return new CensusReport(epoch, holding, inCS, holding ? highestFence() : 0, highestFence(), 0,
                 wantCS && !inCS);
     }
 

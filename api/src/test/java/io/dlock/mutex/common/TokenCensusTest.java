@@ -36,11 +36,11 @@ class TokenCensusTest {
         boolean holds;
         boolean inCS;
         long tokenFence;
-        final FencingCounter fences = new FencingCounter();
+        final FenceOnlyProtocol fences = new FenceOnlyProtocol();
 
         @Override
         public CensusReport localReport(long epoch) {
-            return new CensusReport(epoch, holds, inCS, holds ? tokenFence : 0, fences.highest(), 0, false);
+            return new CensusReport(epoch, holds, inCS, holds ? tokenFence : 0, fences.highestFence(), 0, false);
         }
 
         @Override
@@ -137,7 +137,7 @@ class TokenCensusTest {
         c.onDone(N0, new CensusOutcome(4, N0, true, 4L << 32));
         assertFalse(c.active());
         assertEquals(1, r.outcomes.size());
-        assertEquals(4L << 32, r.fences.highest());
+        assertEquals(4L << 32, r.fences.highestFence());
         c.onQuery(N0, 4);
         c.onDone(N0, new CensusOutcome(4, N2, false, 0));
         assertTrue(r.drain().isEmpty(), "a duplicate QUERY after DONE is not answered");
@@ -326,7 +326,7 @@ class TokenCensusTest {
         assertTrue(r.redelivered.isEmpty(), "DONE from a non-steward is ignored");
         c.onDone(N0, new CensusOutcome(3, N2, false, 0));
         assertEquals(List.of("n2:token"), r.redelivered);
-        assertEquals(3L << 32, r.fences.highest(), "every view raises the epoch floor");
+        assertEquals(3L << 32, r.fences.highestFence(), "every view raises the epoch floor");
     }
 
     /** An algorithm's census record, as each token algorithm declares one. */
