@@ -19,7 +19,7 @@ import io.dlock.spi.View;
  *                   dropped on every member and is used again starts from nothing; the round that dropped
  *                   it raised every member's floor to the highest token of the lock anywhere, so the new
  *                   incarnation's tokens stay above the old ones. Algorithms seed their
- *                   {@code FencingCounter} with it. 0 for a fresh cluster and in the simulator
+ *                   highest fence with it ({@code FencedMutexProtocol}). 0 for a fresh cluster and in the simulator
  * @param lockName   the name of the lock this protocol runs for, the same on every member (what
  *                   {@code LockService.lock(name)} was given); an algorithm may derive a per-lock choice from it,
  *                   such as the centralized coordinator of the lock. {@link #DEFAULT_LOCK_NAME} where the driver

@@ -52,7 +52,7 @@ import java.util.function.Consumer;
  * {@code token / (H+1)} names the distributed grant. This needs the same H on every node (like
  * {@code dlock.mutex}); with H = 0 the tokens are the protocol's. Scaled tokens that would overflow
  * (protocol tokens above {@code Long.MAX_VALUE / (H+1)}, i.e. epochs beyond about 2^31 / (H+1))
- * saturate, like {@code FencingCounter}'s epoch floor.
+ * saturate, like {@code FencedMutexProtocol}'s epoch floor.
  *
  * <h2>Ownership loss</h2>
  * {@link #loseOwnership()} (the node fell out of the primary component with the grant) turns the

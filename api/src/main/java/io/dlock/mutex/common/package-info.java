@@ -26,7 +26,17 @@
  *       step this node owes at its first event.</li>
  *   <li>{@link io.dlock.mutex.common.RendezvousHash}: which member of a view owns a lock name
  *       (highest-random-weight hashing, the same on every member): Centralized's per-name coordinator.</li>
+ *   <li>Compact collections of node ids, for state that every live lock keeps on every node:
+ *       {@link io.dlock.mutex.common.NodeSet} and {@link io.dlock.mutex.common.NodeLongMap} (sorted, in an inline
+ *       word or one {@code long[]} through {@link io.dlock.mutex.common.SortedLongRecords}, whatever the ids' size),
+ *       {@link io.dlock.mutex.common.NodeQueue} (a FIFO of ids, no array while empty) and
+ *       {@link io.dlock.mutex.common.RequestQueue} (requests in timestamp order, made at the first).</li>
  * </ul>
+ *
+ * <p><b>Memory.</b> A node keeps one instance per live lock name, so the algorithms and these blocks keep what a
+ * lock at rest needs and nothing else: collections are made when first needed and dropped when empty, a census
+ * or a barrier keeps its bookkeeping only while it runs, and values every instance shares (settings, quorums,
+ * Raynal's attributes) are shared. docs/results/log.md gives the bytes per live name per node.
  *
  *
  * <h2>Collecting state after a view change</h2>
@@ -70,7 +80,7 @@
  * </table>
  *
  * <p>Like the algorithms, these classes are plain single-threaded state with no I/O; each protocol
- * instance owns its own copies. They are candidates for {@code io.dlock.protocol} once a second
+ * instance owns its own copies (what is shared is immutable). They are candidates for {@code io.dlock.protocol} once a second
  * algorithm family needs them.
  */
 package io.dlock.mutex.common;
