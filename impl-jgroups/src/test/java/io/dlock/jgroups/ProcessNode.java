@@ -177,7 +177,7 @@ public final class ProcessNode {
         if (driver == null) {
             return "false"; // no state for the lock on this node: it holds no token
         }
-        Executor loop = (Executor) field(driver, "loop");
+        Executor loop = (Executor) driver; // a lock's driver is its own event loop
         CompletableFuture<String> answer = new CompletableFuture<>();
         loop.execute(() -> {
             try {
