@@ -181,14 +181,18 @@ class QuorumAlgorithmsSimulationTest {
                 .options(ProtocolOptions.NONE.with(DecentralizedDefinition.QUORUM, quorum));
     }
 
-    /** DEC-3: larger quorums (3N/4 as in Tanenbaum's example, and N) are safe and live over 200 seeds; figures printed. */
+    /**
+     * DEC-3: larger quorums (3N/4 as in Tanenbaum's example, and N) are safe and live over 200 seeds (40 at N = 16
+     * and 32, where a run under full contention costs hundreds of messages per entry); figures printed.
+     */
     @Test
     void decentralizedQuorums() {
         for (int n : new int[] {2, 3, 5, 8, 16, 32}) {
             StringBuilder line = new StringBuilder("decentralized N=" + n + " 3(N-1)=" + 3 * (n - 1));
+            int seeds = n <= 8 ? SEEDS : 40;
             for (String quorum : new String[] {"majority", String.valueOf((3 * n + 3) / 4), String.valueOf(n)}) {
                 int size = n;
-                SeedSweep sweep = Simulations.runSeeds(decentralized(n, quorum), 1, SEEDS, RunCheck.OK.and(r ->
+                SeedSweep sweep = Simulations.runSeeds(decentralized(n, quorum), 1, seeds, RunCheck.OK.and(r ->
                         r.ungranted() == 0 && r.entries() == 3L * size ? null : "ungranted"));
                 assertTrue(sweep.passed(), sweep::describeFailure);
                 line.append(String.format(Locale.ROOT, " m=%s: %.2f msgs/entry", quorum,
