@@ -5,7 +5,6 @@ import io.dlock.LockHold;
 import io.dlock.LockOwnershipLostException;
 import io.dlock.OwnershipLoss;
 import io.dlock.TimeDistribution;
-import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
@@ -110,14 +109,13 @@ final class LocalLockState {
 
     private final ReentrantLock mutex = new ReentrantLock();
     /**
-     * The local threads waiting, in arrival order; only the head acts, so only the head is woken. Null while no
-     * thread waits (every live lock in use here has a local state, and most of the time nobody waits); made with
-     * room for two (it grows as threads queue; most locks never have more). Read through {@link #waiters()},
-     * changed through {@link #enqueue}, {@link #dequeue} and {@link #pollHead}; guarded by the mutex.
+     * The local threads waiting, in arrival order, linked through {@link Waiter#next}: the first and the last, both
+     * null while none waits. Only the head acts, so only the head is woken. A list through the waiters themselves,
+     * because every live lock in use here has a local state: no queue object at rest, and none made per wait.
+     * Changed through {@link #enqueue}, {@link #dequeue} and {@link #pollHead}; guarded by the mutex.
      */
-    private ArrayDeque<Waiter> queue;
-    /** What {@link #waiters()} reads while no thread ever waited: empty, and never added to (shared by every lock). */
-    private static final ArrayDeque<Waiter> NO_WAITERS = new ArrayDeque<>(0);
+    private Waiter firstWaiter;
+    private Waiter lastWaiter;
     /** The lock's distributed side: one object for all its calls (every live lock in use here has one). */
     private final Distributed distributed;
     /** Whether {@link Distributed#tryLocally()} is supported (if not, tryLock(0) asks the cluster). */
@@ -174,6 +172,8 @@ final class LocalLockState {
         final long since;
         /** The lease its hold gets, in nanoseconds, or {@link HoldLease#NONE}. */
         final long leaseNanos;
+        /** The waiter queued after this one; guarded by the mutex. */
+        Waiter next;
 
         Waiter(Object owner, Condition wakeUp, CompletableFuture<LockHold> future, long since, long leaseNanos) {
             this.owner = owner;
@@ -411,7 +411,7 @@ final class LocalLockState {
             try {
                 while (true) {
                     requireOpen();
-                    if (waiters().peekFirst() == waiter && owner == null) {
+                    if (firstWaiter == waiter && owner == null) {
                         if (phase == Phase.GRANTED && !lease.mayGrant()) {
                             // the epoch lease ran out (a pause, a cut): the grant waits until the view is known current
                             if (!leaseWaitAsked) {
@@ -468,7 +468,7 @@ final class LocalLockState {
      * protocol on the event loop (local work, no message) and waits for its answer. Called with the mutex held.
      */
     private boolean tryLocally(Waiter me) {
-        if (owner != null || !waiters().isEmpty() || phase != Phase.IDLE) {
+        if (owner != null || firstWaiter != null || phase != Phase.IDLE) {
             return false;
         }
         enqueue(me);
@@ -477,13 +477,13 @@ final class LocalLockState {
         while (phase == Phase.TRYING && closedReason == null) {
             me.wakeUp.awaitUninterruptibly();
         }
-        if (phase == Phase.GRANTED && waiters().peekFirst() == me) {
+        if (phase == Phase.GRANTED && firstWaiter == me) {
             if (lease.mayGrant()) {
                 takeGrant(me);
                 return true;
             }
             dequeue(me);
-            if (waiters().isEmpty()) {
+            if (firstWaiter == null) {
                 abandon(); // entered locally, but the epoch lease ran out meanwhile: give it back
             }
             wakeHead();
@@ -522,7 +522,7 @@ final class LocalLockState {
         try {
             requireOpen();
             enqueue(waiter);
-            if (waiters().peekFirst() == waiter) {
+            if (firstWaiter == waiter) {
                 wakeHead();
             }
         } finally {
@@ -540,7 +540,7 @@ final class LocalLockState {
     private void abandonAsync(Waiter waiter) {
         mutex.lock();
         try {
-            if (waiters().contains(waiter)) {
+            if (isQueued(waiter)) {
                 giveUp(waiter);
             }
         } finally {
@@ -725,7 +725,7 @@ final class LocalLockState {
         holdTimes.record(System.nanoTime() - heldSince);
         owner = null;
         clearLease();
-        if (closedReason == null && handoffs < maxHandoffs && !waiters().isEmpty() && lease.mayGrant()) {
+        if (closedReason == null && handoffs < maxHandoffs && firstWaiter != null && lease.mayGrant()) {
             // local hand-off: the head waiter becomes the next holder of the same grant
             handoffs++;
             totalHandoffs++;
@@ -736,7 +736,7 @@ final class LocalLockState {
         }
         phase = Phase.IDLE;
         if (closedReason == null) {
-            if (waiters().isEmpty()) {
+            if (firstWaiter == null) {
                 distributed.release();
             } else {
                 phase = Phase.REQUESTED;
@@ -966,7 +966,7 @@ final class LocalLockState {
             }
             grantedFence = scale(fencingToken);
             handoffs = 0;
-            if (waiters().isEmpty()) {
+            if (firstWaiter == null) {
                 abandon();
             } else {
                 phase = Phase.GRANTED;
@@ -987,13 +987,16 @@ final class LocalLockState {
             clearLease();
             lost.clear();
             phase = Phase.IDLE;
-            for (Waiter waiter : waiters()) {
+            for (Waiter waiter = firstWaiter; waiter != null; ) {
+                Waiter following = waiter.next; // read first: a completion may take the waiter out of the queue
                 if (waiter.wakeUp != null) {
                     waiter.wakeUp.signal(); // each fails with "closed"
                 } else {
                     IllegalStateException closed = new IllegalStateException("lock service closed: " + reason);
-                    complete(() -> waiter.future.completeExceptionally(closed)); // it then leaves the queue
+                    Waiter failed = waiter;
+                    complete(() -> failed.future.completeExceptionally(closed)); // it then leaves the queue
                 }
+                waiter = following;
             }
         } finally {
             mutex.unlock();
@@ -1135,7 +1138,7 @@ final class LocalLockState {
     /** Removes a waiter that gave up; passes a pending grant on, or releases it if nobody is left. */
     private void giveUp(Waiter me) {
         dequeue(me);
-        if (phase == Phase.GRANTED && waiters().isEmpty()) {
+        if (phase == Phase.GRANTED && firstWaiter == null) {
             abandon();
         }
         wakeHead(); // if it was the head, the next one adopts the request or takes the grant
@@ -1146,7 +1149,7 @@ final class LocalLockState {
      * asynchronous one. Called with the mutex held.
      */
     private void wakeHead() {
-        Waiter head = waiters().peekFirst();
+        Waiter head = firstWaiter;
         if (head == null) {
             return;
         }
@@ -1165,34 +1168,60 @@ final class LocalLockState {
     }
 
     /** The exception for the owner of {@code lostHold} (the calling thread, or the hold it calls). */
-    /** The waiting threads, oldest first (an empty queue that must not be added to, if none ever waited); under the mutex. */
-    private ArrayDeque<Waiter> waiters() {
-        return queue != null ? queue : NO_WAITERS;
-    }
-
     /** Queues {@code waiter} last; under the mutex. */
     private void enqueue(Waiter waiter) {
-        if (queue == null) {
-            queue = new ArrayDeque<>(2);
+        waiter.next = null;
+        if (lastWaiter == null) {
+            firstWaiter = waiter;
+        } else {
+            lastWaiter.next = waiter;
         }
-        queue.add(waiter);
+        lastWaiter = waiter;
     }
 
-    /** Takes {@code waiter} out of the queue, wherever it is (the queue goes with the last); under the mutex. */
+    /** Takes {@code waiter} out of the queue, wherever it is (nothing if it is not queued); under the mutex. */
     private void dequeue(Waiter waiter) {
-        if (queue != null && queue.remove(waiter) && queue.isEmpty()) {
-            queue = null;
-        }
-    }
-
-    /** Takes the head out of the queue (the queue goes with the last); under the mutex. */
-    private void pollHead() {
-        if (queue != null) {
-            queue.pollFirst();
-            if (queue.isEmpty()) {
-                queue = null;
+        Waiter before = null;
+        for (Waiter at = firstWaiter; at != null; before = at, at = at.next) {
+            if (at == waiter) {
+                if (before == null) {
+                    firstWaiter = at.next;
+                } else {
+                    before.next = at.next;
+                }
+                if (lastWaiter == at) {
+                    lastWaiter = before;
+                }
+                at.next = null;
+                return;
             }
         }
+    }
+
+    /** Takes the head out of the queue; under the mutex. */
+    private void pollHead() {
+        if (firstWaiter != null) {
+            dequeue(firstWaiter);
+        }
+    }
+
+    /** Whether {@code waiter} is queued; under the mutex. */
+    private boolean isQueued(Waiter waiter) {
+        for (Waiter at = firstWaiter; at != null; at = at.next) {
+            if (at == waiter) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** How many waiters are queued; under the mutex. */
+    private int waiterCount() {
+        int count = 0;
+        for (Waiter at = firstWaiter; at != null; at = at.next) {
+            count++;
+        }
+        return count;
     }
 
     private LockOwnershipLostException lost(Object who, LostHolds.Entry lostHold, String consequence) {
@@ -1224,7 +1253,7 @@ final class LocalLockState {
     boolean idle() {
         mutex.lock();
         try {
-            return phase == Phase.IDLE && owner == null && lost.isEmpty() && waiters().isEmpty();
+            return phase == Phase.IDLE && owner == null && lost.isEmpty() && firstWaiter == null;
         } finally {
             mutex.unlock();
         }
@@ -1234,7 +1263,7 @@ final class LocalLockState {
     int queueLength() {
         mutex.lock();
         try {
-            return waiters().size();
+            return waiterCount();
         } finally {
             mutex.unlock();
         }
