@@ -63,6 +63,14 @@ public record ProtocolContext<M extends ProtocolMessage>(NodeId self, View view,
      * seed, so call it once.
      */
     public java.util.SplittableRandom random(long fallbackSeed) {
+        return random(self, options, fallbackSeed);
+    }
+
+    /**
+     * What {@link #random(long)} returns for node {@code self} with {@code options}, for a protocol that makes its
+     * source later than its creation (the same seed, so the same draws).
+     */
+    public static java.util.SplittableRandom random(NodeId self, ProtocolOptions options, long fallbackSeed) {
         long seed = options.randomSeed().isPresent() ? options.randomSeed().getAsLong()
                 : fallbackSeed * 0x9E3779B97F4A7C15L + self.value();
         return new java.util.SplittableRandom(seed);

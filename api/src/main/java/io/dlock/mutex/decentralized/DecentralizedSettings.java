@@ -3,8 +3,6 @@ package io.dlock.mutex.decentralized;
 import io.dlock.NodeId;
 import io.dlock.protocol.ProtocolContext;
 import io.dlock.protocol.ProtocolOptions;
-import io.dlock.spi.View;
-import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -30,6 +28,6 @@ record DecentralizedSettings(ProtocolOptions options, int quorumOption, long bac
      * first draw draws what one made with the protocol would have.
      */
     SplittableRandom randomOf(NodeId self) {
-        return new ProtocolContext<DecentralizedMessage>(self, new View(0, List.of(self)), null, options).random(seed);
+        return ProtocolContext.random(self, options, seed);
     }
 }
