@@ -17,13 +17,20 @@ final class JGroupsCluster implements LockCluster {
     /**
      * Ports for TCP stacks in this JVM: each cluster gets its own block, away from the shipped default 7800 and
      * below the kernel's ephemeral range (32768 and up on Linux), where the nodes' own outgoing connections take
-     * their local ports and could take a block's port before its node binds it.
+     * their local ports and could take a block's port before its node binds it. When the module's tests run in
+     * several JVMs at once (surefire's forks: {@code dlock.test.fork} of {@code dlock.test.forks}), each JVM takes
+     * its blocks, FD_SOCK2's ports included, from its own share of that range.
      */
     private static final int LOWEST_PORT = 20_000;
     private static final int BELOW_EPHEMERAL = 32_768;
     /** FD_SOCK2 listens this far above a node's TCP port. */
     private static final int FD_SOCK2_OFFSET = 100;
-    private static int nextPort = LOWEST_PORT + (int) (ProcessHandle.current().pid() % 100) * 100;
+    private static final int FORKS = Math.max(1, Integer.getInteger("dlock.test.forks", 1));
+    private static final int SHARE = (BELOW_EPHEMERAL - LOWEST_PORT) / FORKS;
+    private static final int SHARE_START = LOWEST_PORT + Math.floorMod(Integer.getInteger("dlock.test.fork", 1) - 1,
+            FORKS) * SHARE;
+    /** Starts at a point of the share that depends on the pid, so that the next run does not reuse the last one's. */
+    private static int nextPort = SHARE_START + (int) (ProcessHandle.current().pid() % 100) * (SHARE / 200);
 
     final List<LockService> nodes = new ArrayList<>();
     final List<JGroupsTransport> transports = new ArrayList<>();
@@ -53,13 +60,13 @@ final class JGroupsCluster implements LockCluster {
 
     /**
      * A block of ports (TCP uses port..port+range, FD_SOCK2 {@value #FD_SOCK2_OFFSET} above); after the last block
-     * that fits below the ephemeral range, the blocks start again from {@value #LOWEST_PORT} (the clusters that
-     * had those ports are long closed).
+     * that fits in this JVM's share, the blocks start again from the share's first port (the clusters that had
+     * those ports are long closed).
      */
     static synchronized int freshPorts(int n) {
         int size = n + 4;
-        if (nextPort + size + FD_SOCK2_OFFSET > BELOW_EPHEMERAL) {
-            nextPort = LOWEST_PORT;
+        if (nextPort + size + FD_SOCK2_OFFSET > SHARE_START + SHARE) {
+            nextPort = SHARE_START;
         }
         int port = nextPort;
         nextPort += size;
