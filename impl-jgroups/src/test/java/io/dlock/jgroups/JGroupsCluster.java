@@ -18,16 +18,16 @@ final class JGroupsCluster implements LockCluster {
      * Ports for TCP stacks in this JVM: each cluster gets its own block, away from the shipped default 7800 and
      * below the kernel's ephemeral range (32768 and up on Linux), where the nodes' own outgoing connections take
      * their local ports and could take a block's port before its node binds it. When the module's tests run in
-     * several JVMs at once (surefire's forks: {@code dlock.test.fork} of {@code dlock.test.forks}), each JVM takes
+     * several JVMs at once (surefire's forks: {@code test.fork} of {@code test.forks}), each JVM takes
      * its blocks, FD_SOCK2's ports included, from its own share of that range.
      */
     private static final int LOWEST_PORT = 20_000;
     private static final int BELOW_EPHEMERAL = 32_768;
     /** FD_SOCK2 listens this far above a node's TCP port. */
     private static final int FD_SOCK2_OFFSET = 100;
-    private static final int FORKS = Math.max(1, Integer.getInteger("dlock.test.forks", 1));
+    private static final int FORKS = Math.max(1, Integer.getInteger("test.forks", 1));
     private static final int SHARE = (BELOW_EPHEMERAL - LOWEST_PORT) / FORKS;
-    private static final int SHARE_START = LOWEST_PORT + Math.floorMod(Integer.getInteger("dlock.test.fork", 1) - 1,
+    private static final int SHARE_START = LOWEST_PORT + Math.floorMod(Integer.getInteger("test.fork", 1) - 1,
             FORKS) * SHARE;
     /** Starts at a point of the share that depends on the pid, so that the next run does not reuse the last one's. */
     private static int nextPort = SHARE_START + (int) (ProcessHandle.current().pid() % 100) * (SHARE / 200);
