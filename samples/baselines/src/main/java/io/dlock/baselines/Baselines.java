@@ -8,10 +8,11 @@ import java.util.Optional;
 /**
  * The baselines' entry point, run in its own JVM per peer by {@code dlock bench --baselines}, or by hand:
  * {@code java -jar samples/baselines/target/dlock-baselines.jar PEER [--nodes 3] [--threads 1,4] [--per-key 1000]
- * [--seconds 1] [--warmup 0.5] [--port 24500] [--lock-timeout 30]}, PEER one of {@link Peers#names()} (which
- * {@code --list} prints, one a line). Starts the
- * peer's cluster on 127.0.0.1, runs {@code dlock bench}'s workloads on it ({@link PeerWorkloads}) and prints one JSON
- * row per run, in the shape of {@code dlock bench --format json}. A peer whose server is not installed prints one line
+ * [--seconds 1] [--warmup 0.5] [--warm-passes 0] [--port 24500] [--lock-timeout 30]}, PEER one of
+ * {@link Peers#names()} (which {@code --list} prints, one a line). Starts the peer's cluster on 127.0.0.1, runs
+ * {@code dlock bench}'s workloads on it ({@link PeerWorkloads}), first {@code --warm-passes} times unmeasured on other
+ * names (as {@code dlock bench} runs whole rounds unmeasured before it measures dlock), and prints one JSON row per
+ * measured run, in the shape of {@code dlock bench --format json}. A peer whose server is not installed prints one line
  * {@code # skipped PEER: why, and how to install it} instead, and exits 0: the bench goes on with the others.
  */
 public final class Baselines {
@@ -47,6 +48,7 @@ public final class Baselines {
         List<Integer> perKeys = List.of();
         double seconds = 1;
         double warmup = 0.5;
+        int warmPasses = 0;
         int port = 24_500;
         long lockTimeout = 30;
         for (int i = 1; i < args.length; i += 2) {
@@ -60,14 +62,15 @@ public final class Baselines {
                 case "--per-key" -> perKeys = v.isBlank() ? List.of() : integers(v);
                 case "--seconds" -> seconds = Double.parseDouble(v);
                 case "--warmup" -> warmup = Double.parseDouble(v);
+                case "--warm-passes" -> warmPasses = Integer.parseInt(v);
                 case "--port" -> port = Integer.parseInt(v);
                 case "--lock-timeout" -> lockTimeout = Long.parseLong(v);
                 default -> usage("unknown option " + args[i]);
             }
         }
-        if (nodes < 2 || nodes > 16 || seconds <= 0 || warmup < 0 || port < 1024 || port > 65_535 - Peer.PORTS
+        if (nodes < 2 || nodes > 16 || seconds <= 0 || warmup < 0 || warmPasses < 0 || warmPasses > 5 || port < 1024 || port > 65_535 - Peer.PORTS
                 || threads.stream().anyMatch(t -> t < 1 || t > 64) || perKeys.stream().anyMatch(k -> k < 1)) {
-            usage("out of range: --nodes 2..16, --threads 1..64, --per-key >= 1, --seconds > 0, --warmup >= 0, --port "
+            usage("out of range: --nodes 2..16, --threads 1..64, --per-key >= 1, --seconds > 0, --warmup >= 0, --warm-passes 0..5, --port "
                     + "1024.." + (65_535 - Peer.PORTS));
         }
         Optional<String> unavailable = peer.get().unavailable();
@@ -77,9 +80,13 @@ public final class Baselines {
             System.exit(0);
         }
         List<String> rows;
+        BenchHarness harness = new BenchHarness(warmup, seconds, lockTimeout);
         try (PeerCluster cluster = peer.get().start(nodes, port)) {
-            rows = new PeerWorkloads(peer.get(), cluster, new BenchHarness(warmup, seconds, lockTimeout), nodes)
-                    .run(threads, perKeys);
+            for (int pass = 1; pass <= warmPasses; pass++) {
+                // unmeasured: the JIT compiles what the measured pass runs; its rows are dropped
+                new PeerWorkloads(peer.get(), cluster, harness, nodes, "warm-" + pass + "-").run(threads, perKeys);
+            }
+            rows = new PeerWorkloads(peer.get(), cluster, harness, nodes, "").run(threads, perKeys);
         }
         rows.forEach(System.out::println);
         System.out.flush();
@@ -92,7 +99,7 @@ public final class Baselines {
 
     private static void usage(String problem) {
         System.err.println(problem + "\nusage: " + String.join("|", Peers.names()) + " [--nodes N] [--threads 1,4] "
-                + "[--per-key K,...] [--seconds S] [--warmup S] [--port P] [--lock-timeout S]\n   or: --list");
+                + "[--per-key K,...] [--seconds S] [--warmup S] [--warm-passes N] [--port P] [--lock-timeout S]\n   or: --list");
         System.exit(2);
     }
 }

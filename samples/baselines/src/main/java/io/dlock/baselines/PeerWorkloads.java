@@ -25,16 +25,19 @@ final class PeerWorkloads {
     private final PeerCluster cluster;
     private final BenchHarness harness;
     private final int nodes;
+    private final String names;
 
     /**
      * @param harness the loops, with the run's durations; its CPU clock is replaced by the cluster's
      * @param nodes   the cluster's application nodes
+     * @param names   the prefix of every lock name of these runs (an unmeasured pass uses names of its own)
      */
-    PeerWorkloads(Peer peer, PeerCluster cluster, BenchHarness harness, int nodes) {
+    PeerWorkloads(Peer peer, PeerCluster cluster, BenchHarness harness, int nodes, String names) {
         this.peer = peer;
         this.cluster = cluster;
         this.harness = harness.withCpuClock(cluster.cpu());
         this.nodes = nodes;
+        this.names = names;
     }
 
     /** Every run, in order: uncontended, contended per thread count, per-key per K and thread count. */
@@ -54,7 +57,7 @@ final class PeerWorkloads {
 
     /** One thread on node 1 (node 0 of a one-node cluster) locks and unlocks, nobody else asks. */
     String uncontended() throws Exception {
-        NodeLock alone = cluster.lock(Math.min(1, nodes - 1), "uncontended");
+        NodeLock alone = cluster.lock(Math.min(1, nodes - 1), names + "uncontended");
         return row("uncontended", 1, 0, harness.uncontended(alone));
     }
 
@@ -62,7 +65,7 @@ final class PeerWorkloads {
     String contended(int perNode) throws Exception {
         List<NodeLock> locks = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
-            locks.add(cluster.lock(i, "contended-" + perNode));
+            locks.add(cluster.lock(i, names + "contended-" + perNode));
         }
         return row("contended", perNode, 0, harness.contended(locks, perNode));
     }
@@ -79,7 +82,7 @@ final class PeerWorkloads {
     /** For each entry, node {@code node}'s handle on a uniformly random one of {@code keys} names (one per name). */
     private LockPicker randomKey(int node, int keys, int perNode) {
         Map<Integer, NodeLock> handles = new ConcurrentHashMap<>();
-        String prefix = "per-key-" + keys + "x" + perNode + "-";
+        String prefix = names + "per-key-" + keys + "x" + perNode + "-";
         return () -> {
             int key = ThreadLocalRandom.current().nextInt(keys);
             NodeLock lock = handles.get(key);

@@ -78,7 +78,7 @@ class PeersTest {
             }
             assertEquals(NODES * THREADS * ROUNDS, counter[0], name + ": increments lost under the lock");
 
-            List<String> rows = new PeerWorkloads(peer, cluster, new BenchHarness(0, 0.1, 60), NODES)
+            List<String> rows = new PeerWorkloads(peer, cluster, new BenchHarness(0, 0.1, 60), NODES, "")
                     .run(List.of(1, 2), List.of(10));
             assertEquals(5, rows.size(), rows.toString());
             List<String> kinds = List.of("uncontended", "contended", "contended", "per-key", "per-key");

@@ -81,6 +81,7 @@ final class BenchBaselines {
     private List<String> arguments(String peer) {
         List<String> args = new ArrayList<>(List.of(peer, "--nodes", Integer.toString(options.nodes.counts().get(0)),
                 "--seconds", Double.toString(options.seconds), "--warmup", Double.toString(options.warmup),
+                "--warm-passes", Integer.toString(options.warmPasses),
                 "--lock-timeout", Integer.toString(options.lockTimeout),
                 "--port", Integer.toString(ports.reserve(PORTS_PER_PEER)),
                 "--threads", String.join(",", options.threads.stream().map(String::valueOf).toList())));

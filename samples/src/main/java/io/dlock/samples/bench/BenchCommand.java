@@ -97,6 +97,9 @@ public final class BenchCommand extends DlockCommand {
         } else {
             BenchPerKey perKey = new BenchPerKey(options, clusters);
             BenchBaselines peers = options.baselines ? BenchBaselines.of(options, ports) : null;
+            for (int pass = 1; pass <= options.warmPasses; pass++) {
+                measureDlock(clusters, perKey); // unmeasured: the JIT compiles what the rounds will measure
+            }
             for (int round = 1; round <= options.rounds; round++) {
                 for (BenchRow r : measureDlock(clusters, perKey)) {
                     rows.add(r.inRound(round));
@@ -109,7 +112,8 @@ public final class BenchCommand extends DlockCommand {
         }
         double took = (System.nanoTime() - start) / 1e9;
         print(options.format.json() ? BenchReport.json(rows)
-                : BenchReport.text(rows, options.stack, options.warmup, options.seconds, took, skipped)
+                : BenchReport.text(rows, options.stack, options.warmPasses, options.warmup, options.seconds, took,
+                        skipped)
                         + (options.mutexOptions().isEmpty() ? "" : "dlock.mutex options of every cluster: "
                         + options.mutexOptions() + "\n"));
         skipped.forEach(s -> System.err.println(BenchBaselines.SKIPPED + s));

@@ -90,6 +90,17 @@ final class BenchOptions {
             description = "warm-up seconds before each measured run (default ${DEFAULT-VALUE})")
     double warmup;
 
+    /** The most passes of {@code --warm-passes}. */
+    static final int MAX_WARM_PASSES = 5;
+
+    @Option(names = "--warm-passes", defaultValue = "1", paramLabel = "N",
+            description = "before its measured runs, every JVM runs the workloads this many times unmeasured, so that "
+                    + "each system is measured compiled rather than while the JIT still works through its code: dlock "
+                    + "runs whole rounds before round 1, and each peer, in a JVM of its own per round, passes over its "
+                    + "workloads (on other names) before it measures them; 0-" + MAX_WARM_PASSES
+                    + " (default ${DEFAULT-VALUE})")
+    int warmPasses;
+
     @Option(names = "--lock-timeout", defaultValue = "30",
             description = "seconds a single lock() may take before the run counts it as a failure (default ${DEFAULT-VALUE})")
     int lockTimeout;
@@ -178,6 +189,7 @@ final class BenchOptions {
         Cli.checkWithin(mixee, "--warmup", warmup, 0, 3600);
         Cli.checkAtLeast(mixee, "--lock-timeout", lockTimeout, 1);
         Cli.checkWithin(mixee, "--rounds", rounds, 1, MAX_ROUNDS);
+        Cli.checkWithin(mixee, "--warm-passes", warmPasses, 0, MAX_WARM_PASSES);
         if (peers != null && !baselines) {
             throw Cli.invalid(mixee, "--peers", String.join(",", peers) + " given without --baselines, which runs them");
         }

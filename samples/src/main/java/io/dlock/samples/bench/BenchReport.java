@@ -21,7 +21,7 @@ final class BenchReport {
      *
      * @param skipped the peers skipped because their server is not installed, each "name: why"
      */
-    static String text(List<BenchRow> rows, String stack, double warmup, double seconds, double took,
+    static String text(List<BenchRow> rows, String stack, int warmPasses, double warmup, double seconds, double took,
                        List<String> skipped) {
         StringBuilder sb = new StringBuilder();
         boolean rounds = rows.stream().anyMatch(r -> r.round() > 1);
@@ -115,7 +115,8 @@ final class BenchReport {
                     + "after System.gc()) / names, all nodes together;\nwith few names (small K) it is mostly the "
                     + "heap's noise. engines: lock engines still live then (0 = all reclaimed).\n");
         }
-        sb.append(String.format(Locale.ROOT, "warm-up %.1f s, measured %.1f s per run; total %.0f s.%n", warmup,
+        sb.append(String.format(Locale.ROOT, "%d unmeasured pass%s over the workloads in every JVM first; warm-up "
+                + "%.1f s, measured %.1f s per run; total %.0f s.%n", warmPasses, warmPasses == 1 ? "" : "es", warmup,
                 seconds, took));
         return sb.toString();
     }

@@ -57,6 +57,7 @@ class BenchCommandTest {
         assertEquals("default", o.stack);
         assertFalse(o.idle);
         assertEquals(Map.of(), o.mutexOptions());
+        assertEquals(1, o.warmPasses);
     }
 
     /**
@@ -89,9 +90,9 @@ class BenchCommandTest {
         assertEquals(stack.toString(), config.values().get(JGroupsTransportFactory.STACK));
         BenchRow floor = new BenchRow("jgroups", "jgroups", BenchFloor.UNICAST_RTT, "floor", 3, 1, 0, 10, 40, 50,
                 Double.NaN, Double.NaN, Double.NaN, 0, 0);
-        assertTrue(BenchReport.text(List.of(floor), o.stack, 0, 1, 1, List.of()).startsWith("The floor: JGroups, the stack "
+        assertTrue(BenchReport.text(List.of(floor), o.stack, 0, 0, 1, 1, List.of()).startsWith("The floor: JGroups, the stack "
                 + stack + " on 127.0.0.1"));
-        assertTrue(BenchReport.text(List.of(floor), "default", 0, 1, 1, List.of()).startsWith("The floor: JGroups, the default "
+        assertTrue(BenchReport.text(List.of(floor), "default", 0, 0, 1, 1, List.of()).startsWith("The floor: JGroups, the default "
                 + "stack (TCP_NIO2, no bundler) on 127.0.0.1"));
     }
 
@@ -132,6 +133,7 @@ class BenchCommandTest {
         "--handoff 1001|--handoff|1001 is outside 0..1000",
         "--seconds 0|--seconds|0 is outside (0, 3600]",
         "--warmup -1|--warmup|-1 is outside 0..3600",
+        "--warm-passes 6|--warm-passes|6 is outside 0..5",
         "--lock-timeout 0|--lock-timeout|0 is less than 1",
         "--port 80|--port|80 is outside 1024..60000",
         "--per-key 0|--per-key|0 is outside 1..10000000",

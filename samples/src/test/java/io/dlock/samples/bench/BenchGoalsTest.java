@@ -87,7 +87,7 @@ class BenchGoalsTest {
         // 90 / 64, its own pair, not centralized's
         assertTrue(line(text, "lamport uncontended / parallel round trip").matches(".*1\\.41\\s+<= 1\\.5\\s+met.*"),
                 text);
-        String report = BenchReport.text(rows, BenchOptions.DEFAULT_STACK, 0.5, 1, 10, List.of());
+        String report = BenchReport.text(rows, BenchOptions.DEFAULT_STACK, 1, 0.5, 1, 10, List.of());
         assertTrue(report.lines().filter(l -> l.startsWith("unicast-rtt")).count() == 1, report);
         assertTrue(report.lines().anyMatch(l -> l.matches("jgroups\\s+centralized\\s+3\\s+0\\s+56\\.0\\s+56\\.0\\s+50\\.0"
                 + "\\s+1\\.12\\s+3\\.00\\s+-\\s+-")), report); // no frames, no CPU time measured
