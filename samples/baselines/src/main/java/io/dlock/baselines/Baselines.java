@@ -20,6 +20,9 @@ public final class Baselines {
     /** The line a peer that cannot run here prints instead of its rows: this prefix, its name, ": ", why. */
     public static final String SKIPPED = "# skipped ";
 
+    /** The most unmeasured passes of {@code --warm-passes} (as {@code dlock bench} allows). */
+    static final int MAX_WARM_PASSES = 5;
+
     private Baselines() {
     }
 
@@ -68,10 +71,11 @@ public final class Baselines {
                 default -> usage("unknown option " + args[i]);
             }
         }
-        if (nodes < 2 || nodes > 16 || seconds <= 0 || warmup < 0 || warmPasses < 0 || warmPasses > 5 || port < 1024 || port > 65_535 - Peer.PORTS
+        if (nodes < 2 || nodes > 16 || seconds <= 0 || warmup < 0 || warmPasses < 0 || warmPasses > MAX_WARM_PASSES
+                || port < 1024 || port > 65_535 - Peer.PORTS
                 || threads.stream().anyMatch(t -> t < 1 || t > 64) || perKeys.stream().anyMatch(k -> k < 1)) {
-            usage("out of range: --nodes 2..16, --threads 1..64, --per-key >= 1, --seconds > 0, --warmup >= 0, --warm-passes 0..5, --port "
-                    + "1024.." + (65_535 - Peer.PORTS));
+            usage("out of range: --nodes 2..16, --threads 1..64, --per-key >= 1, --seconds > 0, --warmup >= 0, "
+                    + "--warm-passes 0.." + MAX_WARM_PASSES + ", --port 1024.." + (65_535 - Peer.PORTS));
         }
         Optional<String> unavailable = peer.get().unavailable();
         if (unavailable.isPresent()) {
@@ -99,7 +103,8 @@ public final class Baselines {
 
     private static void usage(String problem) {
         System.err.println(problem + "\nusage: " + String.join("|", Peers.names()) + " [--nodes N] [--threads 1,4] "
-                + "[--per-key K,...] [--seconds S] [--warmup S] [--warm-passes N] [--port P] [--lock-timeout S]\n   or: --list");
+                + "[--per-key K,...] [--seconds S] [--warmup S] [--warm-passes N] [--port P] [--lock-timeout S]\n"
+                + "   or: --list");
         System.exit(2);
     }
 }
