@@ -112,8 +112,8 @@ public final class BenchCommand extends DlockCommand {
         }
         double took = (System.nanoTime() - start) / 1e9;
         print(options.format.json() ? BenchReport.json(rows)
-                : BenchReport.text(rows, options.stack, options.warmPasses, options.warmup, options.seconds, took,
-                        skipped)
+                : BenchReport.text(rows, options.stack, options.idle ? 0 : options.warmPasses, options.warmup,
+                        options.seconds, took, skipped)
                         + (options.mutexOptions().isEmpty() ? "" : "dlock.mutex options of every cluster: "
                         + options.mutexOptions() + "\n"));
         skipped.forEach(s -> System.err.println(BenchBaselines.SKIPPED + s));
