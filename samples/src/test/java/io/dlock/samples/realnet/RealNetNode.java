@@ -2,6 +2,7 @@ package io.dlock.samples.realnet;
 
 import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
+import io.dlock.LockOwnershipLostException;
 import io.dlock.LockService;
 import io.dlock.StaleFencingTokenException;
 import io.dlock.samples.examples.FencedFile;
@@ -28,6 +29,7 @@ import java.util.concurrent.TimeUnit;
  * ACQ time token                           (the lock was granted)
  * W time token value                       (the store accepted the write)
  * STALE time token                         (the store refused it: a newer token was accepted)
+ * LOST time                                (unlock said the hold was lost meanwhile: a pause or a cut; it goes on)
  * PAUSING time token                       (after "pause-holding": it holds the lock and stops itself)
  * STOPPED time                             (after "exit": the service was closed cleanly)
  * </pre>
@@ -116,7 +118,7 @@ public final class RealNetNode {
                         print("STALE " + System.currentTimeMillis() + " " + token);
                     }
                 } finally {
-                    lock.unlock();
+                    unlockOrReportLost(lock);
                 }
                 if (thinkMs > 0) {
                     Thread.sleep(thinkMs);
@@ -126,6 +128,18 @@ public final class RealNetNode {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             print("ERROR " + System.currentTimeMillis() + " " + e);
+        }
+    }
+
+    /**
+     * Releases the lock. A hold lost meanwhile (the node was paused or cut off past its epoch lease) makes
+     * {@code unlock} end the local hold and throw; a client goes on, as an application would, and says so.
+     */
+    private static void unlockOrReportLost(DistributedLock lock) {
+        try {
+            lock.unlock();
+        } catch (LockOwnershipLostException e) {
+            print("LOST " + System.currentTimeMillis());
         }
     }
 
