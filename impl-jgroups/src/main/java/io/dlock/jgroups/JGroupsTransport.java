@@ -82,8 +82,12 @@ import org.slf4j.LoggerFactory;
  * {@link #send} never throws; it may block briefly in JGroups flow control. It does not wait for a TCP
  * connection to be opened or for a full socket: the shipped stacks' TCP_NIO2 connects and writes without
  * blocking (a message that does not fit is dropped and retransmitted), so a member that cannot be reached delays
- * only the messages to itself. The receiver is called on JGroups' threads:
- * messages of one sender one at a time and in order, views one at a time in epoch order.
+ * only the messages to itself. The receiver is called with messages on JGroups' threads, those of one sender one at
+ * a time and in order, and with views on a thread of this transport's ({@link ViewDelivery}), one at a time in epoch
+ * order. The shipped stacks deliver regular messages on TCP_NIO2's selector thread itself
+ * ({@code message_processing_policy="direct"}), so the receiver must not wait for anything another node sends:
+ * dlock's does not (it runs a few steps of a lock's event loop and calls user code on threads of its own), and the
+ * work of a view change, which grows with the live locks, runs on the view thread.
  */
 public final class JGroupsTransport implements Transport {
 
@@ -108,6 +112,8 @@ public final class JGroupsTransport implements Transport {
     /** When {@link #start} began, for {@link #primaryViewTimeout()}. */
     private volatile long startNanos;
 
+    /** Hands JGroups' views to dlock off the thread that delivered them; made by {@link #start}. */
+    private volatile ViewDelivery views;
     private volatile JChannel channel;
     private volatile Receiver receiver;
     private volatile NodeId self;
@@ -140,6 +146,7 @@ public final class JGroupsTransport implements Transport {
             throw new IllegalStateException("JGroups transport already started as " + self);
         }
         this.receiver = receiver;
+        this.views = new ViewDelivery("dlock-views-" + cluster);
         this.startNanos = System.nanoTime();
         long deadline = startNanos + joinTimeout.toNanos();
         JChannel ch = join(deadline);
@@ -446,6 +453,10 @@ public final class JGroupsTransport implements Transport {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        ViewDelivery v = views;
+        if (v != null) {
+            v.close();
+        }
         JChannel ch = channel;
         if (ch != null) {
             try {
@@ -638,11 +649,18 @@ public final class JGroupsTransport implements Transport {
             receiver.onMessage(from, payload);
         }
 
+        /** Queued for {@link ViewDelivery}'s thread: installing a view here would hold up JGroups' reader. */
         @Override
         public void viewAccepted(org.jgroups.View v) {
-            if (!closed.get() && source == channel) {
-                install(v, source.getAddress());
+            if (closed.get() || source != channel) {
+                return;
             }
+            Address me = source.getAddress();
+            views.deliver(() -> {
+                if (!closed.get() && source == channel) {
+                    install(v, me);
+                }
+            });
         }
     }
 }
