@@ -171,10 +171,15 @@ class SpringBootExampleJvmTest {
         return ticks.lastKey();
     }
 
-    /** Whether a tick at {@code t} came after a kill and before the first tick that ran after that kill. */
+    /**
+     * Whether a tick at {@code t} came after a kill and before the first tick that ran after that kill. Ticks and
+     * kills are timed to the second, so a tick of the kill's own second may have run before the kill, on the node
+     * then killed (seen: tick 50 on node 2, node 2 killed at 50, tick 52 nowhere, tick 54 on node 1): the first tick
+     * after the kill is the first of a later second.
+     */
     private boolean inTakeOver(long t, List<Long> killedAt) {
         for (long kill : killedAt) {
-            Long firstAfter = ticks.ceilingKey(kill);
+            Long firstAfter = ticks.higherKey(kill);
             if (t >= kill - ReportJob.PERIOD_S && (firstAfter == null || t < firstAfter)) {
                 return true;
             }
