@@ -4,6 +4,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hands the views JGroups delivers to dlock on a thread of its own, one at a time, in the order JGroups delivered
@@ -23,6 +25,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ViewDelivery implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ViewDelivery.class);
+
     /** How long the thread waits for the next view before it ends. */
     static final int IDLE_SECONDS = 30;
 
@@ -38,10 +42,19 @@ final class ViewDelivery implements AutoCloseable {
         this.thread.allowCoreThreadTimeOut(true);
     }
 
-    /** Queues {@code install} after the views queued before it; dropped once {@link #close} was called. */
+    /**
+     * Queues {@code install} after the views queued before it; dropped once {@link #close} was called. An
+     * exception of {@code install} is logged, and the next view is handed over all the same.
+     */
     void deliver(Runnable install) {
         try {
-            thread.execute(install);
+            thread.execute(() -> {
+                try {
+                    install.run();
+                } catch (RuntimeException e) {
+                    LOG.error("handing a JGroups view to dlock failed", e);
+                }
+            });
         } catch (RejectedExecutionException e) {
             // closed: the node leaves, no view matters any more
         }
