@@ -1,6 +1,9 @@
 package io.dlock.baselines;
 
 import io.dlock.bench.BenchHarness;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -8,12 +11,16 @@ import java.util.Optional;
 /**
  * The baselines' entry point, run in its own JVM per peer by {@code dlock bench --baselines}, or by hand:
  * {@code java -jar samples/baselines/target/dlock-baselines.jar PEER [--nodes 3] [--threads 1,4] [--per-key 1000]
- * [--seconds 1] [--warmup 0.5] [--warm-passes 0] [--port 24500] [--lock-timeout 30]}, PEER one of
+ * [--seconds 1] [--warmup 0.5] [--warm-passes 0] [--port 24500] [--lock-timeout 30] [--serve]}, PEER one of
  * {@link Peers#names()} (which {@code --list} prints, one a line). Starts the peer's cluster on 127.0.0.1, runs
  * {@code dlock bench}'s workloads on it ({@link PeerWorkloads}), first {@code --warm-passes} times unmeasured on other
  * names (as {@code dlock bench} runs whole rounds unmeasured before it measures dlock), and prints one JSON row per
  * measured run, in the shape of {@code dlock bench --format json}. A peer whose server is not installed prints one line
  * {@code # skipped PEER: why, and how to install it} instead, and exits 0: the bench goes on with the others.
+ *
+ * <p>With {@code --serve}, the cluster stays up after the unmeasured passes and runs the workloads that standard input
+ * asks for, one line each ({@link PeerServer}): how {@code dlock bench --baselines} pairs each of dlock's runs with the
+ * peer's run of the same workload right after it.
  */
 public final class Baselines {
 
@@ -54,7 +61,13 @@ public final class Baselines {
         int warmPasses = 0;
         int port = 24_500;
         long lockTimeout = 30;
+        boolean serve = false;
         for (int i = 1; i < args.length; i += 2) {
+            if (args[i].equals("--serve")) {
+                serve = true;
+                i--;
+                continue;
+            }
             if (i + 1 >= args.length) {
                 usage("option " + args[i] + " needs a value");
             }
@@ -90,6 +103,12 @@ public final class Baselines {
                 // unmeasured: the JIT compiles what the measured pass runs; its rows are dropped
                 new PeerWorkloads(peer.get(), cluster, harness, nodes, "warm-" + pass + "-").run(threads, perKeys);
             }
+            if (serve) {
+                boolean clean = new PeerServer(peer.get(), cluster, harness, nodes)
+                        .serve(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), System.out);
+                cluster.close();
+                System.exit(clean ? 0 : 1);
+            }
             rows = new PeerWorkloads(peer.get(), cluster, harness, nodes, "").run(threads, perKeys);
         }
         rows.forEach(System.out::println);
@@ -103,7 +122,7 @@ public final class Baselines {
 
     private static void usage(String problem) {
         System.err.println(problem + "\nusage: " + String.join("|", Peers.names()) + " [--nodes N] [--threads 1,4] "
-                + "[--per-key K,...] [--seconds S] [--warmup S] [--warm-passes N] [--port P] [--lock-timeout S]\n"
+                + "[--per-key K,...] [--seconds S] [--warmup S] [--warm-passes N] [--port P] [--lock-timeout S] [--serve]\n"
                 + "   or: --list");
         System.exit(2);
     }

@@ -8,16 +8,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The peers of {@code dlock bench --baselines}, the locks users would pick instead of dlock: runs the baselines jar
- * ({@code samples/baselines}, built with {@code -Pbaselines}) in a JVM of its own per peer and round, each bounded to
- * 600 s, on the same workloads as dlock's (uncontended, contended per {@code --threads}, per-key per {@code --per-key}
- * and {@code --threads}) at the smallest {@code --nodes}, and reads the {@link BenchRow}s it prints, one JSON object
- * per line. A peer whose server is not installed prints one line, {@link #SKIPPED} and why, instead; those lines are
- * kept (once each) for the report. The peers' standard error goes to ours.
+ * ({@code samples/baselines}, built with {@code -Pbaselines}) in a JVM of its own per peer and round, which keeps the
+ * peer's cluster up at the smallest {@code --nodes} and runs one workload at a time when asked ({@link PeerSession}),
+ * so that {@link BenchPairs} can run it right after dlock's run of the same workload. A peer whose server is not
+ * installed prints one line, {@link #SKIPPED} and why, instead; those lines are kept (once each) for the report. The
+ * peers' standard error goes to ours.
  */
 final class BenchBaselines {
 
@@ -58,19 +59,22 @@ final class BenchBaselines {
         return peers;
     }
 
-    /** Every peer's rows of one round, in peer order, marked with the round. */
-    List<BenchRow> run(int round) throws IOException, InterruptedException {
-        List<BenchRow> rows = new ArrayList<>();
-        for (String peer : peers) {
-            for (String line : output(options, arguments(peer), peer)) {
-                if (line.startsWith(SKIPPED)) {
-                    skipped.add(line.substring(SKIPPED.length()));
-                } else {
-                    BenchRow.parse(line).ifPresent(r -> rows.add(r.inRound(round)));
-                }
-            }
-        }
-        return rows;
+    /**
+     * Starts {@code peer}'s cluster in the jar's JVM, kept up to run the workloads asked of it ({@code --serve}), the
+     * same unmeasured passes first as the whole-run mode.
+     *
+     * @return the session; empty if the peer's server is not installed (it is then among {@link #skipped()})
+     */
+    Optional<PeerSession> open(String peer) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java, "-jar", options.baselinesJar.toString()));
+        cmd.addAll(arguments(peer));
+        cmd.add("--serve");
+        // one workload: its warm-up and measured window, a lock that times out, the cluster's own pauses
+        long answer = (long) Math.ceil(options.warmup + options.seconds) + options.lockTimeout + 60;
+        PeerSession.Started started = PeerSession.start(peer, cmd, answer);
+        started.skipped().ifPresent(skipped::add);
+        return started.session();
     }
 
     /** The peers skipped, each once: "name: why, and how to install its server". */

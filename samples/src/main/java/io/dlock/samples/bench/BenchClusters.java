@@ -79,6 +79,22 @@ final class BenchClusters {
     }
 
     /**
+     * One run of one workload on a fresh cluster of n nodes without local hand-off: uncontended (one thread on node 1,
+     * no floor) or contended ({@code perNode} threads on every node). For {@link BenchPairs}: a run right before a
+     * peer's run of the same workload.
+     */
+    BenchRow measureOne(String transport, MutexVariant variant, int n, boolean uncontended, int perNode)
+            throws Exception {
+        List<LockService> services = start(config(transport, variant, n, 0), transport, n);
+        try {
+            return uncontended ? uncontended(transport, variant, services, 0, null).get(0)
+                    : contended(transport, variant, services, perNode, 0);
+        } finally {
+            close(services);
+        }
+    }
+
+    /**
      * Warms the JIT up for {@code transport}: a throwaway cluster of n nodes of {@code variant}, node 1 locking and
      * unlocking for {@link #JIT_WARMUP_SECONDS}; nothing is reported.
      *

@@ -47,8 +47,10 @@ import picocli.CommandLine.Mixin;
  * Hazelcast 5.4.0 CP FencedLock, Redisson RLock and RFencedLock on a redis-server, Curator on 3 ZooKeeper servers,
  * etcd's lock on 3 etcd members), each in its own JVM from the benchmark-only baselines jar ({@link BenchBaselines}),
  * on the same workloads at the smallest {@code --nodes}, and prints them beside dlock's figures with the ratios
- * dlock/peer ({@link BenchPeersReport}). {@code --rounds R} repeats everything R times, round by round (dlock's runs,
- * then each peer's), so that dlock and its peers are measured in the same minutes of a shared machine.
+ * dlock/peer ({@link BenchPeersReport}). Each peer's run of a workload follows a run of dlock's default algorithm on
+ * the same workload, seconds before ({@link BenchPairs}), and the ratio compares the two: dlock and its peer are
+ * measured under the same load of a shared machine. {@code --rounds R} repeats everything R times, round by round
+ * (dlock's own runs, then the pairs, peer by peer).
  *
  * <p>Every wait is bounded: a lock that is not granted within {@code --lock-timeout} seconds ends the
  * run for that thread and is reported as a failure (exit code 1).
@@ -96,7 +98,8 @@ public final class BenchCommand extends DlockCommand {
             rows.addAll(idleRuns(clusters)); // --idle is refused with --baselines
         } else {
             BenchPerKey perKey = new BenchPerKey(options, clusters);
-            BenchBaselines peers = options.baselines ? BenchBaselines.of(options, ports) : null;
+            BenchPairs pairs = options.baselines
+                    ? new BenchPairs(options, clusters, perKey, BenchBaselines.of(options, ports)) : null;
             for (int pass = 1; pass <= options.warmPasses; pass++) {
                 measureDlock(clusters, perKey); // unmeasured: the JIT compiles what the rounds will measure
             }
@@ -104,11 +107,11 @@ public final class BenchCommand extends DlockCommand {
                 for (BenchRow r : measureDlock(clusters, perKey)) {
                     rows.add(r.inRound(round));
                 }
-                if (peers != null) {
-                    rows.addAll(peers.run(round));
+                if (pairs != null) {
+                    rows.addAll(pairs.run(round));
                 }
             }
-            skipped = peers == null ? List.of() : peers.skipped();
+            skipped = pairs == null ? List.of() : pairs.skipped();
         }
         double took = (System.nanoTime() - start) / 1e9;
         print(options.format.json() ? BenchReport.json(rows)

@@ -197,7 +197,8 @@ final class BenchGoals {
     }
 
     private static boolean isDlock(BenchRow r) {
-        return r.system().equals("dlock") && r.transport().equals(JGROUPS) && r.handoff() == 0;
+        return r.system().equals("dlock") && r.transport().equals(JGROUPS) && r.handoff() == 0
+                && r.pairedWith().isEmpty();
     }
 
     private static String floorNote(String what, BenchRow floor) {

@@ -147,7 +147,8 @@ final class BenchOptions {
             description = "also run the peers, the locks users would pick instead (JGroups CENTRAL_LOCK2, Hazelcast CP "
                     + "FencedLock, Redisson RLock and RFencedLock on redis-server, Curator on 3 ZooKeeper servers, etcd "
                     + "on 3 members), each in its own JVM from the baselines jar (build it with mvn -Pbaselines "
-                    + "package), on the same workloads at the smallest --nodes, and print ratios dlock/peer; a peer "
+                    + "package), on the same workloads at the smallest --nodes, each run right after a run of dlock's "
+                    + "default algorithm on the same workload, and print ratios dlock/peer of those pairs; a peer "
                     + "whose server is not installed is skipped with a message saying how to install it")
     boolean baselines;
 

@@ -12,12 +12,14 @@ import java.util.function.Function;
  * workloads (uncontended, contended per thread count, per-key per K and thread count, at the peers' node count), round
  * by round:
  * <ol>
- *   <li>throughput, one line per system and one column per workload, a cell per round ("r1 / r2");</li>
+ *   <li>throughput, one line per system and one column per workload, a cell per round ("r1 / r2"); above each peer,
+ *       dlock's runs paired with it ("dlock ALGORITHM, before PEER", {@link BenchPairs});</li>
  *   <li>the details, one line per system, workload and round: median and p99 (uncontended), ops/s, CPU per operation
  *       (a peer's: its JVM and its server processes), Jain's index over the nodes, failures;</li>
  *   <li>the ratios dlock/peer, one line per dlock algorithm and peer, a cell per workload and round: how many times
  *       faster dlock is (uncontended: the peer's median over dlock's; otherwise dlock's ops/s over the peer's), each
- *       from the same round, so measured in the same minutes;</li>
+ *       from one pair (dlock's run right before the peer's, seconds apart) where there is one, else from dlock's run
+ *       of the same round;</li>
  *   <li>the peers skipped, each with how to install its server.</li>
  * </ol>
  */
@@ -26,47 +28,9 @@ final class BenchPeersReport {
     /** The system of dlock's rows. */
     private static final String DLOCK = "dlock";
 
-    /**
-     * One workload that dlock and the peers both run.
-     *
-     * @param kind    uncontended, contended or per-key
-     * @param threads threads per node
-     * @param keys    K of a per-key workload, else 0
-     */
-    record Workload(String kind, int threads, int keys) {
-
-        /** Uncontended first, then contended, then per-key; then by K and threads. */
-        static final Comparator<Workload> ORDER = Comparator.comparingInt(Workload::rank)
-                .thenComparingInt(Workload::keys).thenComparingInt(Workload::threads);
-
-        static Workload of(BenchRow r) {
-            return new Workload(r.kind(), r.threads(), r.perKey().keys());
-        }
-
-        boolean matches(BenchRow r) {
-            return r.kind().equals(kind) && r.threads() == threads && r.perKey().keys() == keys;
-        }
-
-        String label(int nodes) {
-            return switch (kind) {
-                case "uncontended" -> "uncontended";
-                case "contended" -> nodes + "x" + threads;
-                default -> "K=" + keys + " " + nodes + "x" + threads;
-            };
-        }
-
-        private int rank() {
-            return switch (kind) {
-                case "uncontended" -> 0;
-                case "contended" -> 1;
-                default -> 2;
-            };
-        }
-    }
-
     private final List<BenchRow> rows;
     private final int nodes;
-    private final List<Workload> workloads;
+    private final List<BenchWorkload> workloads;
     private final List<Integer> rounds;
     private final List<String> dlockSystems;
     private final List<String> peerSystems;
@@ -74,7 +38,7 @@ final class BenchPeersReport {
     private BenchPeersReport(List<BenchRow> rows, List<BenchRow> peerRows) {
         this.rows = rows;
         this.nodes = peerRows.get(0).nodes();
-        this.workloads = peerRows.stream().map(Workload::of).distinct().sorted(Workload.ORDER).toList();
+        this.workloads = peerRows.stream().map(BenchWorkload::of).distinct().sorted(BenchWorkload.ORDER).toList();
         this.rounds = peerRows.stream().map(BenchRow::round).distinct().sorted().toList();
         this.peerSystems = peerRows.stream().map(BenchPeersReport::system).distinct().toList();
         this.dlockSystems = rows.stream().filter(this::isComparableDlock).map(BenchPeersReport::system).distinct()
@@ -121,9 +85,9 @@ final class BenchPeersReport {
         String dlock = DLOCK + " " + algorithm;
         List<PeerRatio> out = new ArrayList<>();
         for (String peer : report.peerSystems) {
-            for (Workload w : report.workloads) {
+            for (BenchWorkload w : report.workloads) {
                 for (int round : report.rounds) {
-                    double r = ratio(report.find(dlock, w, round), report.find(peer, w, round), w);
+                    double r = ratio(report.dlockFor(dlock, peer, w, round), report.find(peer, w, round), w);
                     if (!Double.isNaN(r)) {
                         out.add(new PeerRatio(peer, w.label(report.nodes), round, r));
                     }
@@ -138,36 +102,68 @@ final class BenchPeersReport {
         return !r.system().equals(DLOCK) && !r.kind().equals("floor");
     }
 
-    /** "dlock ALGORITHM" for dlock's rows, the peer's name for a peer's. */
+    /**
+     * "dlock ALGORITHM" for dlock's rows of its own round, "dlock ALGORITHM, before PEER" for its runs paired with a
+     * peer's ({@link BenchPairs}), the peer's name for a peer's.
+     */
     static String system(BenchRow r) {
-        return r.system().equals(DLOCK) ? DLOCK + " " + r.algorithm() : r.system();
+        if (!r.system().equals(DLOCK)) {
+            return r.system();
+        }
+        return r.pairedWith().isEmpty() ? DLOCK + " " + r.algorithm() : paired(DLOCK + " " + r.algorithm(), r.pairedWith());
     }
 
+    /** The system name of dlock's {@code dlock} ("dlock ALGORITHM") runs paired with {@code peer}'s. */
+    private static String paired(String dlock, String peer) {
+        return dlock + ", before " + peer;
+    }
+
+    /** dlock's row of its own round: JGroups, no hand-off, at the peers' node count, on a workload the peers ran. */
     private boolean isComparableDlock(BenchRow r) {
+        return r.pairedWith().isEmpty() && isDlockOnPeerWorkload(r);
+    }
+
+    private boolean isDlockOnPeerWorkload(BenchRow r) {
         return r.system().equals(DLOCK) && r.transport().equals("jgroups") && r.handoff() == 0 && r.nodes() == nodes
                 && workloads.stream().anyMatch(w -> w.matches(r));
     }
 
-    private Optional<BenchRow> find(String system, Workload w, int round) {
+    /**
+     * The dlock row to compare with {@code peer}'s: the run paired with it if there is one (seconds before the peer's),
+     * else {@code dlock}'s run of the round.
+     */
+    private Optional<BenchRow> dlockFor(String dlock, String peer, BenchWorkload w, int round) {
+        return find(paired(dlock, peer), w, round).or(() -> find(dlock, w, round));
+    }
+
+    private Optional<BenchRow> find(String system, BenchWorkload w, int round) {
         return rows.stream().filter(r -> system(r).equals(system) && w.matches(r) && r.round() == round
-                && r.nodes() == nodes && (isPeer(r) || isComparableDlock(r))).findFirst();
+                && r.nodes() == nodes && (isPeer(r) || isDlockOnPeerWorkload(r))).findFirst();
     }
 
     private void tables(StringBuilder sb) {
         String perRound = rounds.size() > 1 ? ", one figure per round (" + String.join(" / ",
                 rounds.stream().map(r -> "r" + r).toList()) + ")" : "";
         List<String> systems = new ArrayList<>(dlockSystems);
-        systems.addAll(peerSystems);
+        for (String peer : peerSystems) {
+            dlockSystems.stream().map(d -> paired(d, peer))
+                    .filter(p -> rows.stream().anyMatch(r -> system(r).equals(p))).forEach(systems::add);
+            systems.add(peer);
+        }
 
         sb.append("Peers: the locks users would pick instead, on dlock's workloads, ").append(nodes)
-                .append(" nodes on 127.0.0.1, interleaved round by round; ops/s").append(perRound).append('\n');
+                .append(" nodes on 127.0.0.1; ops/s").append(perRound).append('\n');
+        if (systems.size() > dlockSystems.size() + peerSystems.size()) {
+            sb.append("\"dlock X, before P\": dlock's run of each workload right before P's run of it, seconds apart "
+                    + "(a pair); the ratios below use them\n");
+        }
         List<List<String>> throughput = new ArrayList<>();
         List<String> header = new ArrayList<>(List.of("system", "runs on"));
         workloads.forEach(w -> header.add(w.label(nodes)));
         throughput.add(header);
         for (String system : systems) {
             List<String> line = new ArrayList<>(List.of(system, transportOf(system)));
-            for (Workload w : workloads) {
+            for (BenchWorkload w : workloads) {
                 line.add(perRound(round -> find(system, w, round).map(r -> BenchReport.f(r.opsPerSec(), "%.0f"))
                         .orElse("-")));
             }
@@ -181,7 +177,7 @@ final class BenchPeersReport {
         List<List<String>> detail = new ArrayList<>();
         detail.add(List.of("system", "workload", "rd", "ops/s", "median us", "p99 us", "cpu us", "jain", "failures"));
         for (String system : systems) {
-            for (Workload w : workloads) {
+            for (BenchWorkload w : workloads) {
                 for (int round : rounds) {
                     find(system, w, round).ifPresent(r -> detail.add(List.of(system, w.label(nodes),
                             Integer.toString(round), BenchReport.f(r.opsPerSec(), "%.0f"),
@@ -196,8 +192,8 @@ final class BenchPeersReport {
 
         if (!dlockSystems.isEmpty()) {
             sb.append("dlock / peer: how many times faster dlock is (uncontended: peer median / dlock median; else "
-                    + "dlock ops/s / peer ops/s; > 1: dlock faster), each from one round").append(perRound)
-                    .append('\n');
+                    + "dlock ops/s / peer ops/s; > 1: dlock faster), each from one pair where there is one, else from "
+                    + "one round").append(perRound).append('\n');
             List<List<String>> ratios = new ArrayList<>();
             List<String> head = new ArrayList<>(List.of("dlock", "peer"));
             workloads.forEach(w -> head.add(w.label(nodes)));
@@ -205,9 +201,9 @@ final class BenchPeersReport {
             for (String d : dlockSystems) {
                 for (String peer : peerSystems) {
                     List<String> line = new ArrayList<>(List.of(d.substring(DLOCK.length() + 1), peer));
-                    for (Workload w : workloads) {
-                        line.add(perRound(round -> BenchReport.f(ratio(find(d, w, round), find(peer, w, round), w),
-                                "%.2f")));
+                    for (BenchWorkload w : workloads) {
+                        line.add(perRound(round -> BenchReport.f(ratio(dlockFor(d, peer, w, round),
+                                find(peer, w, round), w), "%.2f")));
                     }
                     ratios.add(line);
                 }
@@ -218,7 +214,7 @@ final class BenchPeersReport {
     }
 
     /** dlock's speed over the peer's on one workload: medians for uncontended, else ops/s; NaN if one is missing. */
-    static double ratio(Optional<BenchRow> dlock, Optional<BenchRow> peer, Workload w) {
+    static double ratio(Optional<BenchRow> dlock, Optional<BenchRow> peer, BenchWorkload w) {
         if (dlock.isEmpty() || peer.isEmpty()) {
             return Double.NaN;
         }

@@ -50,7 +50,7 @@ final class BenchPerKey {
         try {
             List<BenchRow> rows = new ArrayList<>();
             for (int perNode : options.threads) {
-                rows.add(run(transport, variant, services, perNode, handoff, keys));
+                rows.add(run(transport, variant, services, perNode, handoff, keys, true));
             }
             return rows;
         } finally {
@@ -59,23 +59,40 @@ final class BenchPerKey {
     }
 
     /**
-     * One run: the heap before it (for the first run: right after the cluster formed; later ones: after the previous
-     * run's names were reclaimed), the run, the wait for reclamation, the heap after.
+     * One run of {@code perNode} threads per node on a fresh cluster of n nodes without local hand-off, with neither
+     * the heap nor the reclamation measured (heap per name NaN, engines: those live right after the run). For
+     * {@link BenchPairs}: a run right before a peer's run of the same workload.
+     */
+    BenchRow measureOne(String transport, MutexVariant variant, int n, int keys, int perNode) throws Exception {
+        DlockConfig.Builder b = clusters.config(transport, variant, n, 0)
+                .idleExpiry(Duration.ofMillis(options.idleExpiryMs));
+        List<LockService> services = clusters.start(b, transport, n);
+        try {
+            return run(transport, variant, services, perNode, 0, keys, false);
+        } finally {
+            BenchClusters.close(services);
+        }
+    }
+
+    /**
+     * One run; with {@code heap}, the heap before it (for the first run: right after the cluster formed; later ones: after the previous
+     * run's names were reclaimed), the run, the wait for reclamation, the heap after; without, only the run.
      */
     private BenchRow run(String transport, MutexVariant variant, List<LockService> services, int perNode, int handoff,
-                         int keys) throws Exception {
+                         int keys, boolean heap) throws Exception {
         UsedKeys used = new UsedKeys(keys); // allocated before the first reading: it is the bench's, not the locks'
-        long before = HeapUsage.afterGc();
+        long before = heap ? HeapUsage.afterGc() : 0;
         List<LockPicker> pickers = new ArrayList<>();
         for (LockService s : services) {
             pickers.add(randomKey(s, keys, used));
         }
         MessageWindow sent = MessageWindow.ofNodes(services);
         Measurement m = options.harness().contendedPicking(pickers, perNode, sent);
-        long liveEngines = awaitReclamation(services);
-        long after = HeapUsage.afterGc();
+        long liveEngines = heap ? awaitReclamation(services)
+                : services.stream().mapToLong(BenchPerKey::liveLocks).sum();
+        long after = heap ? HeapUsage.afterGc() : 0;
         long names = used.count();
-        double bytesPerName = names == 0 ? Double.NaN : (double) (after - before) / names;
+        double bytesPerName = names == 0 || !heap ? Double.NaN : (double) (after - before) / names;
         return new BenchRow("dlock", transport, variant.name(), KIND, services.size(), perNode, handoff, m.count(),
                 Double.NaN, Double.NaN, m.opsPerSec(), sent.perEntry(m.count()), m.jain(), m.maxRun(), m.failures(),
                 new BenchRow.PerKey(keys, names, bytesPerName, liveEngines, sent.maxNodeShare(), sent.nodeJain()))

@@ -38,7 +38,7 @@ final class BenchReport {
             }
             sb.append('\n');
         }
-        List<BenchRow> unc = rows.stream().filter(r -> r.system().equals("dlock") && r.kind().equals("uncontended")).toList();
+        List<BenchRow> unc = rows.stream().filter(r -> isOwnRun(r) && r.kind().equals("uncontended")).toList();
         if (!unc.isEmpty()) {
             sb.append("Uncontended lock+unlock, one thread on node 1, nobody else asks\n");
             sb.append(rd(rounds)).append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %10s %9s %10s %9s %9s %9s%n", "transport",
@@ -55,7 +55,7 @@ final class BenchReport {
             }
             sb.append('\n');
         }
-        List<BenchRow> con = rows.stream().filter(r -> r.system().equals("dlock") && r.kind().equals("contended")).toList();
+        List<BenchRow> con = rows.stream().filter(r -> isOwnRun(r) && r.kind().equals("contended")).toList();
         if (!con.isEmpty()) {
             sb.append("Contended: every node runs T threads taking the lock in a loop (throughput of the whole cluster)\n");
             sb.append(rd(rounds)).append(String.format(Locale.ROOT, "%-9s %-16s %5s %3s %7s %10s %10s %12s %6s %7s %8s %9s%n", "transport",
@@ -69,7 +69,7 @@ final class BenchReport {
             }
             sb.append('\n');
         }
-        List<BenchRow> perKey = rows.stream().filter(r -> r.system().equals("dlock") && r.kind().equals(BenchPerKey.KIND))
+        List<BenchRow> perKey = rows.stream().filter(r -> isOwnRun(r) && r.kind().equals(BenchPerKey.KIND))
                 .toList();
         if (!perKey.isEmpty()) {
             sb.append("Per key: every node runs T threads, each entry locks a uniformly random one of K names; "
@@ -119,6 +119,11 @@ final class BenchReport {
                 + "%.1f s, measured %.1f s per run; total %.0f s.%n", warmPasses, warmPasses == 1 ? "" : "es", warmup,
                 seconds, took));
         return sb.toString();
+    }
+
+    /** A row of dlock's own runs, not one paired with a peer's ({@link BenchPairs}: those are in the peers' tables). */
+    private static boolean isOwnRun(BenchRow r) {
+        return r.system().equals("dlock") && r.pairedWith().isEmpty();
     }
 
     /** The round column's header, or nothing when the run has one round. */

@@ -30,7 +30,9 @@ import java.util.regex.Pattern;
  * @param failures   lock attempts that timed out
  * @param perKey     what a per-key row measured; {@link PerKey#NONE} in other rows
  * @param pairedWith for a floor row measured interleaved with one algorithm's uncontended run (slice by slice, in
- *                   the same minutes), that algorithm's name; empty in every other row
+ *                   the same minutes), that algorithm's name; for a dlock row run right before a peer's run of the
+ *                   same workload ({@link BenchPairs}), the peer's name, and for that peer's row, the algorithm's;
+ *                   empty in every other row
  * @param cpuUs      CPU time of the measuring JVM per operation, microseconds (all its nodes, transport, JIT and GC:
  *                   {@code Measurement.cpuUsPerOp}); NaN if not measured
  * @param framesPerEntry transport messages sent per entry ({@link io.dlock.LockMetrics#framesSent()}: the messages
@@ -96,10 +98,10 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                 msgsPerEntry, jain, maxRun, failures, perKey, "", Double.NaN, Double.NaN, Idle.NONE, 1);
     }
 
-    /** This row, marked as measured interleaved with {@code algorithm}'s uncontended run. */
-    BenchRow pairedWith(String algorithm) {
+    /** This row, marked as measured with {@code other}'s run: interleaved with it, or right before or after it. */
+    BenchRow pairedWith(String other) {
         return new BenchRow(system, transport, this.algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, algorithm, cpuUs, framesPerEntry, idle, round);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, other, cpuUs, framesPerEntry, idle, round);
     }
 
     /** This row with the CPU time per operation {@code cpuUs} (NaN: not measured). */

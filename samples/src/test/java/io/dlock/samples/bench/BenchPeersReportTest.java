@@ -90,9 +90,38 @@ class BenchPeersReportTest {
         assertEquals("", BenchPeersReport.text(List.of(uncontended("dlock", "centralized", 100, 1)), List.of()));
     }
 
+    /**
+     * A pair (dlock's run right before the peer's, {@link BenchPairs}) gives the ratio where there is one; dlock's run of
+     * the round where there is not (an algorithm not paired, a saved run from before pairs). The paired runs have a
+     * line of their own above their peer's, and stay out of dlock's own line.
+     */
+    @Test
+    void aPairGivesTheRatioWhereThereIsOne() {
+        List<BenchRow> rows = new ArrayList<>(run());
+        for (int round = 1; round <= 2; round++) {
+            rows.add(perKey("dlock", "centralized", 10000 * round, round).pairedWith("hazelcast"));
+            rows.add(contended("dlock", "centralized", 1, 4000, round).pairedWith("hazelcast"));
+            rows.add(uncontended("dlock", "centralized", 50, round).pairedWith("hazelcast"));
+        }
+        String text = BenchPeersReport.text(rows, List.of());
+        String throughputTable = text.substring(0, text.indexOf("Peers in detail"));
+        List<String> systems = throughputTable.lines().skip(3).map(l -> l.split("  ")[0].trim())
+                .filter(l -> !l.isEmpty()).toList();
+        assertEquals(List.of("dlock centralized", "dlock centralized, before hazelcast", "hazelcast", "curator"),
+                systems, throughputTable);
+        assertTrue(line(throughputTable, "dlock centralized  ").matches("dlock centralized\\s+jgroups\\s+10000 / 5000"
+                + "\\s+8000 / 8000\\s+30000 / 30000"), throughputTable);
+        // paired: 400/50, 4000/2000, 10000/5000 and 20000/5000; curator has no pair: dlock's own runs
+        assertTrue(line(text, "centralized  hazelcast").matches("centralized\\s+hazelcast\\s+8\\.00 / 8\\.00"
+                + "\\s+2\\.00 / 2\\.00\\s+2\\.00 / 4\\.00"), text);
+        assertTrue(line(text, "centralized  curator").endsWith("30.00 / 15.00"), text);
+        assertEquals(List.of(8.0, 8.0, 2.0, 2.0, 2.0, 4.0), BenchPeersReport.ratios(rows, "centralized").stream()
+                .filter(r -> r.peer().equals("hazelcast")).map(BenchPeersReport.PeerRatio::ratio).toList());
+    }
+
     @Test
     void aMissingSideIsNotARatio() {
-        BenchPeersReport.Workload w = new BenchPeersReport.Workload("contended", 1, 0);
+        BenchWorkload w = new BenchWorkload("contended", 1, 0);
         assertTrue(Double.isNaN(BenchPeersReport.ratio(Optional.empty(),
                 Optional.of(contended("curator", "InterProcessMutex", 1, 500, 1)), w)));
         assertEquals(16.0, BenchPeersReport.ratio(Optional.of(contended("dlock", "centralized", 1, 8000, 1)),

@@ -1,0 +1,90 @@
+package io.dlock.baselines;
+
+import io.dlock.bench.BenchHarness;
+import java.io.BufferedReader;
+import java.io.PrintStream;
+import java.util.Optional;
+
+/**
+ * The jar's {@code --serve} mode: one peer cluster stays up and runs one workload per command read from standard
+ * input, so that {@code dlock bench --baselines} can run each workload of dlock's right before the peer's same workload
+ * (a pair measured seconds apart, not minutes, on a machine whose load changes from minute to minute).
+ *
+ * <p>The protocol, one line each way: once the cluster is up (and warmed, with {@code --warm-passes}), this prints
+ * {@link #READY}. Then each command line gets exactly one answer line: a JSON row for {@code uncontended},
+ * {@code contended T} or {@code per-key K T} (T threads per node, K names), each run on lock names of its own (the
+ * n-th command's names start with {@code s<n>-}, so a workload asked twice does not find warm locks); or
+ * {@link #REFUSED} and why for any other line. {@code quit}, or the end of the input, stops the cluster.
+ */
+final class PeerServer {
+
+    /** The line printed once the cluster is up and ready for commands. */
+    static final String READY = "# ready";
+
+    /** The start of the answer to a command that is not one of the protocol's, followed by why. */
+    static final String REFUSED = "# refused ";
+
+    /** The command that stops the cluster. */
+    static final String QUIT = "quit";
+
+    private final Peer peer;
+    private final PeerCluster cluster;
+    private final BenchHarness harness;
+    private final int nodes;
+
+    PeerServer(Peer peer, PeerCluster cluster, BenchHarness harness, int nodes) {
+        this.peer = peer;
+        this.cluster = cluster;
+        this.harness = harness;
+        this.nodes = nodes;
+    }
+
+    /**
+     * Prints {@link #READY}, then answers every command of {@code in} until {@code quit} or its end.
+     *
+     * @return whether every run was without failures
+     */
+    boolean serve(BufferedReader in, PrintStream out) throws Exception {
+        out.println(READY);
+        out.flush();
+        boolean clean = true;
+        int served = 0;
+        for (String line = in.readLine(); line != null && !line.trim().equals(QUIT); line = in.readLine()) {
+            Optional<String> row;
+            try {
+                row = answer(line.trim(), new PeerWorkloads(peer, cluster, harness, nodes, "s" + (++served) + "-"));
+            } catch (NumberFormatException e) {
+                row = Optional.empty();
+            }
+            if (row.isEmpty()) {
+                out.println(REFUSED + "'" + line + "': expected uncontended, contended T, per-key K T (T 1..64, "
+                        + "K >= 1) or " + QUIT);
+            } else {
+                clean &= row.get().contains("\"failures\": 0,");
+                out.println(row.get());
+            }
+            out.flush();
+        }
+        return clean;
+    }
+
+    /** The row of one command, or empty if the line is not a command of the protocol. */
+    private static Optional<String> answer(String line, PeerWorkloads workloads) throws Exception {
+        String[] w = line.split("\\s+");
+        if (w.length == 1 && w[0].equals("uncontended")) {
+            return Optional.of(workloads.uncontended());
+        }
+        if (w.length == 2 && w[0].equals("contended") && threads(w[1])) {
+            return Optional.of(workloads.contended(Integer.parseInt(w[1])));
+        }
+        if (w.length == 3 && w[0].equals("per-key") && Integer.parseInt(w[1]) >= 1 && threads(w[2])) {
+            return Optional.of(workloads.perKey(Integer.parseInt(w[1]), Integer.parseInt(w[2])));
+        }
+        return Optional.empty();
+    }
+
+    private static boolean threads(String t) {
+        int n = Integer.parseInt(t);
+        return n >= 1 && n <= 64;
+    }
+}
