@@ -64,12 +64,13 @@ final class BenchPeersReport {
      * One cell of the dlock/peer ratios: how many times faster one dlock algorithm was than one peer on one workload
      * in one round.
      *
-     * @param peer  the peer's system name
-     * @param label the workload both ran, as the report names it ("uncontended", "3x4", "K=1000 3x4")
+     * @param peer     the peer's system name
+     * @param workload the workload both ran
+     * @param label    the workload as the report names it ("uncontended", "3x4", "K=1000 3x4")
      * @param round the round both ran in
      * @param ratio dlock's speed over the peer's ({@link #ratio}): above 1, dlock is faster
      */
-    record PeerRatio(String peer, String label, int round, double ratio) {
+    record PeerRatio(String peer, BenchWorkload workload, String label, int round, double ratio) {
     }
 
     /**
@@ -89,7 +90,7 @@ final class BenchPeersReport {
                 for (int round : report.rounds) {
                     double r = ratio(report.dlockFor(dlock, peer, w, round), report.find(peer, w, round), w);
                     if (!Double.isNaN(r)) {
-                        out.add(new PeerRatio(peer, w.label(report.nodes), round, r));
+                        out.add(new PeerRatio(peer, w, w.label(report.nodes), round, r));
                     }
                 }
             }

@@ -94,6 +94,32 @@ class BenchGoalsTest {
     }
 
     /**
+     * Against CENTRAL_LOCK2, every algorithm's ratio comes from one round (from one pair where there is one): dlock's
+     * fast round 2 is not divided by CENTRAL_LOCK2's slow round 1, nor its slow round 1 by a fast round 2.
+     */
+    @Test
+    void everyAlgorithmAgainstCentralLock2RoundByRoundAndPairByPair() {
+        List<BenchRow> rows = new ArrayList<>();
+        double[] central = {6000, 12000}; // centralized 3x1, its own runs of rounds 1 and 2
+        double[] naimi = {9000, 20000};
+        double[] peer = {3000, 5000};
+        for (int round = 1; round <= 2; round++) {
+            rows.add(contended("dlock", "centralized", 3, 1, central[round - 1], 0.99).inRound(round));
+            rows.add(contended("dlock", "naimi-trehel", 3, 1, naimi[round - 1], 0.99).inRound(round));
+            rows.add(contended("dlock", "centralized", 3, 1, 2.2 * peer[round - 1], 0.99).pairedWith("central-lock2")
+                    .inRound(round));
+            rows.add(contended("central-lock2", "CENTRAL_LOCK2", 3, 1, peer[round - 1], Double.NaN)
+                    .pairedWith("centralized").inRound(round));
+        }
+        // centralized: its pairs, 2.2 in both rounds (not 6000 / 3000 nor 12000 / 5000); naimi-trehel: 3.0 and 4.0
+        assertTrue(line(BenchGoals.text(rows), "dlock contended / central-lock2, 1 thread")
+                .matches(".*2\\.20\\s+>= 2\\.0\\s+met\\s+centralized, round 1"), BenchGoals.text(rows));
+        rows.set(1, contended("dlock", "naimi-trehel", 3, 1, 5000, 0.99).inRound(1)); // 5000 / 3000, its round's
+        assertTrue(line(BenchGoals.text(rows), "dlock contended / central-lock2, 1 thread")
+                .matches(".*1\\.67\\s+>= 2\\.0\\s+NOT met\\s+naimi-trehel, round 1"), BenchGoals.text(rows));
+    }
+
+    /**
      * dlock's default configuration against each peer: a line per peer, judged on its worst workload and round, and
      * no such line in a run without peers.
      */
