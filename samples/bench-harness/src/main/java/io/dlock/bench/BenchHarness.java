@@ -196,6 +196,7 @@ public final class BenchHarness {
                 Timings t = timings[i];
                 long end = System.nanoTime() + slice;
                 long cpuAtStart = cpu.nanos();
+                HostCpu hostAtStart = HostCpu.now();
                 try {
                     while (t.count < MAX_SAMPLES) {
                         long started = System.nanoTime();
@@ -210,6 +211,7 @@ public final class BenchHarness {
                     }
                 } finally {
                     t.addCpu(cpuAtStart, cpu.nanos());
+                    t.host = t.host.plus(HostCpu.now().minus(hostAtStart));
                 }
             }
         }
@@ -221,12 +223,16 @@ public final class BenchHarness {
         return result;
     }
 
-    /** The timed calls of one operation of a latency run, in nanoseconds, and the CPU time of its slices. */
+    /**
+     * The timed calls of one operation of a latency run, in nanoseconds, the CPU time of its slices and the host's CPU
+     * time during them.
+     */
     private static final class Timings {
         private long[] samples = new long[1 << 12];
         private int count;
         private long cpuNanos;
         private boolean cpuUnknown;
+        private HostCpu host = HostCpu.ZERO;
 
         void addCpu(long fromNanos, long toNanos) {
             if (fromNanos < 0 || toNanos < 0) {
@@ -248,7 +254,7 @@ public final class BenchHarness {
             Arrays.sort(sorted);
             return new Measurement(count, percentileMicros(sorted, 0.50), percentileMicros(sorted, 0.99),
                     count / seconds, List.of(), Double.NaN, 0, failures,
-                    cpuUnknown ? Double.NaN : ProcessCpuClock.microsPerOp(0, cpuNanos, count));
+                    cpuUnknown ? Double.NaN : ProcessCpuClock.microsPerOp(0, cpuNanos, count), host.stolenShare());
         }
     }
 
@@ -353,12 +359,14 @@ public final class BenchHarness {
         Thread.sleep(millis(warmup));
         window.opened();
         long cpuAtStart = cpu.nanos();
+        HostCpu hostAtStart = HostCpu.now();
         long started = System.nanoTime();
         phase.set(1);
         Thread.sleep(millis(seconds));
         phase.set(2);
         long elapsed = System.nanoTime() - started;
         long cpuAtEnd = cpu.nanos();
+        HostCpu host = HostCpu.now().minus(hostAtStart);
         window.closed();
         for (Thread w : workers) {
             w.join(TimeUnit.SECONDS.toMillis(lockTimeout + 10));
@@ -380,7 +388,8 @@ public final class BenchHarness {
             maxRun = longestRun(sequence, length[0]);
         }
         return new Measurement(total, Double.NaN, Double.NaN, total / (elapsed / 1e9), perNodeList,
-                jain(perNodeCounts), maxRun, failures.get(), ProcessCpuClock.microsPerOp(cpuAtStart, cpuAtEnd, total));
+                jain(perNodeCounts), maxRun, failures.get(), ProcessCpuClock.microsPerOp(cpuAtStart, cpuAtEnd, total),
+                host.stolenShare());
     }
 
     /**

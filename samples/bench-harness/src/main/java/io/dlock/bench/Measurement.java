@@ -18,9 +18,12 @@ import java.util.List;
  *                  by default the whole JVM's (every thread: all nodes living in this JVM, the transport, JIT and
  *                  GC), plus its servers' for a system that has servers of its own; NaN if the clock does not
  *                  report it. In an interleaved latency run, the CPU time of this operation's own slices
+ * @param stolenShare the share of the host's CPU time in the measured window that the hypervisor gave to other guests
+ *                  ({@link HostCpu}), 0..1; NaN where the host does not report it. In an interleaved latency run, that
+ *                  of this operation's own slices
  */
 public record Measurement(long count, double p50Us, double p99Us, double opsPerSec, List<Long> perNode, double jain,
-                          long maxRun, long failures, double cpuUsPerOp) {
+                          long maxRun, long failures, double cpuUsPerOp, double stolenShare) {
 
     /** Copies {@code perNode}, so that the record is immutable. */
     public Measurement {

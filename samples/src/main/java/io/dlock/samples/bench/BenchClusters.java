@@ -176,7 +176,7 @@ final class BenchClusters {
         }
         rows.add(0, new BenchRow("dlock", transport, variant.name(), "uncontended", services.size(), 1, handoff,
                 m.count(), m.p50Us(), m.p99Us(), m.opsPerSec(), sent.perEntry(m.count()), Double.NaN, 0,
-                m.failures()).withCpu(m.cpuUsPerOp()).withFrames(sent.framesPerEntry(m.count())));
+                m.failures()).withHost(m).withFrames(sent.framesPerEntry(m.count())));
         return rows;
     }
 
@@ -191,6 +191,6 @@ final class BenchClusters {
         Measurement m = options.harness().contended(locks, perNode, sent);
         return new BenchRow("dlock", transport, variant.name(), "contended", services.size(), perNode, handoff,
                 m.count(), Double.NaN, Double.NaN, m.opsPerSec(), sent.perEntry(m.count()), m.jain(), m.maxRun(),
-                m.failures()).withCpu(m.cpuUsPerOp()).withFrames(sent.framesPerEntry(m.count()));
+                m.failures()).withHost(m).withFrames(sent.framesPerEntry(m.count()));
     }
 }

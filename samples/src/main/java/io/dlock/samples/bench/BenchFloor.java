@@ -153,7 +153,7 @@ final class BenchFloor implements AutoCloseable {
     /** A floor row of one measure. */
     static BenchRow row(String what, Measurement m, long failures) {
         return new BenchRow("jgroups", "jgroups", what, "floor", NODES, 1, 0, m.count(), m.p50Us(), m.p99Us(),
-                m.opsPerSec(), 2, Double.NaN, 0, failures).withCpu(m.cpuUsPerOp());
+                m.opsPerSec(), 2, Double.NaN, 0, failures).withHost(m);
     }
 
     @Override

@@ -96,7 +96,7 @@ final class BenchPerKey {
         return new BenchRow("dlock", transport, variant.name(), KIND, services.size(), perNode, handoff, m.count(),
                 Double.NaN, Double.NaN, m.opsPerSec(), sent.perEntry(m.count()), m.jain(), m.maxRun(), m.failures(),
                 new BenchRow.PerKey(keys, names, bytesPerName, liveEngines, sent.maxNodeShare(), sent.nodeJain()))
-                .withCpu(m.cpuUsPerOp());
+                .withHost(m);
     }
 
     /** For each entry, the lock of a uniformly random one of {@code keys} names on this node, marked as used. */

@@ -39,11 +39,13 @@ import java.util.regex.Pattern;
  *                   one event sends to one node leave in one); NaN if not measured
  * @param idle       what an idle row measured; {@link Idle#NONE} in other rows
  * @param round      the round of {@code --rounds} that measured it, from 1
+ * @param stolenShare the share of the host's CPU time in the measured window that the hypervisor gave to other
+ *                   guests ({@code Measurement.stolenShare}), 0..1; NaN if not measured
  */
 record BenchRow(String system, String transport, String algorithm, String kind, int nodes, int threads, int handoff,
                 long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
                 long maxRun, long failures, PerKey perKey, String pairedWith, double cpuUs, double framesPerEntry,
-                Idle idle, int round) {
+                Idle idle, int round, double stolenShare) {
 
     private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": (\"[^\"]*\"|[-0-9.eE]+|null)");
 
@@ -87,7 +89,7 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
              long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
              long maxRun, long failures) {
         this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
-                msgsPerEntry, jain, maxRun, failures, PerKey.NONE, "", Double.NaN, Double.NaN, Idle.NONE, 1);
+                msgsPerEntry, jain, maxRun, failures, PerKey.NONE, "", Double.NaN, Double.NaN, Idle.NONE, 1, Double.NaN);
     }
 
     /** A per-key row, or one that is not; paired with no algorithm, not idle. */
@@ -95,25 +97,40 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
              long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
              long maxRun, long failures, PerKey perKey) {
         this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
-                msgsPerEntry, jain, maxRun, failures, perKey, "", Double.NaN, Double.NaN, Idle.NONE, 1);
+                msgsPerEntry, jain, maxRun, failures, perKey, "", Double.NaN, Double.NaN, Idle.NONE, 1, Double.NaN);
     }
 
     /** This row, marked as measured with {@code other}'s run: interleaved with it, or right before or after it. */
     BenchRow pairedWith(String other) {
         return new BenchRow(system, transport, this.algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, other, cpuUs, framesPerEntry, idle, round);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, other, cpuUs, framesPerEntry, idle, round, stolenShare);
     }
 
     /** This row with the CPU time per operation {@code cpuUs} (NaN: not measured). */
     BenchRow withCpu(double cpuUs) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round, stolenShare);
+    }
+
+    /**
+     * This row with what the harness measured besides the operations: the CPU time per operation and the share of the
+     * host's CPU time stolen in the measured window.
+     */
+    BenchRow withHost(io.dlock.bench.Measurement m) {
+        return withCpu(m.cpuUsPerOp()).withStolen(m.stolenShare());
+    }
+
+    /** This row with the stolen share {@code stolenShare} of the host's CPU time (NaN: not measured). */
+    BenchRow withStolen(double stolenShare) {
+        return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round,
+                stolenShare);
     }
 
     /** This row with {@code framesPerEntry} transport messages per entry (NaN: not measured). */
     BenchRow withFrames(double framesPerEntry) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round, stolenShare);
     }
 
     /**
@@ -126,13 +143,13 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
             throw new IllegalArgumentException("rounds count from 1, got " + round);
         }
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round, stolenShare);
     }
 
     /** This row with the figures of an idle run. */
     BenchRow withIdle(Idle idle) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round, stolenShare);
     }
 
     /** This row as a one-line JSON object; an idle row ends with its two figures. */
@@ -142,12 +159,12 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                         + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": %s, \"jain\": %s, "
                         + "\"maxRun\": %d, \"failures\": %d, \"keys\": %d, \"names\": %d, \"bytesPerName\": %s, "
                         + "\"liveEngines\": %d, \"maxNodeShare\": %s, \"nodeMsgJain\": %s, \"pairedWith\": \"%s\", "
-                        + "\"cpuUs\": %s, \"framesPerEntry\": %s, \"round\": %d}",
+                        + "\"cpuUs\": %s, \"framesPerEntry\": %s, \"stolenShare\": %s, \"round\": %d}",
                 system, transport, algorithm, kind, nodes, threads, handoff, samples, Json.number(medianUs, 3),
                 Json.number(p99Us, 3), Json.number(opsPerSec, 3), Json.number(msgsPerEntry, 3), Json.number(jain, 3),
                 maxRun, failures, perKey.keys(), perKey.names(), Json.number(perKey.bytesPerName(), 1),
                 perKey.liveEngines(), Json.number(perKey.maxNodeShare(), 4), Json.number(perKey.nodeMsgJain(), 4),
-                pairedWith, Json.number(cpuUs, 2), Json.number(framesPerEntry, 3), round);
+                pairedWith, Json.number(cpuUs, 2), Json.number(framesPerEntry, 3), Json.number(stolenShare, 4), round);
         if (!kind.equals(BenchIdle.KIND)) {
             return json;
         }
@@ -159,7 +176,8 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
      * A row from one line of JSON (one object per line), if the line holds one. The per-key fields are optional
      * (the baselines do not print them): absent counts read as 0 (as NaN cast to a count does), so a line without
      * them is a row that is not a per-key one. {@code handoff} (a count), {@code pairedWith} and {@code cpuUs} are optional
-     * too (runs saved before they were written): absent, 0, empty and NaN; so are {@code framesPerEntry} (NaN), the
+     * too (runs saved before they were written): absent, 0, empty and NaN; so are {@code framesPerEntry} and
+     * {@code stolenShare} (NaN), the
      * idle figures, which only an idle row has, and {@code round} (1; the baselines jar does not print it either: the
      * bench sets it).
      */
@@ -180,7 +198,8 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                 (long) num(f, "names"), num(f, "bytesPerName"), (long) num(f, "liveEngines"), num(f, "maxNodeShare"),
                 num(f, "nodeMsgJain")),
                 f.getOrDefault("pairedWith", ""), num(f, "cpuUs"), num(f, "framesPerEntry"),
-                new Idle(num(f, "messagesPerSec"), num(f, "cpuCores")), f.containsKey("round") ? (int) num(f, "round") : 1));
+                new Idle(num(f, "messagesPerSec"), num(f, "cpuCores")), f.containsKey("round") ? (int) num(f, "round") : 1,
+                num(f, "stolenShare")));
     }
 
     private static double num(Map<String, String> f, String key) {

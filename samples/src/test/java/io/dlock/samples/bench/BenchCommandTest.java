@@ -178,9 +178,11 @@ class BenchCommandTest {
         assertEquals(BenchRow.PerKey.NONE, back.get().perKey());
         assertEquals("", back.get().pairedWith());
         BenchRow paired = BenchFloor.row(BenchFloor.UNICAST_RTT, new Measurement(10, 40, 50, 10,
-                List.of(), Double.NaN, 0, 0, 12.25), 0).pairedWith("lamport");
+                List.of(), Double.NaN, 0, 0, 12.25, 0.125), 0).pairedWith("lamport");
         assertEquals(paired, BenchRow.parse(paired.json()).orElseThrow());
         assertEquals(12.25, paired.cpuUs(), 1e-9);
+        assertEquals(0.125, paired.stolenShare(), 1e-9);
+        assertTrue(Double.isNaN(back.get().stolenShare()), "a row without the stolen share reads back as NaN");
         assertTrue(Double.isNaN(back.get().cpuUs()), "a row without CPU time reads back as NaN");
         assertTrue(Double.isNaN(back.get().framesPerEntry()), "a row without frames reads back as NaN");
         BenchRow framed = new BenchRow("dlock", "jgroups", "lamport", "contended", 3, 4, 0, 100, Double.NaN,
