@@ -1,6 +1,7 @@
 package io.dlock.baselines;
 
 import io.dlock.bench.BenchHarness;
+import io.dlock.bench.PeerProtocol;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -23,9 +24,6 @@ import java.util.Optional;
  * peer's run of the same workload right after it.
  */
 public final class Baselines {
-
-    /** The line a peer that cannot run here prints instead of its rows: this prefix, its name, ": ", why. */
-    public static final String SKIPPED = "# skipped ";
 
     /** The most unmeasured passes of {@code --warm-passes} (as {@code dlock bench} allows). */
     static final int MAX_WARM_PASSES = 5;
@@ -92,7 +90,7 @@ public final class Baselines {
         }
         Optional<String> unavailable = peer.get().unavailable();
         if (unavailable.isPresent()) {
-            System.out.println(SKIPPED + peer.get().name() + ": " + unavailable.get());
+            System.out.println(PeerProtocol.SKIPPED + peer.get().name() + ": " + unavailable.get());
             System.out.flush();
             System.exit(0);
         }

@@ -1,6 +1,7 @@
 package io.dlock.baselines;
 
 import io.dlock.bench.BenchHarness;
+import io.dlock.bench.PeerProtocol;
 import java.io.BufferedReader;
 import java.io.PrintStream;
 import java.util.Optional;
@@ -10,22 +11,12 @@ import java.util.Optional;
  * input, so that {@code dlock bench --baselines} can run each workload of dlock's right before the peer's same workload
  * (a pair measured seconds apart, not minutes, on a machine whose load changes from minute to minute).
  *
- * <p>The protocol, one line each way: once the cluster is up (and warmed, with {@code --warm-passes}), this prints
- * {@link #READY}. Then each command line gets exactly one answer line: a JSON row for {@code uncontended},
- * {@code contended T} or {@code per-key K T} (T threads per node, K names), each run on lock names of its own (the
- * n-th command's names start with {@code s<n>-}, so a workload asked twice does not find warm locks); or
- * {@link #REFUSED} and why for any other line. {@code quit}, or the end of the input, stops the cluster.
+ * <p>The protocol is {@link PeerProtocol}'s: once the cluster is up (and warmed, with {@code --warm-passes}), this
+ * prints {@link PeerProtocol#READY}; then each command line gets exactly one answer line, a JSON row or
+ * {@link PeerProtocol#REFUSED} and why. Each workload runs on lock names of its own (the n-th command's names start
+ * with {@code s<n>-}, so a workload asked twice does not find warm locks).
  */
 final class PeerServer {
-
-    /** The line printed once the cluster is up and ready for commands. */
-    static final String READY = "# ready";
-
-    /** The start of the answer to a command that is not one of the protocol's, followed by why. */
-    static final String REFUSED = "# refused ";
-
-    /** The command that stops the cluster. */
-    static final String QUIT = "quit";
 
     private final Peer peer;
     private final PeerCluster cluster;
@@ -40,16 +31,17 @@ final class PeerServer {
     }
 
     /**
-     * Prints {@link #READY}, then answers every command of {@code in} until {@code quit} or its end.
+     * Prints {@link PeerProtocol#READY}, then answers every command of {@code in} until {@link PeerProtocol#QUIT} or
+     * its end.
      *
      * @return whether every run was without failures
      */
     boolean serve(BufferedReader in, PrintStream out) throws Exception {
-        out.println(READY);
+        out.println(PeerProtocol.READY);
         out.flush();
         boolean clean = true;
         int served = 0;
-        for (String line = in.readLine(); line != null && !line.trim().equals(QUIT); line = in.readLine()) {
+        for (String line = in.readLine(); line != null && !line.trim().equals(PeerProtocol.QUIT); line = in.readLine()) {
             Optional<String> row;
             try {
                 row = answer(line.trim(), new PeerWorkloads(peer, cluster, harness, nodes, "s" + (++served) + "-"));
@@ -57,8 +49,8 @@ final class PeerServer {
                 row = Optional.empty();
             }
             if (row.isEmpty()) {
-                out.println(REFUSED + "'" + line + "': expected uncontended, contended T, per-key K T (T 1..64, "
-                        + "K >= 1) or " + QUIT);
+                out.println(PeerProtocol.REFUSED + "'" + line + "': expected " + PeerProtocol.UNCONTENDED
+                        + ", contended T, per-key K T (T 1..64, K >= 1) or " + PeerProtocol.QUIT);
             } else {
                 clean &= row.get().contains("\"failures\": 0,");
                 out.println(row.get());
@@ -71,7 +63,7 @@ final class PeerServer {
     /** The row of one command, or empty if the line is not a command of the protocol. */
     private static Optional<String> answer(String line, PeerWorkloads workloads) throws Exception {
         String[] w = line.split("\\s+");
-        if (w.length == 1 && w[0].equals("uncontended")) {
+        if (w.length == 1 && w[0].equals(PeerProtocol.UNCONTENDED)) {
             return Optional.of(workloads.uncontended());
         }
         if (w.length == 2 && w[0].equals("contended") && threads(w[1])) {

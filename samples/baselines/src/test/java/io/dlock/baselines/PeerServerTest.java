@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.bench.BenchHarness;
 import io.dlock.bench.NodeLock;
+import io.dlock.bench.PeerProtocol;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -75,7 +76,7 @@ class PeerServerTest {
     @Test
     void readyThenOneAnswerPerCommandUntilQuit() throws Exception {
         List<String> lines = serve("uncontended\ncontended 2\nper-key 5 1\nper-key 5\nquit\ncontended 1\n");
-        assertEquals(PeerServer.READY, lines.get(0));
+        assertEquals(PeerProtocol.READY, lines.get(0));
         assertEquals(5, lines.size(), "ready, then one line per command, none after quit: " + lines);
         assertTrue(lines.get(1).contains("\"kind\": \"uncontended\", \"nodes\": 3, \"threads\": 1,"), lines.get(1));
         assertTrue(lines.get(2).contains("\"kind\": \"contended\", \"nodes\": 3, \"threads\": 2,"), lines.get(2));
@@ -85,7 +86,7 @@ class PeerServerTest {
             assertTrue(row.startsWith("{\"system\": \"fake\", \"transport\": \"heap\"") && row.contains("\"failures\": 0,"),
                     row);
         }
-        assertTrue(lines.get(4).startsWith(PeerServer.REFUSED + "'per-key 5': expected uncontended"), lines.get(4));
+        assertTrue(lines.get(4).startsWith(PeerProtocol.REFUSED + "'per-key 5': expected uncontended"), lines.get(4));
     }
 
     @Test
@@ -98,8 +99,8 @@ class PeerServerTest {
     @Test
     void aBadNumberIsRefusedNotFatal() throws Exception {
         List<String> lines = serve("contended x\ncontended 0\ncontended 1\n");
-        assertTrue(lines.get(1).startsWith(PeerServer.REFUSED + "'contended x'"), lines.get(1));
-        assertTrue(lines.get(2).startsWith(PeerServer.REFUSED + "'contended 0'"), lines.get(2));
+        assertTrue(lines.get(1).startsWith(PeerProtocol.REFUSED + "'contended x'"), lines.get(1));
+        assertTrue(lines.get(2).startsWith(PeerProtocol.REFUSED + "'contended 0'"), lines.get(2));
         assertFalse(lines.get(3).startsWith("#"), lines.get(3));
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dlock.bench.BenchHarness;
 import io.dlock.bench.NodeLock;
+import io.dlock.bench.PeerProtocol;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -42,7 +43,7 @@ class PeersTest {
     void excludesAndReportsEveryWorkload(String name) throws Exception {
         Peer peer = Peers.named(name).orElseThrow();
         Optional<String> unavailable = peer.unavailable();
-        assumeTrue(unavailable.isEmpty(), () -> Baselines.SKIPPED + name + ": " + unavailable.orElseThrow());
+        assumeTrue(unavailable.isEmpty(), () -> PeerProtocol.SKIPPED + name + ": " + unavailable.orElseThrow());
         try (PeerCluster cluster = peer.start(NODES, freePortBlock(Peer.PORTS))) {
             int[] counter = new int[1];
             AtomicReference<Throwable> failure = new AtomicReference<>();

@@ -1,5 +1,6 @@
 package io.dlock.samples.bench;
 
+import io.dlock.bench.PeerProtocol;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,13 +18,10 @@ import java.util.concurrent.TimeUnit;
  * ({@code samples/baselines}, built with {@code -Pbaselines}) in a JVM of its own per peer and round, which keeps the
  * peer's cluster up at the smallest {@code --nodes} and runs one workload at a time when asked ({@link PeerSession}),
  * so that {@link BenchPairs} can run it right after dlock's run of the same workload. A peer whose server is not
- * installed prints one line, {@link #SKIPPED} and why, instead; those lines are kept (once each) for the report. The
+ * installed prints one line, {@link PeerProtocol#SKIPPED} and why, instead; those lines are kept (once each) for the report. The
  * peers' standard error goes to ours.
  */
 final class BenchBaselines {
-
-    /** The line a peer that cannot run prints instead of its rows (the jar's {@code Baselines.SKIPPED}). */
-    static final String SKIPPED = "# skipped ";
 
     /** The TCP ports reserved for each peer's run from its first (the jar's {@code Peer.PORTS}). */
     static final int PORTS_PER_PEER = 20;

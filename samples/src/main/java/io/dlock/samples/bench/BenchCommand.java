@@ -1,6 +1,7 @@
 package io.dlock.samples.bench;
 
 import io.dlock.MutexVariant;
+import io.dlock.bench.PeerProtocol;
 import io.dlock.samples.DlockCommand;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -119,7 +120,7 @@ public final class BenchCommand extends DlockCommand {
                         options.seconds, took, skipped)
                         + (options.mutexOptions().isEmpty() ? "" : "dlock.mutex options of every cluster: "
                         + options.mutexOptions() + "\n"));
-        skipped.forEach(s -> System.err.println(BenchBaselines.SKIPPED + s));
+        skipped.forEach(s -> System.err.println(PeerProtocol.SKIPPED + s));
         return rows.stream().anyMatch(r -> r.failures() > 0) ? 1 : 0;
     }
 

@@ -1,5 +1,6 @@
 package io.dlock.samples.bench;
 
+import io.dlock.bench.PeerProtocol;
 import java.util.Comparator;
 
 /**
@@ -32,12 +33,12 @@ record BenchWorkload(String kind, int threads, int keys) {
         };
     }
 
-    /** The baselines jar's command that runs it ({@code PeerServer}'s protocol, {@link PeerSession#run}). */
+    /** The baselines jar's command that runs it ({@link PeerProtocol}, {@link PeerSession#run}). */
     String command() {
         return switch (kind) {
-            case "uncontended" -> "uncontended";
-            case "contended" -> "contended " + threads;
-            default -> "per-key " + keys + " " + threads;
+            case "uncontended" -> PeerProtocol.UNCONTENDED;
+            case "contended" -> PeerProtocol.contended(threads);
+            default -> PeerProtocol.perKey(keys, threads);
         };
     }
 

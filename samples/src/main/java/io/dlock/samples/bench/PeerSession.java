@@ -1,5 +1,6 @@
 package io.dlock.samples.bench;
 
+import io.dlock.bench.PeerProtocol;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -15,16 +16,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * One peer's cluster kept up in the baselines jar's JVM ({@code --serve}), which runs one workload per request: how
  * {@code dlock bench --baselines} measures a peer's run right after dlock's run of the same workload. The protocol is
- * the jar's ({@code io.dlock.baselines.PeerServer}): the jar prints {@link #READY} once its cluster is up, then answers
- * each command line with one line, a JSON row or {@link #REFUSED} and why. Every wait is bounded.
+ * {@link PeerProtocol}'s: the jar prints {@link PeerProtocol#READY} once its cluster is up, then answers each command
+ * line with one line, a JSON row or {@link PeerProtocol#REFUSED} and why. Every wait is bounded.
  */
 final class PeerSession implements AutoCloseable {
-
-    /** The jar's line once its cluster is up ({@code PeerServer.READY}). */
-    static final String READY = "# ready";
-
-    /** The start of the jar's answer to a command it does not know ({@code PeerServer.REFUSED}). */
-    static final String REFUSED = "# refused ";
 
     /** Seconds the jar may take to start its cluster and run its unmeasured passes. */
     static final long START_SECONDS = 600;
@@ -52,7 +47,7 @@ final class PeerSession implements AutoCloseable {
      * Starts the jar on {@code command} (which ends in {@code --serve}) and waits until its cluster is up.
      *
      * @param answerSeconds how long one workload may take, from the command to the jar's answer
-     * @return the session, or the jar's skip line ({@link BenchBaselines#SKIPPED}, why) if the peer cannot run here
+     * @return the session, or the jar's skip line ({@link PeerProtocol#SKIPPED}, why) if the peer cannot run here
      * @throws IllegalStateException if the jar ends, or is not ready within {@link #START_SECONDS}, without a skip line
      */
     static Started start(String peer, List<String> command, long answerSeconds) throws IOException,
@@ -77,12 +72,12 @@ final class PeerSession implements AutoCloseable {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
             while (true) {
                 String line = session.next(deadline, "to start its cluster");
-                if (line.equals(READY)) {
+                if (line.equals(PeerProtocol.READY)) {
                     return new Started(Optional.of(session), Optional.empty());
                 }
-                if (line.startsWith(BenchBaselines.SKIPPED)) {
+                if (line.startsWith(PeerProtocol.SKIPPED)) {
                     session.close();
-                    return new Started(Optional.empty(), Optional.of(line.substring(BenchBaselines.SKIPPED.length())));
+                    return new Started(Optional.empty(), Optional.of(line.substring(PeerProtocol.SKIPPED.length())));
                 }
                 // anything else before READY (a library's banner on standard output) is not ours
             }
@@ -113,9 +108,9 @@ final class PeerSession implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(answerSeconds);
         while (true) {
             String line = next(deadline, "to run '" + command + "'");
-            if (line.startsWith(REFUSED)) {
+            if (line.startsWith(PeerProtocol.REFUSED)) {
                 throw new IllegalStateException("baseline " + peer + " refused a command: "
-                        + line.substring(REFUSED.length()));
+                        + line.substring(PeerProtocol.REFUSED.length()));
             }
             Optional<BenchRow> row = BenchRow.parse(line);
             if (row.isPresent()) {
@@ -135,7 +130,7 @@ final class PeerSession implements AutoCloseable {
             return;
         }
         try {
-            commands.write("quit\n");
+            commands.write(PeerProtocol.QUIT + "\n");
             commands.flush();
             commands.close();
         } catch (IOException e) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dlock.bench.PeerProtocol;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,7 +47,7 @@ class PeerSessionTest {
     @Test
     void aPeerThatCannotRunIsSkippedWithItsReason() throws Exception {
         PeerSession.Started started = PeerSession.start("etcd",
-                sh("echo '" + BenchBaselines.SKIPPED + "etcd: not on the PATH; apt-get install etcd-server'"), 10);
+                sh("echo '" + PeerProtocol.SKIPPED + "etcd: not on the PATH; apt-get install etcd-server'"), 10);
         assertTrue(started.session().isEmpty());
         assertEquals("etcd: not on the PATH; apt-get install etcd-server", started.skipped().orElseThrow());
     }
