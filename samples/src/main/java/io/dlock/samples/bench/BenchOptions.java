@@ -160,8 +160,8 @@ final class BenchOptions {
     static final int MAX_ROUNDS = 20;
 
     @Option(names = "--rounds", defaultValue = "1",
-            description = "run everything this many times, round by round (a round: dlock's runs, then each peer's "
-                    + "with --baselines), so that dlock and the peers are measured in the same minutes; 1-"
+            description = "run everything this many times, round by round (a round: dlock's runs, then with "
+                    + "--baselines each peer's runs, each right after a run of dlock's on the same workload); 1-"
                     + MAX_ROUNDS + " (default ${DEFAULT-VALUE})")
     int rounds;
 
