@@ -66,10 +66,10 @@ final class PeerServer {
         if (w.length == 1 && w[0].equals(PeerProtocol.UNCONTENDED)) {
             return Optional.of(workloads.uncontended());
         }
-        if (w.length == 2 && w[0].equals("contended") && threads(w[1])) {
+        if (w.length == 2 && w[0].equals(PeerProtocol.CONTENDED) && threads(w[1])) {
             return Optional.of(workloads.contended(Integer.parseInt(w[1])));
         }
-        if (w.length == 3 && w[0].equals("per-key") && Integer.parseInt(w[1]) >= 1 && threads(w[2])) {
+        if (w.length == 3 && w[0].equals(PeerProtocol.PER_KEY) && Integer.parseInt(w[1]) >= 1 && threads(w[2])) {
             return Optional.of(workloads.perKey(Integer.parseInt(w[1]), Integer.parseInt(w[2])));
         }
         return Optional.empty();

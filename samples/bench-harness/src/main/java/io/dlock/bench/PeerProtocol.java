@@ -30,19 +30,25 @@ public final class PeerProtocol {
     /** The command that stops the cluster. */
     public static final String QUIT = "quit";
 
-    /** The command of the uncontended workload; {@code contended T} and {@code per-key K T} take numbers. */
+    /** The command of the uncontended workload. */
     public static final String UNCONTENDED = "uncontended";
+
+    /** The first word of the contended workload's command, {@link #contended}. */
+    public static final String CONTENDED = "contended";
+
+    /** The first word of the per-key workload's command, {@link #perKey}. */
+    public static final String PER_KEY = "per-key";
 
     private PeerProtocol() {
     }
 
     /** The command of the contended workload with {@code threads} threads per node. */
     public static String contended(int threads) {
-        return "contended " + threads;
+        return CONTENDED + " " + threads;
     }
 
     /** The command of the per-key workload: {@code threads} threads per node, each entry one of {@code keys} names. */
     public static String perKey(int keys, int threads) {
-        return "per-key " + keys + " " + threads;
+        return PER_KEY + " " + keys + " " + threads;
     }
 }

@@ -1,17 +1,12 @@
 package io.dlock.samples.bench;
 
 import io.dlock.bench.PeerProtocol;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The peers of {@code dlock bench --baselines}, the locks users would pick instead of dlock: runs the baselines jar
@@ -43,8 +38,8 @@ final class BenchBaselines {
      * @throws picocli.CommandLine.ParameterException for a peer of {@code --peers} the jar does not have
      */
     static BenchBaselines of(BenchOptions options, BenchPorts ports) throws IOException, InterruptedException {
-        List<String> known = output(options, List.of("--list"), "--list").stream().map(String::trim)
-                .filter(l -> !l.isEmpty()).toList();
+        List<String> known = JarLines.all(JarLines.javaJar(options.baselinesJar.toString(), List.of("--list")),
+                        "--list", 600).stream().map(String::trim).filter(l -> !l.isEmpty()).toList();
         if (known.isEmpty()) {
             throw new IllegalStateException(options.baselinesJar + " --list named no peer; rebuild it with "
                     + "mvn -B -Pbaselines -pl samples/baselines -am package");
@@ -64,10 +59,9 @@ final class BenchBaselines {
      * @return the session; empty if the peer's server is not installed (it is then among {@link #skipped()})
      */
     Optional<PeerSession> open(String peer) throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-jar", options.baselinesJar.toString()));
-        cmd.addAll(arguments(peer));
-        cmd.add("--serve");
+        List<String> args = new ArrayList<>(arguments(peer));
+        args.add("--serve");
+        List<String> cmd = JarLines.javaJar(options.baselinesJar.toString(), args);
         // one workload: its warm-up and measured window, a lock that times out, the cluster's own pauses
         long answer = (long) Math.ceil(options.warmup + options.seconds) + options.lockTimeout + 60;
         PeerSession.Started started = PeerSession.start(peer, cmd, answer);
@@ -91,38 +85,5 @@ final class BenchBaselines {
             args.addAll(List.of("--per-key", String.join(",", options.perKeys().stream().map(String::valueOf).toList())));
         }
         return args;
-    }
-
-    /** The standard output lines of the jar run with {@code args} in a JVM of its own. */
-    private static List<String> output(BenchOptions options, List<String> args, String what)
-            throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-jar", options.baselinesJar.toString()));
-        cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        List<String> lines = new ArrayList<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    synchronized (lines) {
-                        lines.add(line);
-                    }
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
-        });
-        reader.start();
-        try {
-            if (!p.waitFor(600, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("baseline " + what + " did not finish within 600 s");
-            }
-            reader.join(10_000);
-        } finally {
-            p.destroyForcibly();
-        }
-        synchronized (lines) {
-            return new ArrayList<>(lines);
-        }
     }
 }

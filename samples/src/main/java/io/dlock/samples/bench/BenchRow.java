@@ -1,5 +1,6 @@
 package io.dlock.samples.bench;
 
+import io.dlock.bench.Measurement;
 import io.dlock.samples.Json;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -116,7 +117,7 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
      * This row with what the harness measured besides the operations: the CPU time per operation and the share of the
      * host's CPU time stolen in the measured window.
      */
-    BenchRow withHost(io.dlock.bench.Measurement m) {
+    BenchRow withHost(Measurement m) {
         return withCpu(m.cpuUsPerOp()).withStolen(m.stolenShare());
     }
 

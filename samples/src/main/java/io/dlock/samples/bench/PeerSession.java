@@ -1,16 +1,12 @@
 package io.dlock.samples.bench;
 
 import io.dlock.bench.PeerProtocol;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,22 +20,17 @@ final class PeerSession implements AutoCloseable {
     /** Seconds the jar may take to start its cluster and run its unmeasured passes. */
     static final long START_SECONDS = 600;
 
-    /** The end of the jar's output, in the queue of its lines. */
-    private static final String END = "\u0000end";
-
     private final String peer;
-    private final Process process;
+    private final JarLines jar;
     private final Writer commands;
-    private final BlockingQueue<String> lines;
     private final long answerSeconds;
     /** Whether the jar ended or fell silent: it is not asked to quit, only killed. */
     private boolean broken;
 
-    private PeerSession(String peer, Process process, BlockingQueue<String> lines, long answerSeconds) {
+    private PeerSession(String peer, JarLines jar, long answerSeconds) {
         this.peer = peer;
-        this.process = process;
-        this.commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        this.lines = lines;
+        this.jar = jar;
+        this.commands = new OutputStreamWriter(jar.process().getOutputStream(), StandardCharsets.UTF_8);
         this.answerSeconds = answerSeconds;
     }
 
@@ -52,22 +43,7 @@ final class PeerSession implements AutoCloseable {
      */
     static Started start(String peer, List<String> command, long answerSeconds) throws IOException,
             InterruptedException {
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = r.readLine(); line != null; line = r.readLine()) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                // the process ended: END follows
-            } finally {
-                lines.add(END);
-            }
-        }, "bench-peer-" + peer);
-        reader.setDaemon(true);
-        reader.start();
-        PeerSession session = new PeerSession(peer, p, lines, answerSeconds);
+        PeerSession session = new PeerSession(peer, JarLines.start(command, peer), answerSeconds);
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
             while (true) {
@@ -125,6 +101,7 @@ final class PeerSession implements AutoCloseable {
      */
     @Override
     public void close() throws InterruptedException {
+        Process process = jar.process();
         if (broken) {
             process.destroyForcibly();
             return;
@@ -144,8 +121,8 @@ final class PeerSession implements AutoCloseable {
     }
 
     private String next(long deadline, String what) throws InterruptedException {
-        String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        if (line == null || line.equals(END)) {
+        String line = jar.next(deadline);
+        if (line == null || line == JarLines.END) {
             broken = true;
             throw new IllegalStateException("baseline " + peer + (line == null ? " took too long " + what
                     : " ended while it was asked " + what) + " (its standard error is above)");
