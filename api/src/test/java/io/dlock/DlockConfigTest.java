@@ -39,6 +39,7 @@ class DlockConfigTest {
         assertEquals(Duration.ofMillis(DlockConfig.DEFAULT_TRY_TIMEOUT_MS), c.tryTimeout());
         assertEquals(Duration.ofMillis(DlockConfig.DEFAULT_LEASE_MS), c.lease());
         assertEquals(DlockConfig.DEFAULT_LOCAL_HANDOFF, c.localHandoff());
+        assertEquals(Duration.ofNanos(1000L * DlockConfig.DEFAULT_GRANT_SPIN_US), c.grantSpin());
         assertEquals(Duration.ofMillis(DlockConfig.DEFAULT_IDLE_EXPIRY_MS), c.idleExpiry());
         assertEquals(DlockConfig.DEFAULT_MAX_LIVE, c.maxLiveLocks());
         assertEquals(DlockConfig.DEFAULT_METRICS_JMX, c.metricsJmx());
@@ -48,6 +49,7 @@ class DlockConfigTest {
         assertEquals(1000, DlockConfig.DEFAULT_LEASE_MS);
         assertEquals(60_000, DlockConfig.DEFAULT_IDLE_EXPIRY_MS);
         assertEquals(100_000, DlockConfig.DEFAULT_MAX_LIVE);
+        assertEquals(0, DlockConfig.DEFAULT_GRANT_SPIN_US);
     }
 
     /** The MIN_* and MAX_* constants are the bounds the validation applies: each is accepted, one beyond is not. */
@@ -60,6 +62,7 @@ class DlockConfigTest {
                         Integer.toString(DlockConfig.MAX_IDLE_EXPIRY_MS)},
                 {DlockConfig.MAX_LIVE, Integer.toString(DlockConfig.MIN_MAX_LIVE), Integer.toString(DlockConfig.MAX_MAX_LIVE)},
                 {DlockConfig.LOCAL_HANDOFF, "0", Integer.toString(DlockConfig.MAX_LOCAL_HANDOFF)},
+                {DlockConfig.GRANT_SPIN_US, "0", Integer.toString(DlockConfig.MAX_GRANT_SPIN_US)},
         };
         for (String[] k : keyMinMax) {
             DlockConfig.builder().set(k[0], k[1]).build();
@@ -116,6 +119,17 @@ class DlockConfigTest {
             assertTrue(e.getMessage().contains("dlock.lock.local-handoff=" + bad), e.getMessage());
             assertTrue(e.getMessage().contains("0 to 1000"), e.getMessage());
         }
+    }
+
+    /** dlock.lock.grant-spin-us: whole microseconds through the builder, 0 parks at once; a negative one is refused by name. */
+    @Test
+    void grantSpin() {
+        assertEquals(Duration.ofNanos(250_000), DlockConfig.builder().grantSpin(Duration.ofNanos(250_999)).build().grantSpin());
+        assertEquals(Duration.ZERO, DlockConfig.builder().grantSpin(Duration.ZERO).build().grantSpin());
+        DlockConfigException e = assertThrows(DlockConfigException.class,
+                () -> DlockConfig.builder().grantSpin(Duration.ofMillis(-1)).build());
+        assertTrue(e.getMessage().contains("dlock.lock.grant-spin-us=-1000"), e.getMessage());
+        assertTrue(e.getMessage().contains("0 to 10000"), e.getMessage());
     }
 
     /** dlock.cluster.size: unset by default; 1 to 10000; a bad value names the key, the value and the range. */

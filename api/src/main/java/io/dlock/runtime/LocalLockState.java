@@ -132,7 +132,11 @@ final class LocalLockState {
             + " for longer than " + DlockConfig.LEASE_MS + ")";
     private static final String LEASE_EXPIRED = "when its lease ran out before it was released";
 
-    private Phase phase = Phase.IDLE;
+    /**
+     * Guarded by the mutex; volatile only so that a thread spinning for its grant ({@link GrantSpin}) sees it change
+     * without taking the mutex.
+     */
+    private volatile Phase phase = Phase.IDLE;
     /** The holder: a {@link Thread} or a {@link RuntimeHold}; null if none (see the class comment). */
     private Object owner;
     private int holds;
@@ -156,6 +160,8 @@ final class LocalLockState {
     /** Where asynchronous acquisitions are completed (never under the mutex, never on the event loop), and leases
      * timed. */
     private final HoldExecutors executors;
+    /** How the thread that asked the cluster waits for its grant before it parks. */
+    private final GrantSpin grantSpin;
 
     /**
      * A waiter: a thread and the condition it sleeps on (one per waiter, so a wake-up reaches only the head), or
@@ -283,7 +289,7 @@ final class LocalLockState {
                    Runnable issueLocalTry, int maxHandoffs, LeaseCheck lease, Consumer<LostHold> holdLapsed,
                    HoldExecutors executors) {
         this(lockName, new RunnableSide(issueRequest, issueRelease, issueReleaseAndRequest, issueLocalTry, holdLapsed),
-                issueLocalTry != null, maxHandoffs, lease, executors);
+                issueLocalTry != null, maxHandoffs, lease, executors, GrantSpin.NEVER);
     }
 
     /**
@@ -294,9 +300,10 @@ final class LocalLockState {
      * @param lease       the node's epoch lease: a grant is taken only while it lets the node act, and a hold it
      *                    cannot vouch for any more is lost (and {@link Distributed#holdLapsed told})
      * @param executors   completes asynchronous acquisitions, times leases
+     * @param grantSpin   how a thread that asked the cluster waits for its grant before it parks
      */
     LocalLockState(String lockName, Distributed distributed, boolean localTry, int maxHandoffs, LeaseCheck lease,
-                   HoldExecutors executors) {
+                   HoldExecutors executors, GrantSpin grantSpin) {
         if (maxHandoffs < 0) {
             throw new IllegalArgumentException("maxHandoffs must be >= 0, got " + maxHandoffs);
         }
@@ -306,6 +313,7 @@ final class LocalLockState {
         this.maxHandoffs = maxHandoffs;
         this.lease = lease;
         this.executors = executors;
+        this.grantSpin = grantSpin;
     }
 
     /** The lock's distributed side, as this state asks it: every call queues an event and never blocks. */
@@ -434,7 +442,13 @@ final class LocalLockState {
                             continue; // the request may have run here and been granted at once (a token held here)
                         }
                     }
-                    asked = false;
+                    if (asked) {
+                        asked = false;
+                        if (phase == Phase.REQUESTED && grantSpin.spins()) {
+                            spinForGrant(deadline);
+                            continue; // the mutex was let go: look again before parking, or a grant's signal is lost
+                        }
+                    }
                     if (timeoutNanos < 0) {
                         if (interruptible) {
                             waiter.wakeUp.await();
@@ -460,6 +474,25 @@ final class LocalLockState {
                 Thread.yield();
             }
         }
+    }
+
+    /**
+     * The head waiter has just asked the cluster: spins for the grant with the mutex let go (so that the grant can
+     * be made), see {@link GrantSpin}. Called with the mutex held, which it holds again on return; the caller must
+     * then look at the state again before it parks: a grant made meanwhile signalled nobody.
+     */
+    private void spinForGrant(long deadline) {
+        mutex.unlock();
+        try {
+            grantSpin.spinWhile(this::requestOutstanding, deadline);
+        } finally {
+            mutex.lock();
+        }
+    }
+
+    /** Whether the request is still unanswered; read without the mutex by a spinning thread. */
+    private boolean requestOutstanding() {
+        return phase == Phase.REQUESTED;
     }
 
     /**

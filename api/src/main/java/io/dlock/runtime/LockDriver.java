@@ -171,7 +171,7 @@ final class LockDriver<M extends ProtocolMessage> extends SerialExecutor {
 
     private LocalLockState makeLocal() {
         LocalLockState made = new LocalLockState(name, new LocalSide(), true, node.localHandoff(), node.lease(),
-                node.holdExecutors());
+                node.holdExecutors(), node.grantSpin());
         if (!LOCAL.compareAndSet(this, null, made)) {
             return local; // another thread was first
         }

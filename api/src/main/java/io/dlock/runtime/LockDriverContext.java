@@ -28,6 +28,8 @@ import java.util.function.LongSupplier;
  *                      they outlive the lock's driver)
  * @param facades       makes what {@code LockService.lock(name)} returns, by name
  * @param holdExecutors the node's threads that local holds borrow (completions, lease timers)
+ * @param grantSpin     how a thread that asked the cluster waits for its grant before it parks
+ *                      ({@code dlock.lock.grant-spin-us})
  * @param <M>           the algorithm's message type
  */
 record LockDriverContext<M extends ProtocolMessage>(MutexProtocolDefinition<M> definition, LockWireFormat<M> wire,
@@ -37,14 +39,14 @@ record LockDriverContext<M extends ProtocolMessage>(MutexProtocolDefinition<M> d
                                                      LeaseCheck lease, LongSupplier fencingFloor,
                                                      Consumer<OwnershipLoss> ownershipLost,
                                                      Function<String, RuntimeLock> facades,
-                                                     HoldExecutors holdExecutors) {
+                                                     HoldExecutors holdExecutors, GrantSpin grantSpin) {
 
     /** The context of {@code definition}'s locks, with the wire format its name and codec make. */
     LockDriverContext(MutexProtocolDefinition<M> definition, ProtocolOptions options, Transport transport, Executor pool,
                       ScheduledExecutorService timers, int localHandoff, LeaseCheck lease, LongSupplier fencingFloor,
                       Consumer<OwnershipLoss> ownershipLost, Function<String, RuntimeLock> facades,
-                      HoldExecutors holdExecutors) {
+                      HoldExecutors holdExecutors, GrantSpin grantSpin) {
         this(definition, new LockWireFormat<>(definition.name(), definition.codec()), options, transport, pool, timers,
-                localHandoff, lease, fencingFloor, ownershipLost, facades, holdExecutors);
+                localHandoff, lease, fencingFloor, ownershipLost, facades, holdExecutors, grantSpin);
     }
 }

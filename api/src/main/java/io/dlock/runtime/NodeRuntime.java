@@ -157,7 +157,7 @@ public final class NodeRuntime implements LockService {
                 loss -> tellOwnershipLoss(loss.lockName(), loss),
                 name -> new RuntimeLock(name, driverSource, config.mutex().configName(),
                         config.tryTimeout().toNanos()),
-                new HoldExecutors(notifier, timers, pool));
+                new HoldExecutors(notifier, timers, pool), new GrantSpin(config.grantSpin()));
         this.jmx = config.metricsJmx() ? new JmxRegistrations(cluster, transport::self) : null;
         this.lockMetrics = new NodeLockMetrics(config.mutex().configName(), transport::self);
         this.drivers = new LockRegistry(config.idleExpiry(), config.maxLiveLocks(), timers, this::newLockDriver);

@@ -38,13 +38,16 @@ final class BenchClusters {
     }
 
     /**
-     * The configuration of a fresh cluster (its own name, the {@code --mutex-option}s; on JGroups 127.0.0.1, the
-     * {@code --stack} and a port block of its own); set the node id per node.
+     * The configuration of a fresh cluster (its own name, the {@code --mutex-option}s and {@code --grant-spin-us}; on
+     * JGroups 127.0.0.1, the {@code --stack} and a port block of its own); set the node id per node.
      */
     DlockConfig.Builder config(String transport, MutexVariant variant, int n, int handoff) {
         DlockConfig.Builder b = DlockConfig.builder().transport(transport).set(DlockConfig.MUTEX, variant.name())
                 .localHandoff(handoff).cluster("bench-" + UUID.randomUUID());
         options.mutexOptions().forEach(b::mutexOption);
+        if (options.grantSpinUs != null) {
+            b.set(DlockConfig.GRANT_SPIN_US, Integer.toString(options.grantSpinUs));
+        }
         if (transport.equals("jgroups")) {
             b.set(JGroupsTransportFactory.STACK, options.stack).set(JGroupsTransportFactory.BIND_ADDR, "127.0.0.1")
                     .set(JGroupsTransportFactory.PORT, Integer.toString(ports.reserve(n + 4)))

@@ -1,5 +1,6 @@
 package io.dlock.samples.bench;
 
+import io.dlock.DlockConfig;
 import io.dlock.MutexVariant;
 import io.dlock.bench.PeerProtocol;
 import io.dlock.samples.DlockCommand;
@@ -119,7 +120,9 @@ public final class BenchCommand extends DlockCommand {
                 : BenchReport.text(rows, options.stack, options.idle ? 0 : options.warmPasses, options.warmup,
                         options.seconds, took, skipped)
                         + (options.mutexOptions().isEmpty() ? "" : "dlock.mutex options of every cluster: "
-                        + options.mutexOptions() + "\n"));
+                        + options.mutexOptions() + "\n")
+                        + (options.grantSpinUs == null ? "" : DlockConfig.GRANT_SPIN_US + " of every dlock cluster: "
+                        + options.grantSpinUs + "\n"));
         skipped.forEach(s -> System.err.println(PeerProtocol.SKIPPED + s));
         return rows.stream().anyMatch(r -> r.failures() > 0) ? 1 : 0;
     }

@@ -129,6 +129,12 @@ final class BenchOptions {
                     + "repeatable; every chosen algorithm must declare it (default: none)")
     List<MutexOption> mutexOptions;
 
+    @Option(names = "--grant-spin-us", paramLabel = "US",
+            description = "dlock.lock.grant-spin-us of every dlock cluster: how long a thread that asked for a lock "
+                    + "spins for its grant before it parks, 0 (park at once) to " + DlockConfig.MAX_GRANT_SPIN_US
+                    + " (default: dlock's, " + DlockConfig.DEFAULT_GRANT_SPIN_US + ")")
+    Integer grantSpinUs;
+
     @Option(names = "--idle-expiry-ms", defaultValue = "1000", paramLabel = "MS",
             description = "dlock.lock.idle-expiry-ms of the per-key clusters, at least 100 (default ${DEFAULT-VALUE})")
     long idleExpiryMs;
@@ -195,6 +201,9 @@ final class BenchOptions {
             throw Cli.invalid(mixee, "--peers", String.join(",", peers) + " given without --baselines, which runs them");
         }
         Cli.checkWithin(mixee, "--port", port, 1024, 60_000);
+        if (grantSpinUs != null) {
+            Cli.checkWithin(mixee, "--grant-spin-us", grantSpinUs, 0, DlockConfig.MAX_GRANT_SPIN_US);
+        }
         if (!STACK_NAMES.contains(stack) && !(stack.endsWith(".xml") && Files.isRegularFile(Path.of(stack)))) {
             throw Cli.invalid(mixee, "--stack", stack + " is neither " + String.join(" nor ", STACK_NAMES)
                     + " nor a stack file ending in .xml");
