@@ -18,8 +18,8 @@ import java.util.function.BooleanSupplier;
  * processors to spare.
  *
  * <p><b>Bounded.</b> At most {@code slots} threads of the JVM spin at once, over all its nodes and locks
- * (by default one fewer than its processors: one processor is always left to the threads that do the work); a thread
- * that finds no free slot parks at once. A spin ends at the window, at the caller's deadline, at an interrupt, or as
+ * (by default one fewer than its processors, so spinners alone never fill them all); a thread that finds no free slot
+ * parks at once. A spin ends at the window, at the caller's deadline, at an interrupt, or as
  * soon as the thread is no longer waiting for the grant. A window of zero never spins.
  *
  * <p>Thread-safe; one per node ({@code dlock.lock.grant-spin-us}).
@@ -31,7 +31,7 @@ final class GrantSpin {
 
     /** Threads of this JVM spinning now, over all its nodes (processors are the JVM's, not a node's). */
     private static final AtomicInteger SPINNING = new AtomicInteger();
-    /** One fewer than the JVM's processors: one is always left to the threads that do the work. */
+    /** One fewer than the JVM's processors: spinners alone never fill them all. */
     private static final int SLOTS = Runtime.getRuntime().availableProcessors() - 1;
 
     private final long windowNanos;
