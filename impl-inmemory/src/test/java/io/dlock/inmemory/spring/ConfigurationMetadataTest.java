@@ -39,7 +39,7 @@ class ConfigurationMetadataTest {
     @Test
     void defaultsAreDlockConfigDefaults() {
         DlockConfig defaults = DlockConfig.builder().build();
-        Map<String, Object> expected = Map.of(
+        Map<String, Object> expected = new HashMap<>(Map.of(
                 DlockConfig.MUTEX, defaults.mutex().configName(),
                 DlockConfig.ELECTION, defaults.election().configName(),
                 DlockConfig.TRANSPORT, defaults.transport(),
@@ -49,7 +49,8 @@ class ConfigurationMetadataTest {
                 DlockConfig.LOCAL_HANDOFF, (long) defaults.localHandoff(),
                 DlockConfig.IDLE_EXPIRY_MS, defaults.idleExpiry().toMillis(),
                 DlockConfig.MAX_LIVE, (long) defaults.maxLiveLocks(),
-                DlockConfig.METRICS_JMX, defaults.metricsJmx());
+                DlockConfig.METRICS_JMX, defaults.metricsJmx()));
+        expected.put(DlockConfig.GRANT_SPIN_US, defaults.grantSpin().toNanos() / 1000);
         Map<String, JsonNode> properties = properties();
         expected.forEach((key, value) -> {
             JsonNode documented = properties.get(key).get("defaultValue");
