@@ -76,6 +76,19 @@ class BenchCommandTest {
         assertEquals(Map.of("idle-pause-ms", "10", "token-ack-ms", "500"), config.mutexOptions());
     }
 
+    /** {@code --grant-spin-us} reaches every dlock cluster's configuration; without it, dlock's default stands. */
+    @Test
+    void grantSpin_configuresTheClusters() {
+        BenchOptions o = parse("--grant-spin-us", "100");
+        DlockConfig config = new BenchClusters(o, new BenchPorts(o.port)).config("inmemory",
+                MutexVariantConverter.of(MutexAlgorithm.CENTRALIZED), 3, 0).nodeId(1).build();
+        assertEquals(java.time.Duration.ofNanos(100_000), config.grantSpin());
+        BenchOptions none = parse();
+        DlockConfig byDefault = new BenchClusters(none, new BenchPorts(none.port)).config("inmemory",
+                MutexVariantConverter.of(MutexAlgorithm.CENTRALIZED), 3, 0).nodeId(1).build();
+        assertEquals(DlockConfig.builder().build().grantSpin(), byDefault.grantSpin());
+    }
+
     /**
      * {@code --stack} takes a stack file (a variant of the default stack, to compare stacks): the JGroups clusters and
      * the floor are configured with it, and the text output names it where it names the default stack otherwise.
@@ -139,6 +152,8 @@ class BenchCommandTest {
         "--per-key 0|--per-key|0 is outside 1..10000000",
         "--per-key 10,10000001|--per-key|10000001 is outside 1..10000000",
         "--idle-expiry-ms 99|--idle-expiry-ms|99 is outside 100..86400000",
+        "--grant-spin-us 10001|--grant-spin-us|10001 is outside 0..10000",
+        "--grant-spin-us -1|--grant-spin-us|-1 is outside 0..10000",
         "--format xml|--format|'xml' is not a format; allowed: text, table, json",
         "--algorithms centralized,nope|--algorithms|dlock.mutex=nope is not a known algorithm; allowed: centralized",
         "--baselines --baselines-jar /nonexistent/baselines.jar|--baselines-jar|no jar at /nonexistent/baselines.jar",
