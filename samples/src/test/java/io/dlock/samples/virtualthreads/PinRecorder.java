@@ -34,14 +34,14 @@ final class PinRecorder implements AutoCloseable {
     /**
      * Stops recording, writes the recording to {@code file} and returns one line per pin: the blocking
      * operation, why the thread was pinned (JDK 24+), the virtual thread, and its stack, innermost first. Pins
-     * inside the JDK's class loading are left out ({@link #inClassLoading}).
+     * inside the JDK's class loading and call-site linking are left out ({@link #inJdkLinking}).
      */
     List<String> stopAndRead(Path file) throws IOException {
         recording.stop();
         recording.dump(file);
         List<String> pins = new ArrayList<>();
         for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
-            if (event.getEventType().getName().equals(PINNED) && !inClassLoading(event)) {
+            if (event.getEventType().getName().equals(PINNED) && !inJdkLinking(event)) {
                 pins.add(describe(event));
             }
         }
@@ -49,16 +49,21 @@ final class PinRecorder implements AutoCloseable {
     }
 
     /**
-     * Whether the pin happened inside the JDK's class loading: a virtual thread that contends for a class
-     * loader's lock cannot unmount there (JDK 24+ records it as "Contended monitor enter", "Freeze or preempt
-     * failed"). It depends only on which thread loads a class first, never on dlock, so it is not counted.
+     * Whether the pin happened inside the JDK's class loading or its linking of a call site (the first run of a
+     * lambda or string concatenation): a virtual thread that contends there for a monitor of the JDK's (a class
+     * loader's lock; the reference queue of {@code java.lang.invoke}'s caches) cannot unmount, and JDK 24+ records it
+     * as "Contended monitor enter", "Freeze or preempt failed". It depends only on which thread loads a class or
+     * links a call site first, never on dlock, so it is not counted.
      */
-    private static boolean inClassLoading(RecordedEvent event) {
+    private static boolean inJdkLinking(RecordedEvent event) {
         if (event.getStackTrace() == null || event.getStackTrace().getFrames().isEmpty()) {
             return false;
         }
-        String top = event.getStackTrace().getFrames().get(0).getMethod().getType().getName();
-        return top.startsWith("jdk.internal.loader.") || top.equals("java.lang.ClassLoader");
+        List<RecordedFrame> frames = event.getStackTrace().getFrames();
+        String top = frames.get(0).getMethod().getType().getName();
+        return top.startsWith("jdk.internal.loader.") || top.equals("java.lang.ClassLoader")
+                || frames.stream().anyMatch(f -> f.getMethod().getType().getName()
+                        .equals("java.lang.invoke.MethodHandleNatives") && f.getMethod().getName().startsWith("link"));
     }
 
     private static String describe(RecordedEvent event) {
