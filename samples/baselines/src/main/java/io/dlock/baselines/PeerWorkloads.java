@@ -106,10 +106,11 @@ final class PeerWorkloads {
         return String.format(Locale.ROOT, "{\"system\": \"%s\", \"transport\": \"%s\", \"algorithm\": \"%s\", "
                         + "\"kind\": \"%s\", \"nodes\": %d, \"threads\": %d, \"handoff\": 0, \"samples\": %d, "
                         + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": null, \"jain\": %s, "
-                        + "\"maxRun\": %d, \"failures\": %d, \"keys\": %d, \"cpuUs\": %s, \"stolenShare\": %s}",
+                        + "\"maxRun\": %d, \"failures\": %d, \"keys\": %d, \"cpuUs\": %s, \"stolenShare\": %s, "
+                        + "\"unlockUs\": %s}",
                 peer.name(), peer.transport(), peer.algorithm(), kind, nodes, threads, m.count(), num(m.p50Us()),
                 num(m.p99Us()), num(m.opsPerSec()), num(m.jain()), m.maxRun(), m.failures(), keys,
-                num(m.cpuUsPerOp()), num(m.stolenShare()));
+                num(m.cpuUsPerOp()), num(m.stolenShare()), num(m.unlockP50Us()));
     }
 
     private static String num(double v) {

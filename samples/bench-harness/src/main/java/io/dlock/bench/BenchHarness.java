@@ -55,6 +55,16 @@ public final class BenchHarness {
         boolean run() throws Exception;
     }
 
+    /**
+     * An operation of two legs, whose second leg a latency run also times on its own: the unlock of a lock+unlock
+     * ({@link #lockUnlock}). A lock whose unlock waits for an answer (JGroups' {@code CENTRAL_LOCK2} waits for the
+     * coordinator's confirmation) spends a round trip there; one whose unlock only sends does not.
+     */
+    public interface TwoLegOperation extends Operation {
+        /** How long the second leg of the last call that returned true took, nanoseconds. */
+        long lastSecondLegNanos();
+    }
+
     /** Hears when a run's measured window opens and closes (after the warm-up; before the results). */
     public interface Window {
         /** A window that does nothing. */
@@ -127,14 +137,29 @@ public final class BenchHarness {
         return latency(lockUnlock(lock), window);
     }
 
-    /** One lock+unlock of {@code lock}, waiting at most the lock timeout: false if it was not granted in time. */
-    public Operation lockUnlock(NodeLock lock) {
-        return () -> {
-            if (!lock.tryLock(lockTimeout)) {
-                return false;
+    /**
+     * One lock+unlock of {@code lock}, waiting at most the lock timeout: false if it was not granted in time. Its
+     * second leg is the unlock; one instance per thread (it keeps the last call's time of the unlock).
+     */
+    public TwoLegOperation lockUnlock(NodeLock lock) {
+        return new TwoLegOperation() {
+            private long unlockNanos;
+
+            @Override
+            public boolean run() throws Exception {
+                if (!lock.tryLock(lockTimeout)) {
+                    return false;
+                }
+                long unlocking = System.nanoTime();
+                lock.unlock();
+                unlockNanos = System.nanoTime() - unlocking;
+                return true;
             }
-            lock.unlock();
-            return true;
+
+            @Override
+            public long lastSecondLegNanos() {
+                return unlockNanos;
+            }
         };
     }
 
@@ -160,7 +185,8 @@ public final class BenchHarness {
      * @param slices how many slices the warm-up and the measured seconds are cut into, {@code >= 1}
      * @param window opened right before the first measured call and closed right after the last, of any operation
      * @return one measurement per operation, in the order of {@code ops}: count, median, p99, calls per configured
-     *         second, failures (0 or 1), and the CPU time of its own slices per call
+     *         second, failures (0 or 1), the CPU time of its own slices per call, and for a {@link TwoLegOperation}
+     *         the median of its second leg
      * @throws IllegalArgumentException if there is no operation or {@code slices < 1}
      */
     public List<Measurement> interleaved(List<Operation> ops, int slices, Window window) throws Exception {
@@ -208,6 +234,9 @@ public final class BenchHarness {
                             break measuring;
                         }
                         t.add(System.nanoTime() - started);
+                        if (op instanceof TwoLegOperation legs) {
+                            t.addSecondLeg(legs.lastSecondLegNanos());
+                        }
                     }
                 } finally {
                     t.addCpu(cpuAtStart, cpu.nanos());
@@ -230,6 +259,8 @@ public final class BenchHarness {
     private static final class Timings {
         private long[] samples = new long[1 << 12];
         private int count;
+        /** The second legs of a {@link TwoLegOperation}'s calls, {@code [0, count)}; else empty. */
+        private long[] secondLegs = new long[0];
         private long cpuNanos;
         private boolean cpuUnknown;
         private HostCpu host = HostCpu.ZERO;
@@ -249,12 +280,27 @@ public final class BenchHarness {
             samples[count++] = nanos;
         }
 
+        /** The second leg of the call {@link #add} just counted. */
+        void addSecondLeg(long nanos) {
+            if (secondLegs.length < samples.length) {
+                secondLegs = Arrays.copyOf(secondLegs, samples.length);
+            }
+            secondLegs[count - 1] = nanos;
+        }
+
         Measurement measurement(double seconds, long failures) {
             long[] sorted = Arrays.copyOf(samples, count);
             Arrays.sort(sorted);
+            double secondLeg = Double.NaN;
+            if (count > 0 && secondLegs.length >= count) {
+                long[] legs = Arrays.copyOf(secondLegs, count);
+                Arrays.sort(legs);
+                secondLeg = percentileMicros(legs, 0.50);
+            }
             return new Measurement(count, percentileMicros(sorted, 0.50), percentileMicros(sorted, 0.99),
                     count / seconds, List.of(), Double.NaN, 0, failures,
-                    cpuUnknown ? Double.NaN : ProcessCpuClock.microsPerOp(0, cpuNanos, count), host.stolenShare());
+                    cpuUnknown ? Double.NaN : ProcessCpuClock.microsPerOp(0, cpuNanos, count), host.stolenShare(),
+                    secondLeg);
         }
     }
 
@@ -389,7 +435,7 @@ public final class BenchHarness {
         }
         return new Measurement(total, Double.NaN, Double.NaN, total / (elapsed / 1e9), perNodeList,
                 jain(perNodeCounts), maxRun, failures.get(), ProcessCpuClock.microsPerOp(cpuAtStart, cpuAtEnd, total),
-                host.stolenShare());
+                host.stolenShare(), Double.NaN);
     }
 
     /**

@@ -21,9 +21,12 @@ import java.util.List;
  * @param stolenShare the share of the host's CPU time in the measured window that the hypervisor gave to other guests
  *                  ({@link HostCpu}), 0..1; NaN where the host does not report it. In an interleaved latency run, that
  *                  of this operation's own slices
+ * @param unlockP50Us median time of the unlock alone in a latency run of lock+unlock
+ *                  ({@link BenchHarness.TwoLegOperation}), microseconds: about nothing for a lock whose unlock only
+ *                  sends its release, a round trip for one that waits for the release to be confirmed; NaN in other runs
  */
 public record Measurement(long count, double p50Us, double p99Us, double opsPerSec, List<Long> perNode, double jain,
-                          long maxRun, long failures, double cpuUsPerOp, double stolenShare) {
+                          long maxRun, long failures, double cpuUsPerOp, double stolenShare, double unlockP50Us) {
 
     /** Copies {@code perNode}, so that the record is immutable. */
     public Measurement {

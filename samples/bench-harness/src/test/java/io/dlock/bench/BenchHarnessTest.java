@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -164,6 +163,36 @@ class BenchHarnessTest {
         assertTrue(Double.isNaN(ProcessCpuClock.microsPerOp(-1, 11_000, 4)));
         assertTrue(Double.isNaN(ProcessCpuClock.microsPerOp(1_000, -1, 4)));
         assertTrue(Double.isNaN(ProcessCpuClock.microsPerOp(1_000, 11_000, 0)));
+    }
+
+    /**
+     * A lock+unlock run also times the unlock alone: a lock whose unlock waits 2 ms (as one that waits for its
+     * release to be confirmed waits a round trip) has a median unlock of at least 2 ms, within the whole operation's
+     * median; a lock whose unlock returns at once has one far below it. An operation of one leg has none (NaN).
+     */
+    @Test
+    void theUnlockIsTimedOnItsOwn() throws Exception {
+        BenchHarness harness = new BenchHarness(0.01, 0.1, 5);
+        NodeLock confirmed = new NodeLock() {
+            @Override
+            public boolean tryLock(long seconds) {
+                return true;
+            }
+
+            @Override
+            public void unlock() throws InterruptedException {
+                Thread.sleep(2);
+            }
+        };
+        Measurement slow = harness.uncontended(confirmed);
+        assertTrue(slow.count() > 0);
+        assertTrue(slow.unlockP50Us() >= 2_000 && slow.unlockP50Us() <= slow.p50Us(), slow.toString());
+        Measurement fast = harness.uncontended(new CountingLock(new ReentrantLock(), new AtomicBoolean(),
+                new AtomicInteger()));
+        assertTrue(fast.unlockP50Us() >= 0 && fast.unlockP50Us() < 1_000, fast.toString());
+        BenchHarness.Operation oneLeg = () -> true;
+        assertTrue(Double.isNaN(harness.latency(oneLeg, BenchHarness.Window.NONE).unlockP50Us()));
+        assertTrue(Double.isNaN(harness.contended(List.of(confirmed), 1).unlockP50Us()));
     }
 
     /**

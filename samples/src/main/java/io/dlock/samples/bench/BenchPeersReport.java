@@ -173,19 +173,20 @@ final class BenchPeersReport {
         render(throughput, sb);
         sb.append('\n');
 
-        sb.append("Peers in detail (median and p99 of uncontended lock+unlock; cpu us per op counts a peer's server "
+        sb.append("Peers in detail (median and p99 of uncontended lock+unlock, and the median of its unlock alone; "
+                + "cpu us per op counts a peer's server "
                 + "processes; stolen: the share of the host's CPU time the hypervisor gave to other guests in the "
                 + "measured window)\n");
         List<List<String>> detail = new ArrayList<>();
-        detail.add(List.of("system", "workload", "rd", "ops/s", "median us", "p99 us", "cpu us", "stolen", "jain",
-                "failures"));
+        detail.add(List.of("system", "workload", "rd", "ops/s", "median us", "p99 us", "unlock us", "cpu us", "stolen",
+                "jain", "failures"));
         for (String system : systems) {
             for (BenchWorkload w : workloads) {
                 for (int round : rounds) {
                     find(system, w, round).ifPresent(r -> detail.add(List.of(system, w.label(nodes),
                             Integer.toString(round), BenchReport.f(r.opsPerSec(), "%.0f"),
                             BenchReport.f(r.medianUs(), "%.1f"), BenchReport.f(r.p99Us(), "%.1f"),
-                            BenchReport.f(r.cpuUs(), "%.1f"), BenchReport.f(100 * r.stolenShare(), "%.1f %%"),
+                            BenchReport.f(r.unlockUs(), "%.1f"), BenchReport.f(r.cpuUs(), "%.1f"), BenchReport.f(100 * r.stolenShare(), "%.1f %%"),
                             BenchReport.f(r.jain(), "%.3f"),
                             Long.toString(r.failures()))));
                 }

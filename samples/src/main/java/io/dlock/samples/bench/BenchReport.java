@@ -41,16 +41,16 @@ final class BenchReport {
         List<BenchRow> unc = rows.stream().filter(r -> isOwnRun(r) && r.kind().equals("uncontended")).toList();
         if (!unc.isEmpty()) {
             sb.append("Uncontended lock+unlock, one thread on node 1, nobody else asks\n");
-            sb.append(rd(rounds)).append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %10s %9s %10s %9s %9s %9s%n", "transport",
-                    "algorithm", "nodes", "handoff", "median us", "p99 us", "rtt us", "x rtt", "msgs/op", "frames/op",
-                    "cpu us"));
+            sb.append(rd(rounds)).append(String.format(Locale.ROOT, "%-9s %-16s %5s %7s %10s %10s %9s %9s %10s %9s %9s %9s%n", "transport",
+                    "algorithm", "nodes", "handoff", "median us", "p99 us", "unlock us", "rtt us", "x rtt", "msgs/op",
+                    "frames/op", "cpu us"));
             for (BenchRow r : unc) {
                 Optional<BenchRow> rtt = r.transport().equals("jgroups")
                         ? BenchFloor.of(rows, BenchFloor.UNICAST_RTT, r.algorithm()) : Optional.empty();
                 double rttUs = rtt.map(BenchRow::medianUs).orElse(Double.NaN);
-                sb.append(rd(rounds, r)).append(String.format(Locale.ROOT, "%-9s %-16s %5d %7d %10s %10s %9s %10s %9s %9s %9s%n", r.transport(),
+                sb.append(rd(rounds, r)).append(String.format(Locale.ROOT, "%-9s %-16s %5d %7d %10s %10s %9s %9s %10s %9s %9s %9s%n", r.transport(),
                         r.algorithm(), r.nodes(), r.handoff(), f(r.medianUs(), "%.1f"), f(r.p99Us(), "%.1f"),
-                        f(rttUs, "%.1f"), f(r.medianUs() / rttUs, "%.2f"), f(r.msgsPerEntry(), "%.2f"),
+                        f(r.unlockUs(), "%.1f"), f(rttUs, "%.1f"), f(r.medianUs() / rttUs, "%.2f"), f(r.msgsPerEntry(), "%.2f"),
                         f(r.framesPerEntry(), "%.2f"), f(r.cpuUs(), "%.1f")));
             }
             sb.append('\n');
@@ -102,7 +102,9 @@ final class BenchReport {
         sb.append(BenchPeersReport.text(rows, skipped));
         sb.append(BenchGoals.text(rows));
         sb.append(String.format(Locale.ROOT, "rtt us: unicast round-trip median timed interleaved with that row's "
-                + "run (same slices), else the floor's. x rtt: median / rtt us.%nmsgs/entry: messages sent "
+                + "run (same slices), else the floor's. x rtt: median / rtt us.%nunlock us: median of the unlock "
+                + "alone, within the lock+unlock (a release that is only sent costs its send; one that is confirmed, "
+                + "a round trip).%nmsgs/entry: messages sent "
                 + "(all nodes) / entries, measured window only.%ncpu us: CPU time of the measuring JVM (every node "
                 + "in it, transport, JIT, GC) per operation, measured window only;%n  unlike the times, not moved by "
                 + "slow thread wake-ups. A peer's is its own JVM's plus its server processes'.%njain: Jain's index over the nodes' entries (1 = even). "

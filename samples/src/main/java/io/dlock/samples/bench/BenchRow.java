@@ -42,11 +42,13 @@ import java.util.regex.Pattern;
  * @param round      the round of {@code --rounds} that measured it, from 1
  * @param stolenShare the share of the host's CPU time in the measured window that the hypervisor gave to other
  *                   guests ({@code Measurement.stolenShare}), 0..1; NaN if not measured
+ * @param unlockUs   of an uncontended row, the median time of the unlock alone, microseconds
+ *                   ({@code Measurement.unlockP50Us}): what the release costs the caller; NaN in other rows
  */
 record BenchRow(String system, String transport, String algorithm, String kind, int nodes, int threads, int handoff,
                 long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
                 long maxRun, long failures, PerKey perKey, String pairedWith, double cpuUs, double framesPerEntry,
-                Idle idle, int round, double stolenShare) {
+                Idle idle, int round, double stolenShare, double unlockUs) {
 
     private static final Pattern FIELD = Pattern.compile("\"(\\w+)\": (\"[^\"]*\"|[-0-9.eE]+|null)");
 
@@ -90,7 +92,7 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
              long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
              long maxRun, long failures) {
         this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
-                msgsPerEntry, jain, maxRun, failures, PerKey.NONE, "", Double.NaN, Double.NaN, Idle.NONE, 1, Double.NaN);
+                msgsPerEntry, jain, maxRun, failures, PerKey.NONE, "", Double.NaN, Double.NaN, Idle.NONE, 1, Double.NaN, Double.NaN);
     }
 
     /** A per-key row, or one that is not; paired with no algorithm, not idle. */
@@ -98,40 +100,47 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
              long samples, double medianUs, double p99Us, double opsPerSec, double msgsPerEntry, double jain,
              long maxRun, long failures, PerKey perKey) {
         this(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us, opsPerSec,
-                msgsPerEntry, jain, maxRun, failures, perKey, "", Double.NaN, Double.NaN, Idle.NONE, 1, Double.NaN);
+                msgsPerEntry, jain, maxRun, failures, perKey, "", Double.NaN, Double.NaN, Idle.NONE, 1, Double.NaN, Double.NaN);
     }
 
     /** This row, marked as measured with {@code other}'s run: interleaved with it, or right before or after it. */
     BenchRow pairedWith(String other) {
         return new BenchRow(system, transport, this.algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, other, cpuUs, framesPerEntry, idle, round, stolenShare);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, other, cpuUs, framesPerEntry, idle, round, stolenShare, unlockUs);
     }
 
     /** This row with the CPU time per operation {@code cpuUs} (NaN: not measured). */
     BenchRow withCpu(double cpuUs) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round, stolenShare);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round, stolenShare, unlockUs);
     }
 
     /**
-     * This row with what the harness measured besides the operations: the CPU time per operation and the share of the
-     * host's CPU time stolen in the measured window.
+     * This row with what the harness measured besides the operations: the CPU time per operation, the share of the
+     * host's CPU time stolen in the measured window and, of a lock+unlock latency run, the median of the unlock alone.
      */
     BenchRow withHost(Measurement m) {
-        return withCpu(m.cpuUsPerOp()).withStolen(m.stolenShare());
+        return withCpu(m.cpuUsPerOp()).withStolen(m.stolenShare()).withUnlock(m.unlockP50Us());
+    }
+
+    /** This row with {@code unlockUs}, the median time of the unlock alone (NaN: not measured). */
+    BenchRow withUnlock(double unlockUs) {
+        return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round,
+                stolenShare, unlockUs);
     }
 
     /** This row with the stolen share {@code stolenShare} of the host's CPU time (NaN: not measured). */
     BenchRow withStolen(double stolenShare) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
                 opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round,
-                stolenShare);
+                stolenShare, unlockUs);
     }
 
     /** This row with {@code framesPerEntry} transport messages per entry (NaN: not measured). */
     BenchRow withFrames(double framesPerEntry) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round, stolenShare);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round, stolenShare, unlockUs);
     }
 
     /**
@@ -144,13 +153,13 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
             throw new IllegalArgumentException("rounds count from 1, got " + round);
         }
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round, stolenShare);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round, stolenShare, unlockUs);
     }
 
     /** This row with the figures of an idle run. */
     BenchRow withIdle(Idle idle) {
         return new BenchRow(system, transport, algorithm, kind, nodes, threads, handoff, samples, medianUs, p99Us,
-                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round, stolenShare);
+                opsPerSec, msgsPerEntry, jain, maxRun, failures, perKey, pairedWith, cpuUs, framesPerEntry, idle, round, stolenShare, unlockUs);
     }
 
     /** This row as a one-line JSON object; an idle row ends with its two figures. */
@@ -160,12 +169,13 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                         + "\"medianUs\": %s, \"p99Us\": %s, \"opsPerSec\": %s, \"msgsPerEntry\": %s, \"jain\": %s, "
                         + "\"maxRun\": %d, \"failures\": %d, \"keys\": %d, \"names\": %d, \"bytesPerName\": %s, "
                         + "\"liveEngines\": %d, \"maxNodeShare\": %s, \"nodeMsgJain\": %s, \"pairedWith\": \"%s\", "
-                        + "\"cpuUs\": %s, \"framesPerEntry\": %s, \"stolenShare\": %s, \"round\": %d}",
+                        + "\"cpuUs\": %s, \"framesPerEntry\": %s, \"stolenShare\": %s, \"unlockUs\": %s, \"round\": %d}",
                 system, transport, algorithm, kind, nodes, threads, handoff, samples, Json.number(medianUs, 3),
                 Json.number(p99Us, 3), Json.number(opsPerSec, 3), Json.number(msgsPerEntry, 3), Json.number(jain, 3),
                 maxRun, failures, perKey.keys(), perKey.names(), Json.number(perKey.bytesPerName(), 1),
                 perKey.liveEngines(), Json.number(perKey.maxNodeShare(), 4), Json.number(perKey.nodeMsgJain(), 4),
-                pairedWith, Json.number(cpuUs, 2), Json.number(framesPerEntry, 3), Json.number(stolenShare, 4), round);
+                pairedWith, Json.number(cpuUs, 2), Json.number(framesPerEntry, 3), Json.number(stolenShare, 4),
+                Json.number(unlockUs, 3), round);
         if (!kind.equals(BenchIdle.KIND)) {
             return json;
         }
@@ -177,8 +187,8 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
      * A row from one line of JSON (one object per line), if the line holds one. The per-key fields are optional
      * (the baselines do not print them): absent counts read as 0 (as NaN cast to a count does), so a line without
      * them is a row that is not a per-key one. {@code handoff} (a count), {@code pairedWith} and {@code cpuUs} are optional
-     * too (runs saved before they were written): absent, 0, empty and NaN; so are {@code framesPerEntry} and
-     * {@code stolenShare} (NaN), the
+     * too (runs saved before they were written): absent, 0, empty and NaN; so are {@code framesPerEntry},
+     * {@code stolenShare} and {@code unlockUs} (NaN), the
      * idle figures, which only an idle row has, and {@code round} (1; the baselines jar does not print it either: the
      * bench sets it).
      */
@@ -200,7 +210,7 @@ record BenchRow(String system, String transport, String algorithm, String kind, 
                 num(f, "nodeMsgJain")),
                 f.getOrDefault("pairedWith", ""), num(f, "cpuUs"), num(f, "framesPerEntry"),
                 new Idle(num(f, "messagesPerSec"), num(f, "cpuCores")), f.containsKey("round") ? (int) num(f, "round") : 1,
-                num(f, "stolenShare")));
+                num(f, "stolenShare"), num(f, "unlockUs")));
     }
 
     private static double num(Map<String, String> f, String key) {

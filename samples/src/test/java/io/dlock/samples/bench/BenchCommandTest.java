@@ -193,13 +193,19 @@ class BenchCommandTest {
         assertEquals(BenchRow.PerKey.NONE, back.get().perKey());
         assertEquals("", back.get().pairedWith());
         BenchRow paired = BenchFloor.row(BenchFloor.UNICAST_RTT, new Measurement(10, 40, 50, 10,
-                List.of(), Double.NaN, 0, 0, 12.25, 0.125), 0).pairedWith("lamport");
+                List.of(), Double.NaN, 0, 0, 12.25, 0.125, Double.NaN), 0).pairedWith("lamport");
         assertEquals(paired, BenchRow.parse(paired.json()).orElseThrow());
         assertEquals(12.25, paired.cpuUs(), 1e-9);
         assertEquals(0.125, paired.stolenShare(), 1e-9);
         assertTrue(Double.isNaN(back.get().stolenShare()), "a row without the stolen share reads back as NaN");
         assertTrue(Double.isNaN(back.get().cpuUs()), "a row without CPU time reads back as NaN");
         assertTrue(Double.isNaN(back.get().framesPerEntry()), "a row without frames reads back as NaN");
+        assertTrue(Double.isNaN(back.get().unlockUs()), "a row without the unlock's time reads back as NaN");
+        BenchRow legs = new BenchRow("central-lock2", "jgroups", "CENTRAL_LOCK2", "uncontended", 3, 1, 0, 100, 230, 400,
+                4300, Double.NaN, Double.NaN, 0, 0).withUnlock(112.5);
+        assertEquals(112.5, BenchRow.parse(legs.json()).orElseThrow().unlockUs(), 1e-9);
+        assertEquals(112.5, legs.inRound(2).pairedWith("centralized").withCpu(3).withStolen(0.1).unlockUs(), 1e-9,
+                "every copy keeps the unlock's time");
         BenchRow framed = new BenchRow("dlock", "jgroups", "lamport", "contended", 3, 4, 0, 100, Double.NaN,
                 Double.NaN, 2500, 6.0, 1.0, 1, 0).withFrames(4.5);
         assertEquals(4.5, BenchRow.parse(framed.json()).orElseThrow().framesPerEntry(), 1e-9);
