@@ -139,7 +139,8 @@ final class BenchPeersReport {
 
     private Optional<BenchRow> find(String system, BenchWorkload w, int round) {
         return rows.stream().filter(r -> system(r).equals(system) && w.matches(r) && r.round() == round
-                && r.nodes() == nodes && (isPeer(r) || isDlockOnPeerWorkload(r))).findFirst();
+                && r.nodes() == nodes && !BenchPairs.isSetAside(r) && (isPeer(r) || isDlockOnPeerWorkload(r)))
+                .findFirst();
     }
 
     private void tables(StringBuilder sb) {
@@ -194,6 +195,7 @@ final class BenchPeersReport {
         }
         render(detail, sb);
         sb.append('\n');
+        setAside(sb);
 
         if (!dlockSystems.isEmpty()) {
             sb.append("dlock / peer: how many times faster dlock is (uncontended: peer median / dlock median; else "
@@ -216,6 +218,26 @@ final class BenchPeersReport {
             render(ratios, sb);
             sb.append('\n');
         }
+    }
+
+    /** The attempts of pairs run again for uneven steal ({@link BenchPairs#evenPair}), if any: they count nowhere. */
+    private void setAside(StringBuilder sb) {
+        List<BenchRow> aside = rows.stream().filter(BenchPairs::isSetAside).toList();
+        if (aside.isEmpty()) {
+            return;
+        }
+        sb.append("Pairs run again: the stolen shares of their two runs differed by more than ")
+                .append(BenchReport.f(100 * BenchPairs.EVEN_STEAL, "%.0f")).append(" points; the most even attempt "
+                        + "is the one above, these were set aside\n");
+        List<List<String>> lines = new ArrayList<>();
+        lines.add(List.of("system", "workload", "rd", "ops/s", "median us", "stolen"));
+        for (BenchRow r : aside) {
+            lines.add(List.of(r.system().equals(DLOCK) ? DLOCK + " " + r.algorithm() : r.system(),
+                    BenchWorkload.of(r).label(nodes), Integer.toString(r.round()), BenchReport.f(r.opsPerSec(), "%.0f"),
+                    BenchReport.f(r.medianUs(), "%.1f"), BenchReport.f(100 * r.stolenShare(), "%.1f %%")));
+        }
+        render(lines, sb);
+        sb.append('\n');
     }
 
     /** dlock's speed over the peer's on one workload: medians for uncontended, else ops/s; NaN if one is missing. */
