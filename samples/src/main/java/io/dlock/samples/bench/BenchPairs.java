@@ -14,13 +14,16 @@ import java.util.Optional;
  * systems under the same load of a shared machine; with whole runs of one system after the other (a minute or more per
  * system), a host whose stolen CPU went from 0 to 40 % between them moved the ratio by 2&times;.
  *
- * <p><b>Even pairs.</b> Seconds apart is not always enough: the share of the host's CPU time that the hypervisor gives
+ * <p><b>Quiet pairs.</b> Seconds apart is not always enough: the share of the host's CPU time that the hypervisor gives
  * to other guests moves within seconds (one pair of 2026-11-29 had 26 % stolen in dlock's run, 4 % in the peer's, and
- * a ratio of 1.40 where the same workload's other pairs gave 2.5 to 3.5). A pair whose two runs' stolen shares differ
- * by more than {@link #EVEN_STEAL} is run again, at most {@link #RERUNS} times, and the most even attempt counts. The
- * rule looks only at the steal, never at the ratio, and holds both ways: a pair where the peer's run met more steal
- * is run again too. The attempts set aside stay in the rows, marked ({@link #SET_ASIDE}), so the JSON output keeps
- * them and the text report lists them; they count in no ratio.
+ * a ratio of 1.40 where the same workload's other pairs gave 2.5 to 3.5), and a heavy steal slows a system bound by
+ * its latency (each wake-up waits for a descheduled processor) far more than one bound by its CPU. A pair whose two
+ * runs' stolen shares differ by more than {@link #EVEN_STEAL}, or either of which met more than {@link #QUIET_STEAL},
+ * is {@linkplain #noisy noisy}: it is run again, at most {@link #RERUNS} times, and the attempt whose worse run met the
+ * least steal counts. The rule looks only at the steal, never at the ratio, and holds both ways: a pair where the
+ * peer's run met the steal is run again too. The attempts set aside stay in the rows, marked ({@link #SET_ASIDE}), so
+ * the JSON output keeps them and the text report lists them; they count in no ratio. A pair still noisy after its
+ * last attempt counts, and the report marks its ratio.
  *
  * <p>The compared algorithm is dlock's default ({@link DlockConfig#DEFAULT_MUTEX}) when {@code --algorithms} has it,
  * else the first of {@code --algorithms}. dlock's row of a pair is {@linkplain BenchRow#pairedWith paired} with the
@@ -30,6 +33,8 @@ final class BenchPairs {
 
     /** The most by which the stolen shares of a pair's two runs may differ (0..1) before the pair is run again. */
     static final double EVEN_STEAL = 0.05;
+    /** The most steal (0..1) either run of a pair may meet before the pair is run again. */
+    static final double QUIET_STEAL = 0.10;
     /** How many times at most an uneven pair is run again. */
     static final int RERUNS = 2;
     /** The end of the {@link BenchRow#pairedWith} of an attempt set aside for uneven steal. */
@@ -79,20 +84,21 @@ final class BenchPairs {
     }
 
     /**
-     * One pair: dlock's run, then the peer's; run again while the two runs' stolen shares differ by more than
-     * {@link #EVEN_STEAL}, at most {@link #RERUNS} times. An unknown share (NaN) counts as even.
+     * One pair: dlock's run, then the peer's; run again while it is {@linkplain #noisy noisy}, at most
+     * {@link #RERUNS} times.
      *
-     * @return the most even attempt's two rows (the first such on a tie), then every other attempt's, marked
-     *         {@link #SET_ASIDE}
+     * @return the kept attempt's two rows (the one whose worse run met the least steal; the first such on a tie),
+     *         then every other attempt's, marked {@link #SET_ASIDE}
      */
     static List<BenchRow> evenPair(Run dlock, Run peer) throws Exception {
         List<BenchRow[]> attempts = new ArrayList<>();
         do {
             attempts.add(new BenchRow[] {dlock.run(), peer.run()});
-        } while (stealGap(attempts.get(attempts.size() - 1)) > EVEN_STEAL && attempts.size() <= RERUNS);
+        } while (noisy(attempts.get(attempts.size() - 1)[0], attempts.get(attempts.size() - 1)[1])
+                && attempts.size() <= RERUNS);
         BenchRow[] kept = attempts.get(0);
         for (BenchRow[] a : attempts) {
-            if (stealGap(a) < stealGap(kept)) {
+            if (worseSteal(a) < worseSteal(kept)) {
                 kept = a;
             }
         }
@@ -106,10 +112,23 @@ final class BenchPairs {
         return rows;
     }
 
-    /** How far apart the stolen shares of a pair's two runs were; 0 where one is unknown. */
-    private static double stealGap(BenchRow[] pair) {
-        double gap = Math.abs(pair[0].stolenShare() - pair[1].stolenShare());
-        return Double.isNaN(gap) ? 0 : gap;
+    /**
+     * Whether a pair's two runs met uneven steal (differing by more than {@link #EVEN_STEAL}) or a heavy one (more
+     * than {@link #QUIET_STEAL} in either). Where the host does not report one of the two shares (NaN), there is
+     * nothing to judge: not noisy.
+     */
+    static boolean noisy(BenchRow dlock, BenchRow peer) {
+        double a = dlock.stolenShare();
+        double b = peer.stolenShare();
+        return Math.abs(a - b) > EVEN_STEAL || Math.max(a, b) > QUIET_STEAL; // false if either is NaN
+    }
+
+    private static double worseSteal(BenchRow[] pair) {
+        return Math.max(stolen(pair[0]), stolen(pair[1]));
+    }
+
+    private static double stolen(BenchRow r) {
+        return Double.isNaN(r.stolenShare()) ? 0 : r.stolenShare();
     }
 
     /** Whether {@code r} is the run of an attempt set aside for uneven steal ({@link #evenPair}). */

@@ -27,6 +27,8 @@ final class BenchPeersReport {
 
     /** The system of dlock's rows. */
     private static final String DLOCK = "dlock";
+    /** After a ratio from a pair still {@linkplain BenchPairs#noisy noisy} after its last attempt. */
+    static final String NOISY = "~";
 
     private final List<BenchRow> rows;
     private final int nodes;
@@ -209,13 +211,18 @@ final class BenchPeersReport {
                 for (String peer : peerSystems) {
                     List<String> line = new ArrayList<>(List.of(d.substring(DLOCK.length() + 1), peer));
                     for (BenchWorkload w : workloads) {
-                        line.add(perRound(round -> BenchReport.f(ratio(dlockFor(d, peer, w, round),
-                                find(peer, w, round), w), "%.2f")));
+                        line.add(perRound(round -> ratioCell(dlockFor(d, peer, w, round), find(peer, w, round), w)));
                     }
                     ratios.add(line);
                 }
             }
             render(ratios, sb);
+            if (ratios.stream().flatMap(List::stream).anyMatch(c -> c.contains(NOISY))) {
+                sb.append(NOISY).append(": from a pair still noisy after its last attempt (its runs' stolen shares "
+                        + "differed by more than ").append(BenchReport.f(100 * BenchPairs.EVEN_STEAL, "%.0f"))
+                        .append(" points, or one was above ").append(BenchReport.f(100 * BenchPairs.QUIET_STEAL, "%.0f"))
+                        .append(" %): a figure of the host as much as of the locks\n");
+            }
             sb.append('\n');
         }
     }
@@ -227,8 +234,9 @@ final class BenchPeersReport {
             return;
         }
         sb.append("Pairs run again: the stolen shares of their two runs differed by more than ")
-                .append(BenchReport.f(100 * BenchPairs.EVEN_STEAL, "%.0f")).append(" points; the most even attempt "
-                        + "is the one above, these were set aside\n");
+                .append(BenchReport.f(100 * BenchPairs.EVEN_STEAL, "%.0f")).append(" points, or one was above ")
+                .append(BenchReport.f(100 * BenchPairs.QUIET_STEAL, "%.0f")).append(" %; the quietest attempt is the "
+                        + "one above, these were set aside\n");
         List<List<String>> lines = new ArrayList<>();
         lines.add(List.of("system", "workload", "rd", "ops/s", "median us", "stolen"));
         for (BenchRow r : aside) {
@@ -238,6 +246,14 @@ final class BenchPeersReport {
         }
         render(lines, sb);
         sb.append('\n');
+    }
+
+    /** A ratio as the table shows it: marked {@link #NOISY} where it comes from a pair that met heavy or uneven steal. */
+    private static String ratioCell(Optional<BenchRow> dlock, Optional<BenchRow> peer, BenchWorkload w) {
+        String cell = BenchReport.f(ratio(dlock, peer, w), "%.2f");
+        boolean noisy = dlock.isPresent() && peer.isPresent() && !dlock.get().pairedWith().isEmpty()
+                && BenchPairs.noisy(dlock.get(), peer.get());
+        return noisy ? cell + NOISY : cell;
     }
 
     /** dlock's speed over the peer's on one workload: medians for uncontended, else ops/s; NaN if one is missing. */
