@@ -19,8 +19,8 @@ import java.util.Optional;
  * a ratio of 1.40 where the same workload's other pairs gave 2.5 to 3.5), and a heavy steal slows a system bound by
  * its latency (each wake-up waits for a descheduled processor) far more than one bound by its CPU. A pair whose two
  * runs' stolen shares differ by more than {@link #EVEN_STEAL}, or either of which met more than {@link #QUIET_STEAL},
- * is {@linkplain #noisy noisy}: it is run again, at most {@link #RERUNS} times, and the attempt whose worse run met the
- * least steal counts. The rule looks only at the steal, never at the ratio, and holds both ways: a pair where the
+ * is {@linkplain #noisy noisy}: it is run again, at most {@link #RERUNS} times, until an attempt is not; that one counts,
+ * else the attempt whose worse run met the least steal. The rule looks only at the steal, never at the ratio, and holds both ways: a pair where the
  * peer's run met the steal is run again too. The attempts set aside stay in the rows, marked ({@link #SET_ASIDE}), so
  * the JSON output keeps them and the text report lists them; they count in no ratio. A pair still noisy after its
  * last attempt counts, and the report marks its ratio.
@@ -87,8 +87,8 @@ final class BenchPairs {
      * One pair: dlock's run, then the peer's; run again while it is {@linkplain #noisy noisy}, at most
      * {@link #RERUNS} times.
      *
-     * @return the kept attempt's two rows (the one whose worse run met the least steal; the first such on a tie),
-     *         then every other attempt's, marked {@link #SET_ASIDE}
+     * @return the kept attempt's two rows (the one that is not noisy, else the one whose worse run met the least
+     *         steal, the first such on a tie), then every other attempt's, marked {@link #SET_ASIDE}
      */
     static List<BenchRow> evenPair(Run dlock, Run peer) throws Exception {
         List<BenchRow[]> attempts = new ArrayList<>();
@@ -96,9 +96,10 @@ final class BenchPairs {
             attempts.add(new BenchRow[] {dlock.run(), peer.run()});
         } while (noisy(attempts.get(attempts.size() - 1)[0], attempts.get(attempts.size() - 1)[1])
                 && attempts.size() <= RERUNS);
-        BenchRow[] kept = attempts.get(0);
+        BenchRow[] last = attempts.get(attempts.size() - 1);
+        BenchRow[] kept = noisy(last[0], last[1]) ? attempts.get(0) : last;
         for (BenchRow[] a : attempts) {
-            if (worseSteal(a) < worseSteal(kept)) {
+            if (noisy(kept[0], kept[1]) && worseSteal(a) < worseSteal(kept)) {
                 kept = a;
             }
         }
