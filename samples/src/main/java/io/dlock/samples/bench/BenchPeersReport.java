@@ -71,8 +71,9 @@ final class BenchPeersReport {
      * @param label    the workload as the report names it ("uncontended", "3x4", "K=1000 3x4")
      * @param round the round both ran in
      * @param ratio dlock's speed over the peer's ({@link #ratio}): above 1, dlock is faster
+     * @param noisy whether it comes from a pair still {@linkplain BenchPairs#noisy noisy} after its last attempt
      */
-    record PeerRatio(String peer, BenchWorkload workload, String label, int round, double ratio) {
+    record PeerRatio(String peer, BenchWorkload workload, String label, int round, double ratio, boolean noisy) {
     }
 
     /**
@@ -90,9 +91,11 @@ final class BenchPeersReport {
         for (String peer : report.peerSystems) {
             for (BenchWorkload w : report.workloads) {
                 for (int round : report.rounds) {
-                    double r = ratio(report.dlockFor(dlock, peer, w, round), report.find(peer, w, round), w);
+                    Optional<BenchRow> d = report.dlockFor(dlock, peer, w, round);
+                    Optional<BenchRow> p = report.find(peer, w, round);
+                    double r = ratio(d, p, w);
                     if (!Double.isNaN(r)) {
-                        out.add(new PeerRatio(peer, w, w.label(report.nodes), round, r));
+                        out.add(new PeerRatio(peer, w, w.label(report.nodes), round, r, noisyPair(d, p)));
                     }
                 }
             }
@@ -251,9 +254,13 @@ final class BenchPeersReport {
     /** A ratio as the table shows it: marked {@link #NOISY} where it comes from a pair that met heavy or uneven steal. */
     private static String ratioCell(Optional<BenchRow> dlock, Optional<BenchRow> peer, BenchWorkload w) {
         String cell = BenchReport.f(ratio(dlock, peer, w), "%.2f");
-        boolean noisy = dlock.isPresent() && peer.isPresent() && !dlock.get().pairedWith().isEmpty()
+        return noisyPair(dlock, peer) ? cell + NOISY : cell;
+    }
+
+    /** Whether dlock's and the peer's rows are a pair ({@link BenchPairs}) still noisy after its last attempt. */
+    private static boolean noisyPair(Optional<BenchRow> dlock, Optional<BenchRow> peer) {
+        return dlock.isPresent() && peer.isPresent() && !dlock.get().pairedWith().isEmpty()
                 && BenchPairs.noisy(dlock.get(), peer.get());
-        return noisy ? cell + NOISY : cell;
     }
 
     /** dlock's speed over the peer's on one workload: medians for uncontended, else ops/s; NaN if one is missing. */

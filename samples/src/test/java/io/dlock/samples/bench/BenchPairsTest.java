@@ -139,6 +139,10 @@ class BenchPairsTest {
         String text = BenchPeersReport.text(rows, List.of());
         assertTrue(text.lines().anyMatch(l -> l.matches("centralized\\s+central-lock2\\s+2\\.00~")), text);
         assertTrue(text.contains("~: from a pair still noisy"), text);
+        assertTrue(BenchPeersReport.ratios(rows, "centralized").get(0).noisy());
+        String goals = BenchGoals.text(rows);
+        assertTrue(goals.lines().anyMatch(l -> l.startsWith("dlock contended / central-lock2, 1 thread")
+                && l.endsWith("centralized, round 2, noisy pair")), goals);
         List<BenchRow> quietRows = new ArrayList<>(new Runs(List.of(dlock(9_000, 0.01)), List.of(peer(4_500, 0.02)))
                 .pair());
         quietRows.add(ownRound());
