@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Every wait is bounded: a lock that is not granted within the lock timeout counts as a failure and
  * ends that thread's loop (a latency run stops), and a contended thread that does not stop within the
- * lock timeout plus 10 s after the window closes is counted as a failure and interrupted.
+ * lock timeout plus 10 s after the window closes is counted as a failure and interrupted. The first lock of a
+ * harness not granted in time writes every thread's stack to standard error ({@link StallDump}).
  */
 public final class BenchHarness {
 
@@ -84,6 +85,8 @@ public final class BenchHarness {
     private final double seconds;
     private final long lockTimeout;
     private final CpuClock cpu;
+    /** Where the first lock not granted within the lock timeout writes every thread's stack ({@link StallDump}). */
+    private final StallDump stalls = new StallDump(System.err);
 
     /**
      * A harness with these durations, whose CPU figures are this JVM's ({@link CpuClock#PROCESS}).
@@ -127,6 +130,12 @@ public final class BenchHarness {
         return new BenchHarness(warmup, seconds, lockTimeout, clock);
     }
 
+    /** What the stall dump says timed out: the lock of the calling thread. */
+    private String timedOut() {
+        return "dlock bench: a lock was not granted within " + lockTimeout + " s (thread "
+                + Thread.currentThread().getName() + ")";
+    }
+
     /** Lock+unlock of {@code lock} by one thread, nobody else asking; see {@link #latency}. */
     public Measurement uncontended(NodeLock lock) throws Exception {
         return uncontended(lock, Window.NONE);
@@ -148,6 +157,7 @@ public final class BenchHarness {
             @Override
             public boolean run() throws Exception {
                 if (!lock.tryLock(lockTimeout)) {
+                    stalls.stalled(timedOut());
                     return false;
                 }
                 long unlocking = System.nanoTime();
@@ -376,6 +386,7 @@ public final class BenchHarness {
                             NodeLock lock = picker.next();
                             if (!lock.tryLock(lockTimeout)) {
                                 failures.incrementAndGet();
+                                stalls.stalled(timedOut());
                                 return;
                             }
                             try {
