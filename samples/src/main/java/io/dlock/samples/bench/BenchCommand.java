@@ -51,11 +51,12 @@ import picocli.CommandLine.Mixin;
  * on the same workloads at the smallest {@code --nodes}, and prints them beside dlock's figures with the ratios
  * dlock/peer ({@link BenchPeersReport}). Each peer's run of a workload follows a run of dlock's default algorithm on
  * the same workload, seconds before ({@link BenchPairs}), and the ratio compares the two: dlock and its peer are
- * measured under the same load of a shared machine. {@code --rounds R} repeats everything R times, round by round
+ * measured under the same load of a shared machine; a pair that met uneven or heavy steal is run again. {@code --rounds R} repeats everything R times, round by round
  * (dlock's own runs, then the pairs, peer by peer).
  *
  * <p>Every wait is bounded: a lock that is not granted within {@code --lock-timeout} seconds ends the
- * run for that thread and is reported as a failure (exit code 1).
+ * run for that thread and is reported as a failure (exit code 1); the first one also writes every thread's stack to
+ * standard error, so that a short timeout makes the bench a hunt for stalls.
  *
  * <p>The measuring loops are {@link io.dlock.bench.BenchHarness} (module {@code samples/bench-harness}), which
  * the baselines use too, so dlock and the baselines are measured the same way. This class only runs the matrix;

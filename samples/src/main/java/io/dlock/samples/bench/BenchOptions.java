@@ -102,7 +102,8 @@ final class BenchOptions {
     int warmPasses;
 
     @Option(names = "--lock-timeout", defaultValue = "30",
-            description = "seconds a single lock() may take before the run counts it as a failure (default ${DEFAULT-VALUE})")
+            description = "seconds a single lock() may take before the run counts it as a failure; the first one "
+                    + "writes every thread's stack to standard error (default ${DEFAULT-VALUE})")
     int lockTimeout;
 
     @Option(names = "--no-floor", negatable = false, description = "skip the JGroups round-trip and multicast floor")
