@@ -19,11 +19,11 @@ import java.util.Optional;
  * a ratio of 1.40 where the same workload's other pairs gave 2.5 to 3.5), and a heavy steal slows a system bound by
  * its latency (each wake-up waits for a descheduled processor) far more than one bound by its CPU. A pair whose two
  * runs' stolen shares differ by more than {@link #EVEN_STEAL}, or either of which met more than {@link #QUIET_STEAL},
- * is {@linkplain #noisy noisy}: it is run again, at most {@link #RERUNS} times, until an attempt is not; that one counts,
- * else the attempt whose worse run met the least steal. The rule looks only at the steal, never at the ratio, and holds both ways: a pair where the
- * peer's run met the steal is run again too. The attempts set aside stay in the rows, marked ({@link #SET_ASIDE}), so
- * the JSON output keeps them and the text report lists them; they count in no ratio. A pair still noisy after its
- * last attempt counts, and the report marks its ratio.
+ * is {@linkplain #noisy noisy}: it is run again, at most {@link #RERUNS} times, until an attempt is not; that one
+ * counts, else the attempt whose worse run met the least steal. The rule looks only at the steal, never at the ratio,
+ * and holds both ways: a pair where the peer's run met the steal is run again too. The attempts set aside stay in the
+ * rows, marked ({@link #SET_ASIDE}), so the JSON output keeps them and the text report lists them; they count in no
+ * ratio. A pair still noisy after its last attempt counts, and the report marks its ratio.
  *
  * <p>The compared algorithm is dlock's default ({@link DlockConfig#DEFAULT_MUTEX}) when {@code --algorithms} has it,
  * else the first of {@code --algorithms}. dlock's row of a pair is {@linkplain BenchRow#pairedWith paired} with the
@@ -35,10 +35,10 @@ final class BenchPairs {
     static final double EVEN_STEAL = 0.05;
     /** The most steal (0..1) either run of a pair may meet before the pair is run again. */
     static final double QUIET_STEAL = 0.10;
-    /** How many times at most an uneven pair is run again. */
+    /** How many times at most a noisy pair is run again. */
     static final int RERUNS = 2;
-    /** The end of the {@link BenchRow#pairedWith} of an attempt set aside for uneven steal. */
-    static final String SET_ASIDE = ", set aside: uneven steal";
+    /** The end of the {@link BenchRow#pairedWith} of an attempt set aside for noisy steal. */
+    static final String SET_ASIDE = ", set aside: noisy steal";
 
     private final BenchOptions options;
     private final BenchClusters clusters;
@@ -69,7 +69,7 @@ final class BenchPairs {
             }
             try (PeerSession s = session.get()) {
                 for (BenchWorkload w : workloads()) {
-                    rows.addAll(evenPair(() -> dlock(w).pairedWith(peer).inRound(round),
+                    rows.addAll(quietPair(() -> dlock(w).pairedWith(peer).inRound(round),
                             () -> s.run(w.command()).pairedWith(algorithm().name()).inRound(round)));
                 }
             }
@@ -90,13 +90,13 @@ final class BenchPairs {
      * @return the kept attempt's two rows (the one that is not noisy, else the one whose worse run met the least
      *         steal, the first such on a tie), then every other attempt's, marked {@link #SET_ASIDE}
      */
-    static List<BenchRow> evenPair(Run dlock, Run peer) throws Exception {
+    static List<BenchRow> quietPair(Run dlock, Run peer) throws Exception {
         List<BenchRow[]> attempts = new ArrayList<>();
+        BenchRow[] last;
         do {
-            attempts.add(new BenchRow[] {dlock.run(), peer.run()});
-        } while (noisy(attempts.get(attempts.size() - 1)[0], attempts.get(attempts.size() - 1)[1])
-                && attempts.size() <= RERUNS);
-        BenchRow[] last = attempts.get(attempts.size() - 1);
+            last = new BenchRow[] {dlock.run(), peer.run()};
+            attempts.add(last);
+        } while (noisy(last[0], last[1]) && attempts.size() <= RERUNS);
         BenchRow[] kept = noisy(last[0], last[1]) ? attempts.get(0) : last;
         for (BenchRow[] a : attempts) {
             if (noisy(kept[0], kept[1]) && worseSteal(a) < worseSteal(kept)) {
@@ -132,7 +132,7 @@ final class BenchPairs {
         return Double.isNaN(r.stolenShare()) ? 0 : r.stolenShare();
     }
 
-    /** Whether {@code r} is the run of an attempt set aside for uneven steal ({@link #evenPair}). */
+    /** Whether {@code r} is the run of an attempt set aside for noisy steal ({@link #quietPair}). */
     static boolean isSetAside(BenchRow r) {
         return r.pairedWith().endsWith(SET_ASIDE);
     }

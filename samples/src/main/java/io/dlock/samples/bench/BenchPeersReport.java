@@ -230,7 +230,7 @@ final class BenchPeersReport {
         }
     }
 
-    /** The attempts of pairs run again for uneven steal ({@link BenchPairs#evenPair}), if any: they count nowhere. */
+    /** The attempts of pairs run again for noisy steal ({@link BenchPairs#quietPair}), if any: they count nowhere. */
     private void setAside(StringBuilder sb) {
         List<BenchRow> aside = rows.stream().filter(BenchPairs::isSetAside).toList();
         if (aside.isEmpty()) {

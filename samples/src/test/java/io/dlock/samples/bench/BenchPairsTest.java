@@ -47,7 +47,7 @@ class BenchPairsTest {
         List<BenchRow> pair() throws Exception {
             Iterator<BenchRow> d = dlock.iterator();
             Iterator<BenchRow> p = peer.iterator();
-            return BenchPairs.evenPair(() -> {
+            return BenchPairs.quietPair(() -> {
                 dlockRuns++;
                 return d.next();
             }, () -> {
@@ -67,7 +67,7 @@ class BenchPairsTest {
     }
 
     @Test
-    void anUnevenPairRunsAgainAndTheEvenAttemptCounts() throws Exception {
+    void anUnquietPairRunsAgainAndTheEvenAttemptCounts() throws Exception {
         Runs runs = new Runs(List.of(dlock(5_292, 0.26), dlock(12_000, 0.03)),
                 List.of(peer(3_776, 0.04), peer(4_000, 0.02)));
         List<BenchRow> rows = runs.pair();
