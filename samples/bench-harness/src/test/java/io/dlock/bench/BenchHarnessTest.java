@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -302,27 +305,33 @@ class BenchHarnessTest {
                 .interleaved(List.of(first), 0, BenchHarness.Window.NONE)).getMessage().contains("0 slices"));
     }
 
-    /** A lock that is never granted is one failure and ends the run; nothing is measured. */
+    /**
+     * A lock that is never granted is one failure and ends the run; nothing is measured. The first timeout of each
+     * harness writes every thread's stack to standard error ({@link StallDump}), once, naming the thread that waited.
+     */
     @Test
     void timeoutIsOneFailure() throws Exception {
-        NodeLock never = new NodeLock() {
-            @Override
-            public boolean tryLock(long seconds) {
-                return false;
-            }
-
-            @Override
-            public void unlock() {
-                throw new IllegalMonitorStateException("never held");
-            }
-        };
-        Measurement m = new BenchHarness(0.01, 0.05, 0).uncontended(never);
+        NodeLock never = new NeverGranted();
+        PrintStream err = System.err;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        Measurement m;
+        Measurement c;
+        try {
+            m = new BenchHarness(0.01, 0.05, 0).uncontended(never);
+            c = new BenchHarness(0, 0.05, 0).contended(List.of(never, never), 1, BenchHarness.Window.NONE);
+        } finally {
+            System.setErr(err);
+        }
         assertEquals(1, m.failures());
         assertEquals(0, m.count());
-        Measurement c = new BenchHarness(0, 0.05, 0).contended(List.of(never, never), 1, BenchHarness.Window.NONE);
         assertEquals(2, c.failures());
         assertEquals(0, c.count());
         assertTrue(Double.isNaN(c.jain()));
+        String text = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(2, text.lines().filter(l -> l.startsWith("dlock bench: a lock was not granted within 0 s")).count(),
+                "one dump per harness: " + text.lines().filter(l -> l.startsWith("dlock bench")).toList());
+        assertTrue(text.contains("(thread bench-n"), "the contended thread names itself");
     }
 
     /** Bad durations are refused naming the value. */

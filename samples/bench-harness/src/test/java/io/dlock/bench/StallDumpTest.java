@@ -6,14 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A lock not granted within the lock timeout makes the harness write every thread's whole stack once: the waiting
+ * The stall dump: every thread's whole stack, once: the waiting
  * thread, what it waits on and who owns it, and what the owner holds.
  */
 @Timeout(30)
@@ -62,35 +61,5 @@ class StallDumpTest {
             held.unlock();
             waiter.join();
         }
-    }
-
-    /** The harness writes the dump where a lock+unlock or a contended thread's lock times out. */
-    @Test
-    void aLockTimeoutOfTheHarnessWritesTheDump() throws Exception {
-        NodeLock never = new NodeLock() {
-            @Override
-            public boolean tryLock(long seconds) {
-                return false;
-            }
-
-            @Override
-            public void unlock() {
-            }
-        };
-        PrintStream err = System.err;
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        try {
-            Measurement m = new BenchHarness(0, 0.05, 0).uncontended(never);
-            assertEquals(1, m.failures());
-            Measurement c = new BenchHarness(0, 0.05, 0).contended(List.of(never), 2);
-            assertEquals(2, c.failures());
-        } finally {
-            System.setErr(err);
-        }
-        String text = bytes.toString(StandardCharsets.UTF_8);
-        assertEquals(2, text.lines().filter(l -> l.startsWith("dlock bench: a lock was not granted within 0 s")).count(),
-                "one dump per harness: " + text.lines().filter(l -> l.startsWith("dlock bench")).toList());
-        assertTrue(text.contains("(thread bench-n1-t"), "the contended thread names itself");
     }
 }

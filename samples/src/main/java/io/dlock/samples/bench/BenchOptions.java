@@ -137,7 +137,8 @@ final class BenchOptions {
     Integer grantSpinUs;
 
     @Option(names = "--idle-expiry-ms", defaultValue = "1000", paramLabel = "MS",
-            description = "dlock.lock.idle-expiry-ms of the per-key clusters, at least 100 (default ${DEFAULT-VALUE})")
+            description = "dlock.lock.idle-expiry-ms of dlock's own per-key clusters, at least 100; the runs paired "
+                    + "with a peer's keep dlock's default (default ${DEFAULT-VALUE})")
     long idleExpiryMs;
 
     @Option(names = "--stack", defaultValue = DEFAULT_STACK, paramLabel = "STACK",

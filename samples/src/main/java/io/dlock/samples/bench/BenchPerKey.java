@@ -61,11 +61,12 @@ final class BenchPerKey {
     /**
      * One run of {@code perNode} threads per node on a fresh cluster of n nodes without local hand-off, with neither
      * the heap nor the reclamation measured (heap per name NaN, engines: those live right after the run). For
-     * {@link BenchPairs}: a run right before a peer's run of the same workload.
+     * {@link BenchPairs}: a run right before a peer's run of the same workload, so in dlock's default configuration,
+     * its idle expiry included ({@link DlockConfig#DEFAULT_IDLE_EXPIRY_MS}; {@code --idle-expiry-ms} shortens it for
+     * dlock's own per-key runs only, whose reclamation the bench waits for and measures).
      */
     BenchRow measureOne(String transport, MutexVariant variant, int n, int keys, int perNode) throws Exception {
-        DlockConfig.Builder b = clusters.config(transport, variant, n, 0)
-                .idleExpiry(Duration.ofMillis(options.idleExpiryMs));
+        DlockConfig.Builder b = clusters.config(transport, variant, n, 0);
         List<LockService> services = clusters.start(b, transport, n);
         try {
             return run(transport, variant, services, perNode, 0, keys, false);
