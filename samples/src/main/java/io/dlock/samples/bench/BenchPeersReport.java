@@ -14,12 +14,14 @@ import java.util.function.Function;
  * <ol>
  *   <li>throughput, one line per system and one column per workload, a cell per round ("r1 / r2"); above each peer,
  *       dlock's runs paired with it ("dlock ALGORITHM, before PEER", {@link BenchPairs});</li>
- *   <li>the details, one line per system, workload and round: median and p99 (uncontended), ops/s, CPU per operation
- *       (a peer's: its JVM and its server processes), Jain's index over the nodes, failures;</li>
+ *   <li>the details, one line per system, workload and round: median and p99 (uncontended) and the median of the
+ *       unlock alone, ops/s, CPU per operation (a peer's: its JVM and its server processes), the stolen share of the
+ *       host's CPU, Jain's index over the nodes, failures; then the attempts of pairs run again for noisy steal
+ *       ({@link BenchPairs#quietPair}), which count in no ratio;</li>
  *   <li>the ratios dlock/peer, one line per dlock algorithm and peer, a cell per workload and round: how many times
  *       faster dlock is (uncontended: the peer's median over dlock's; otherwise dlock's ops/s over the peer's), each
  *       from one pair (dlock's run right before the peer's, seconds apart) where there is one, else from dlock's run
- *       of the same round;</li>
+ *       of the same round; marked {@value #NOISY} where the pair stayed noisy;</li>
  *   <li>the peers skipped, each with how to install its server.</li>
  * </ol>
  */
@@ -192,8 +194,8 @@ final class BenchPeersReport {
                     find(system, w, round).ifPresent(r -> detail.add(List.of(system, w.label(nodes),
                             Integer.toString(round), BenchReport.f(r.opsPerSec(), "%.0f"),
                             BenchReport.f(r.medianUs(), "%.1f"), BenchReport.f(r.p99Us(), "%.1f"),
-                            BenchReport.f(r.unlockUs(), "%.1f"), BenchReport.f(r.cpuUs(), "%.1f"), BenchReport.f(100 * r.stolenShare(), "%.1f %%"),
-                            BenchReport.f(r.jain(), "%.3f"),
+                            BenchReport.f(r.unlockUs(), "%.1f"), BenchReport.f(r.cpuUs(), "%.1f"),
+                            BenchReport.f(100 * r.stolenShare(), "%.1f %%"), BenchReport.f(r.jain(), "%.3f"),
                             Long.toString(r.failures()))));
                 }
             }
