@@ -3,6 +3,7 @@ package io.dlock.samples.bench;
 import io.dlock.DlockConfig;
 import io.dlock.MutexVariant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -97,12 +98,9 @@ final class BenchPairs {
             last = new BenchRow[] {dlock.run(), peer.run()};
             attempts.add(last);
         } while (noisy(last[0], last[1]) && attempts.size() <= RERUNS);
-        BenchRow[] kept = noisy(last[0], last[1]) ? attempts.get(0) : last;
-        for (BenchRow[] a : attempts) {
-            if (noisy(kept[0], kept[1]) && worseSteal(a) < worseSteal(kept)) {
-                kept = a;
-            }
-        }
+        // min keeps the first of equals
+        BenchRow[] kept = !noisy(last[0], last[1]) ? last
+                : attempts.stream().min(Comparator.comparingDouble(BenchPairs::worseSteal)).orElseThrow();
         List<BenchRow> rows = new ArrayList<>(List.of(kept[0], kept[1]));
         for (BenchRow[] a : attempts) {
             if (a != kept) {
