@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * The measuring loops of {@code dlock bench} and of the benchmark baselines:
@@ -85,6 +86,8 @@ public final class BenchHarness {
     private final double seconds;
     private final long lockTimeout;
     private final CpuClock cpu;
+    /** Where the host's CPU time is read at the ends of a measured window: {@link HostCpu#now} but in tests. */
+    private final Supplier<HostCpu> host;
     /** Where the first lock not granted within the lock timeout writes every thread's stack ({@link StallDump}). */
     private final StallDump stalls = new StallDump(System.err);
 
@@ -110,6 +113,11 @@ public final class BenchHarness {
      * @throws IllegalArgumentException naming the bad value
      */
     public BenchHarness(double warmupSeconds, double seconds, long lockTimeoutSeconds, CpuClock cpu) {
+        this(warmupSeconds, seconds, lockTimeoutSeconds, cpu, HostCpu::now);
+    }
+
+    /** A harness that reads the host's CPU time from {@code host}: where a test gives the host's ticks. */
+    BenchHarness(double warmupSeconds, double seconds, long lockTimeoutSeconds, CpuClock cpu, Supplier<HostCpu> host) {
         if (!(warmupSeconds >= 0 && warmupSeconds <= 3600)) {
             throw new IllegalArgumentException("warm-up must be between 0 and 3600 seconds, got " + warmupSeconds);
         }
@@ -123,11 +131,12 @@ public final class BenchHarness {
         this.seconds = seconds;
         this.lockTimeout = lockTimeoutSeconds;
         this.cpu = Objects.requireNonNull(cpu, "cpu");
+        this.host = Objects.requireNonNull(host, "host");
     }
 
     /** This harness with the same durations, its CPU figures read from {@code clock}. */
     public BenchHarness withCpuClock(CpuClock clock) {
-        return new BenchHarness(warmup, seconds, lockTimeout, clock);
+        return new BenchHarness(warmup, seconds, lockTimeout, clock, host);
     }
 
     /** What the stall dump says timed out: the lock of the calling thread. */
@@ -232,7 +241,7 @@ public final class BenchHarness {
                 Timings t = timings[i];
                 long end = System.nanoTime() + slice;
                 long cpuAtStart = cpu.nanos();
-                HostCpu hostAtStart = HostCpu.now();
+                HostCpu hostAtStart = host.get();
                 try {
                     while (t.count < MAX_SAMPLES) {
                         long started = System.nanoTime();
@@ -250,7 +259,7 @@ public final class BenchHarness {
                     }
                 } finally {
                     t.addCpu(cpuAtStart, cpu.nanos());
-                    t.host = t.host.plus(HostCpu.now().minus(hostAtStart));
+                    t.host = t.host.plus(host.get().minus(hostAtStart));
                 }
             }
         }
@@ -416,14 +425,14 @@ public final class BenchHarness {
         Thread.sleep(millis(warmup));
         window.opened();
         long cpuAtStart = cpu.nanos();
-        HostCpu hostAtStart = HostCpu.now();
+        HostCpu hostAtStart = host.get();
         long started = System.nanoTime();
         phase.set(1);
         Thread.sleep(millis(seconds));
         phase.set(2);
         long elapsed = System.nanoTime() - started;
         long cpuAtEnd = cpu.nanos();
-        HostCpu host = HostCpu.now().minus(hostAtStart);
+        HostCpu hostSpan = host.get().minus(hostAtStart);
         window.closed();
         for (Thread w : workers) {
             w.join(TimeUnit.SECONDS.toMillis(lockTimeout + 10));
@@ -446,7 +455,7 @@ public final class BenchHarness {
         }
         return new Measurement(total, Double.NaN, Double.NaN, total / (elapsed / 1e9), perNodeList,
                 jain(perNodeCounts), maxRun, failures.get(), ProcessCpuClock.microsPerOp(cpuAtStart, cpuAtEnd, total),
-                host.stolenShare(), Double.NaN);
+                hostSpan.stolenShare(), Double.NaN);
     }
 
     /**
