@@ -45,6 +45,13 @@ public record Envelope(int kind, String algorithm, String name, long epoch) {
      * front.
      */
     public static final int KIND_BUNDLE = 6;
+    /**
+     * Kind of a batch: several transport messages of one node to one node, of any kinds but a batch, written as one
+     * while the node worked through many locks at once (a view change, a batch received: {@link BatchingTransport}).
+     * The algorithm is the node's mutex algorithm, the name is empty, the epoch is 0; the payload is laid out as a
+     * bundle's. The receiver routes each message in order, as if it had come alone.
+     */
+    public static final int KIND_BATCH = 7;
 
     /** Writes this header; the payload is appended to {@code out} afterwards. */
     public void writeTo(WireWriter out) {
@@ -69,9 +76,9 @@ public record Envelope(int kind, String algorithm, String name, long epoch) {
                     + VERSION);
         }
         int kind = in.readByte();
-        if (kind < KIND_MUTEX || kind > KIND_BUNDLE) {
+        if (kind < KIND_MUTEX || kind > KIND_BATCH) {
             throw new MalformedMessageException("unknown message kind " + kind + "; allowed: " + KIND_MUTEX + " to "
-                    + KIND_BUNDLE);
+                    + KIND_BATCH);
         }
         return new Envelope(kind, in.readString(), in.readString(), in.readVarLong());
     }

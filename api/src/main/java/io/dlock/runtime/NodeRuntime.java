@@ -63,7 +63,10 @@ public final class NodeRuntime implements LockService {
     static final String COORDINATOR_GROUP = LockService.COORDINATOR_GROUP;
 
     private final DlockConfig config;
-    private final Transport transport;
+    /** The transport; what the node sends while it works through many locks at once leaves in batches. */
+    private final BatchingTransport transport;
+    /** The thread that writes the transport's batches. */
+    private final ExecutorService batchWriter;
     private final ExecutorService pool;
     private final ScheduledThreadPoolExecutor timers;
     private final ExecutorService notifier;
@@ -138,11 +141,13 @@ public final class NodeRuntime implements LockService {
     /** The epoch lease: whether this node may still act in its view (docs/architecture.md, "Epoch leases"). */
     private final LeaseKeeper leases;
 
-    private NodeRuntime(DlockConfig config, Transport transport) {
+    private NodeRuntime(DlockConfig config, Transport network) {
         this.config = config;
         this.membership = new NodeMembership(config.clusterSize());
         this.mutexOptions = new ProtocolOptions(config.mutexOptions())
                 .over(AlgorithmDefinitions.mutex(config.mutex()).runtimeDefaults());
+        this.batchWriter = Executors.newSingleThreadExecutor(threads("dlock-" + config.cluster() + "-batches"));
+        BatchingTransport transport = new BatchingTransport(network, config.mutex().configName(), batchWriter);
         this.cleanLeave = new CleanLeave(transport, this::departing);
         this.transport = transport;
         String cluster = config.cluster();
@@ -167,7 +172,7 @@ public final class NodeRuntime implements LockService {
         this.elections = new ElectionRegistry(config, transport, membership, pool, timers, notifier,
                 this::coordinatorElected, lockMetrics::foreign);
         this.router = new MessageRouter(config.mutex().configName(), MAX_NAME_LENGTH, elections, leases, cleanLeave,
-                reclaim, this::pinIfOpen, lockMetrics::foreign);
+                reclaim, this::pinIfOpen, lockMetrics::foreign, transport);
     }
 
     /** Starts a node with the transport named by the configuration, found through {@link ServiceLoader}. */
@@ -418,13 +423,17 @@ public final class NodeRuntime implements LockService {
                     + " many nodes run; raise it", transport.self(), newView.epoch(), newView.size(),
                     DlockConfig.CLUSTER_SIZE, membership.clusterSize());
         }
-        for (LockDriver<?> e : drivers.all()) {
-            e.viewChanged(newView, isPrimary);
-        }
-        if (reclaim != null) {
-            reclaim.onView(newView); // after the drivers: a vote of the new epoch finds them in it
-        }
-        elections.onView(newView, isPrimary);
+        transport.runBatched(() -> {
+            // every live lock learns of the view, most answer it: their messages leave in a few batches
+            for (LockDriver<?> e : drivers.all()) {
+                e.viewChanged(newView, isPrimary);
+                transport.writeIfDue();
+            }
+            if (reclaim != null) {
+                reclaim.onView(newView); // after the drivers: a vote of the new epoch finds them in it
+            }
+            elections.onView(newView, isPrimary);
+        });
     }
 
     /** Whether the current view is primary for this node (the majority rule, {@link PrimaryComponent}). */
@@ -528,6 +537,7 @@ public final class NodeRuntime implements LockService {
     }
 
     private void shutdownThreads() {
+        batchWriter.shutdownNow();
         timers.shutdownNow();
         notifier.shutdown();
         pool.shutdown();

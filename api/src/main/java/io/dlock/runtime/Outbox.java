@@ -1,7 +1,6 @@
 package io.dlock.runtime;
 
 import io.dlock.NodeId;
-import io.dlock.spi.WireWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -138,12 +137,6 @@ final class Outbox {
     }
 
     private byte[] bundle(List<byte[]> messages) {
-        WireWriter out = new WireWriter(64 + messages.stream().mapToInt(m -> m.length + 2).sum());
-        new Envelope(Envelope.KIND_BUNDLE, algorithm, lockName, 0).writeTo(out);
-        out.writeVarLong(messages.size());
-        for (byte[] m : messages) {
-            out.writeVarLong(m.length).writeBytes(m);
-        }
-        return out.toByteArray();
+        return FrameList.write(new Envelope(Envelope.KIND_BUNDLE, algorithm, lockName, 0), messages);
     }
 }

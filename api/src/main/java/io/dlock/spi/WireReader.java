@@ -2,6 +2,7 @@ package io.dlock.spi;
 
 import io.dlock.NodeId;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Reads the format written by {@link WireWriter} from a byte array, checking every bound: a
@@ -116,6 +117,16 @@ public final class WireReader {
         WireReader part = new WireReader(bytes, position, length);
         position += length;
         return part;
+    }
+
+    /**
+     * A copy of the next {@code length} bytes: a value that is itself a whole message, kept beyond this reader.
+     *
+     * @throws MalformedMessageException if fewer than {@code length} bytes are left
+     */
+    public byte[] readBytes(int length) {
+        WireReader part = slice(length);
+        return Arrays.copyOfRange(bytes, part.position, part.end);
     }
 
     /** Bytes not yet read. */

@@ -30,7 +30,7 @@ class EnvelopeTest {
         assertThrows(MalformedMessageException.class,
                 () -> Envelope.readFrom(new WireReader(new byte[] {(byte) Envelope.MAGIC, 9})));
         assertThrows(MalformedMessageException.class,
-                () -> Envelope.readFrom(new WireReader(new byte[] {(byte) Envelope.MAGIC, 1, 7})));
+                () -> Envelope.readFrom(new WireReader(new byte[] {(byte) Envelope.MAGIC, 1, 8})));
         assertThrows(MalformedMessageException.class, () -> Envelope.readFrom(new WireReader(new byte[0])));
     }
 }
