@@ -33,7 +33,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * count and how long the change took are printed. Afterwards the new node locks every name.
  *
  * <p>Before nodes batched ({@code BatchingTransport}), such a join cost 4.5 transport messages per live name with
- * centralized and 9 with suzuki-kasami; with batches it costs 0.05 to 0.12.
+ * centralized and 9 with suzuki-kasami, on either transport; with batches, 0.02 to 0.15 (docs/performance.md, "A view
+ * change with many live locks").
  */
 public abstract class ViewChangeContract {
 
