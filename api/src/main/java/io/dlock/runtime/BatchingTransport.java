@@ -1,8 +1,8 @@
 package io.dlock.runtime;
 
 import io.dlock.NodeId;
+import io.dlock.spi.ForwardingTransport;
 import io.dlock.spi.Transport;
-import io.dlock.spi.View;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * <p>The receiver routes a batch's messages one by one, in order, in a run of its own ({@link MessageRouter}), so
  * that the answers leave in batches too. Thread-safe.
  */
-final class BatchingTransport implements Transport {
+final class BatchingTransport extends ForwardingTransport {
 
     /** Most messages in one batch. */
     static final int MAX_MESSAGES = 1024;
@@ -56,7 +56,6 @@ final class BatchingTransport implements Transport {
     private static final int KIND_OFFSET = 2;
     private static final Logger LOG = LoggerFactory.getLogger(BatchingTransport.class);
 
-    private final Transport transport;
     private final String algorithm;
     /** {@link #MAX_HOLD} but in tests, nanoseconds. */
     private final long maxHoldNanos;
@@ -91,7 +90,7 @@ final class BatchingTransport implements Transport {
 
     /** A transport whose messages wait at most {@code maxHold} in a batch while runs go on: for tests. */
     BatchingTransport(Transport transport, String algorithm, Executor writer, Duration maxHold) {
-        this.transport = transport;
+        super(transport);
         this.algorithm = algorithm;
         this.writer = writer;
         this.maxHoldNanos = maxHold.toNanos();
@@ -131,7 +130,7 @@ final class BatchingTransport implements Transport {
     @Override
     public void send(NodeId to, byte[] payload) {
         if (!keeping || isMembership(payload) || !keep(to, payload)) {
-            transport.send(to, payload);
+            delegate().send(to, payload);
         }
     }
 
@@ -147,7 +146,7 @@ final class BatchingTransport implements Transport {
     @Override
     public void broadcast(byte[] payload) {
         if (!keeping) {
-            transport.broadcast(payload);
+            delegate().broadcast(payload);
             return;
         }
         NodeId self = self();
@@ -223,53 +222,13 @@ final class BatchingTransport implements Transport {
             }
             for (Batch batch : batches) {
                 try {
-                    transport.send(batch.to, batch.frame(algorithm));
+                    delegate().send(batch.to, batch.frame(algorithm));
                 } catch (RuntimeException e) { // a transport must not throw; if one does, the batch is a dropped send
                     LOG.warn("{}: a batch of {} messages to {} was dropped: {}", self(), batch.messages.size(),
                             batch.to, e.toString());
                 }
             }
         }
-    }
-
-    @Override
-    public void start(Receiver receiver) {
-        transport.start(receiver);
-    }
-
-    @Override
-    public Duration primaryViewTimeout() {
-        return transport.primaryViewTimeout();
-    }
-
-    @Override
-    public NodeId self() {
-        return transport.self();
-    }
-
-    @Override
-    public View view() {
-        return transport.view();
-    }
-
-    @Override
-    public void viewLooksStale() {
-        transport.viewLooksStale();
-    }
-
-    @Override
-    public boolean fifo() {
-        return transport.fifo();
-    }
-
-    @Override
-    public void close() {
-        transport.close();
-    }
-
-    @Override
-    public String toString() {
-        return transport.toString();
     }
 
     /** The messages kept for one destination, in order. */

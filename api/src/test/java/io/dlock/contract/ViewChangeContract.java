@@ -10,8 +10,8 @@ import io.dlock.MutexAlgorithm;
 import io.dlock.NodeId;
 import io.dlock.runtime.Envelope;
 import io.dlock.runtime.NodeRuntime;
+import io.dlock.spi.ForwardingTransport;
 import io.dlock.spi.Transport;
-import io.dlock.spi.View;
 import io.dlock.spi.WireReader;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -136,13 +136,12 @@ public abstract class ViewChangeContract {
     }
 
     /** A node's transport that counts the transport messages of locks it sends, and when it sent the last. */
-    private static final class CountingTransport implements Transport {
-        private final Transport transport;
+    private static final class CountingTransport extends ForwardingTransport {
         private final AtomicLong sends;
         private final AtomicLong lastSend;
 
         CountingTransport(Transport transport, AtomicLong sends, AtomicLong lastSend) {
-            this.transport = transport;
+            super(transport);
             this.sends = sends;
             this.lastSend = lastSend;
         }
@@ -154,42 +153,7 @@ public abstract class ViewChangeContract {
                 sends.incrementAndGet();
                 lastSend.set(System.nanoTime());
             }
-            transport.send(to, payload);
-        }
-
-        @Override
-        public void start(Receiver receiver) {
-            transport.start(receiver);
-        }
-
-        @Override
-        public Duration primaryViewTimeout() {
-            return transport.primaryViewTimeout();
-        }
-
-        @Override
-        public NodeId self() {
-            return transport.self();
-        }
-
-        @Override
-        public View view() {
-            return transport.view();
-        }
-
-        @Override
-        public void viewLooksStale() {
-            transport.viewLooksStale();
-        }
-
-        @Override
-        public boolean fifo() {
-            return transport.fifo();
-        }
-
-        @Override
-        public void close() {
-            transport.close();
+            super.send(to, payload);
         }
     }
 }

@@ -16,6 +16,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import io.dlock.runtime.Envelope;
 import io.dlock.NodeId;
+import io.dlock.spi.ForwardingTransport;
 import io.dlock.spi.Transport;
 import io.dlock.spi.WireReader;
 import java.util.ArrayList;

@@ -9,6 +9,7 @@ import io.dlock.DistributedLock;
 import io.dlock.DlockConfig;
 import io.dlock.LockService;
 import io.dlock.runtime.NodeRuntime;
+import io.dlock.spi.ForwardingTransport;
 import io.dlock.spi.Transport;
 import io.dlock.spi.TransportException;
 import java.time.Duration;
