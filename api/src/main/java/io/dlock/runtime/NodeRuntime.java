@@ -34,6 +34,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -293,8 +294,17 @@ public final class NodeRuntime implements LockService {
      */
     private void coordinatorElected(NodeId leader, long epoch) {
         coordinator = new EpochLeader(leader, epoch);
+        transport.runBatched(() -> tellEveryLock(e -> e.leaderElected(leader, epoch)));
+    }
+
+    /**
+     * Tells every live lock of something that most of them answer (a view, a new coordinator): inside a run of the
+     * transport, so that their messages leave in a few batches; the batches due are written as it goes.
+     */
+    private void tellEveryLock(Consumer<LockDriver<?>> news) {
         for (LockDriver<?> e : drivers.all()) {
-            e.leaderElected(leader, epoch);
+            news.accept(e);
+            transport.writeIfDue();
         }
     }
 
@@ -424,11 +434,7 @@ public final class NodeRuntime implements LockService {
                     DlockConfig.CLUSTER_SIZE, membership.clusterSize());
         }
         transport.runBatched(() -> {
-            // every live lock learns of the view, most answer it: their messages leave in a few batches
-            for (LockDriver<?> e : drivers.all()) {
-                e.viewChanged(newView, isPrimary);
-                transport.writeIfDue();
-            }
+            tellEveryLock(e -> e.viewChanged(newView, isPrimary));
             if (reclaim != null) {
                 reclaim.onView(newView); // after the drivers: a vote of the new epoch finds them in it
             }
