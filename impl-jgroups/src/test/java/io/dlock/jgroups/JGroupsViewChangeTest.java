@@ -24,6 +24,6 @@ class JGroupsViewChangeTest extends ViewChangeContract {
 
     @Override
     protected int names() {
-        return Integer.getInteger("dlock.viewchange.names", 1_000);
+        return Integer.getInteger("dlock.viewchange.names", 600);
     }
 }
