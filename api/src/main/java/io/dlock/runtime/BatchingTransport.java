@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why: each transport message costs a system call and a wake-up on both sides and a trip through JGroups' stack,
  * far more than its bytes. Three JGroups nodes with 100 000 live locks each sent 350 000 of them at one join
- * (centralized), their receiving threads sent the answers into JGroups' flow control, one node was excluded and the
- * newcomer got no lock for more than 30 s. Batched: 2 898 transport messages, over 4 s after the join.
+ * (centralized), one node was excluded from the view and the newcomer got no lock for more than 30 s. Batched:
+ * 2 898 transport messages, the last 4 s after the join, every node in the view.
  *
  * <p><b>Order.</b> While a run is open, every send of the node to every destination is kept, in order, in that
  * destination's batch, whichever thread sends it; the batches are written in order, and sends go straight to the
@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Who writes.</b> One thread of the node's own ({@code writer}); every other thread only adds to batches. Writing
  * may block: JGroups' flow control holds a sender up to 5 s until the receiver returns credits, and a transport's
  * receiving thread that blocked so would read no credits, no heartbeats and no views meanwhile. A first version, in
- * which the thread of a run wrote, had a node suspected and excluded at a join with 30 000 live names: the receiving
- * thread that routed a batch wrote the answers. Membership messages (the epoch lease's probes) are never kept.
+ * which the thread of a run wrote (so the receiving thread that routed a batch wrote the answers), had a node
+ * excluded at a join with 30 000 live names, likely so. Membership messages (the epoch lease's probes) are never
+ * kept.
  *
  * <p>The receiver routes a batch's messages one by one, in order, in a run of its own ({@link MessageRouter}), so
  * that the answers leave in batches too. Thread-safe.
