@@ -53,8 +53,6 @@ final class BatchingTransport extends ForwardingTransport {
     static final int MAX_BYTES = 64 * 1024;
     /** Longest a message waits in a batch while runs go on. */
     static final Duration MAX_HOLD = Duration.ofMillis(2);
-    /** Where an {@link Envelope}'s kind is: after the magic byte and the version. */
-    private static final int KIND_OFFSET = 2;
     private static final Logger LOG = LoggerFactory.getLogger(BatchingTransport.class);
 
     private final String algorithm;
@@ -141,7 +139,7 @@ final class BatchingTransport extends ForwardingTransport {
      * view look stale. Their order with the messages of locks does not matter.
      */
     private static boolean isMembership(byte[] payload) {
-        return payload.length > KIND_OFFSET && payload[KIND_OFFSET] == Envelope.KIND_MEMBERSHIP;
+        return Envelope.kindOf(payload) == Envelope.KIND_MEMBERSHIP;
     }
 
     @Override

@@ -53,6 +53,17 @@ public record Envelope(int kind, String algorithm, String name, long epoch) {
      */
     public static final int KIND_BATCH = 7;
 
+    /** Where the kind is in a message's bytes: after the magic byte and the version. */
+    private static final int KIND_OFFSET = 2;
+
+    /**
+     * The kind of the whole message {@code payload}, read without decoding the header (a look on a hot path); -1 if
+     * it is too short to have one. Not checked: {@link #readFrom} checks.
+     */
+    static int kindOf(byte[] payload) {
+        return payload.length > KIND_OFFSET ? payload[KIND_OFFSET] : -1;
+    }
+
     /** Writes this header; the payload is appended to {@code out} afterwards. */
     public void writeTo(WireWriter out) {
         out.writeByte(MAGIC).writeByte(VERSION).writeByte(kind).writeString(algorithm).writeString(name)

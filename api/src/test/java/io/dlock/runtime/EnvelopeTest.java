@@ -23,6 +23,15 @@ class EnvelopeTest {
         assertEquals(7, r.readByte());
     }
 
+    /** The kind is read from a message's bytes without decoding; a message too short has none. */
+    @Test
+    void kindOfAMessagesBytes() {
+        WireWriter w = new WireWriter();
+        new Envelope(Envelope.KIND_MEMBERSHIP, "", "", 3).writeTo(w);
+        assertEquals(Envelope.KIND_MEMBERSHIP, Envelope.kindOf(w.toByteArray()));
+        assertEquals(-1, Envelope.kindOf(new byte[] {(byte) Envelope.MAGIC, 1}));
+    }
+
     /** A wrong magic byte, version or kind is malformed. */
     @Test
     void rejectsForeign() {
