@@ -19,15 +19,18 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The client JVM of {@link NemesisTest}: one dlock node on a JGroups stack whose {@value #WORKERS} worker threads
- * loop on the lock {@code counter}: {@code tryLock(1 s)}; on success read the fencing token, hold the lock
- * 0-{@value #MAX_HOLD_MS} ms (seeded), add one to the counter in a shared {@link FencedFile} in one fenced
- * read-modify-write, {@code unlock()}. An {@link io.dlock.OwnershipListener} on the lock records each hold
- * the node reports lost. The node runs with {@code dlock.lock.local-handoff=2}.
+ * loop over K locks {@code counter-0} … {@code counter-(K-1)}: pick one (seeded), {@code tryLock(1 s)}; on success
+ * read the fencing token, hold the lock 0-{@value #MAX_HOLD_MS} ms (seeded), add one to that lock's counter in its
+ * own shared {@link FencedFile} ({@link #storeOf}) in one fenced read-modify-write, {@code unlock()}. An
+ * {@link io.dlock.OwnershipListener} on each lock records each hold the node reports lost. The node runs with
+ * {@code dlock.lock.local-handoff=2}. With several locks, each has its own coordinator (centralized's rendezvous
+ * owner of the name) or token, so a fault that hits any node hits some lock's coordinator or holder.
  *
  * <p>Every invocation and completion is written at once to standard output as one history line, {@link #HISTORY}
  * followed by {@code <timeNanos> <process> <op> [<arg>...]}: the time is {@code System.nanoTime()} (one clock for
  * every JVM of the machine); the process is {@code <node>.<incarnation>.<thread>}, thread 0 being the JVM itself
- * and 1, 2 the workers. The ops:
+ * and 1, 2 the workers, and a worker's lines name their lock in front of it, {@code <lock>/<process>}
+ * ({@link LockTag}), which the test takes off when it splits the history into one per lock. The ops:
  * <pre>
  * started ms          (thread 0) LockService.start returned after ms milliseconds
  * startfail text      (thread 0) LockService.start threw; the JVM then exits
@@ -52,7 +55,7 @@ import java.util.concurrent.TimeUnit;
  * (a clean leave) and ends the JVM. Other lines, such as {@code VIEW} events (see {@link ChildOutput}) and logs,
  * are for a failure's report.
  *
- * <p>Arguments: a {@link NodeSpec}, then the seed of the hold times.
+ * <p>Arguments: a {@link NodeSpec}, then the seed of the hold times and the choices of lock, then K.
  */
 public final class NemesisNode {
 
@@ -61,6 +64,8 @@ public final class NemesisNode {
     static final int WORKERS = 2;
     static final int MAX_HOLD_MS = 20;
     private static final long TRY_LOCK_MS = 1_000;
+    /** What the locks' names start with: {@code counter-0}, {@code counter-1}, … */
+    private static final String LOCK_PREFIX = "counter-";
 
     /** Set by "exit": each worker ends after its round (never interrupted: an interrupt closes the store's channel). */
     private static volatile boolean stopping;
@@ -71,6 +76,7 @@ public final class NemesisNode {
     public static void main(String[] args) throws Exception {
         NodeSpec spec = NodeSpec.parse(args);
         long seed = Long.parseLong(NodeSpec.rest(args)[0]);
+        int lockCount = Integer.parseInt(NodeSpec.rest(args)[1]);
         String jvm = spec.id() + "." + spec.incarnation() + ".0";
         ChildOutput.line("PID " + ProcessHandle.current().pid());
         long t0 = System.nanoTime();
@@ -89,16 +95,20 @@ public final class NemesisNode {
         watcher.setDaemon(true);
         watcher.start();
 
-        DistributedLock lock = service.lock("counter");
-        FencedFile store = new FencedFile(Path.of(spec.store()));
         Map<Thread, String> processes = new ConcurrentHashMap<>();
-        lock.addOwnershipListener(loss -> record(processes.getOrDefault(loss.holder(), jvm),
-                "told " + loss.fencingToken()));
+        List<Counter> counters = new ArrayList<>();
+        for (String name : lockNames(lockCount)) {
+            FencedFile store = new FencedFile(storeOf(Path.of(spec.store()), name));
+            Counter counter = new Counter(name, service.lock(name), store);
+            counter.lock.addOwnershipListener(loss -> record(LockTag.tag(name,
+                    processes.getOrDefault(loss.holder(), jvm)), "told " + loss.fencingToken()));
+            counters.add(counter);
+        }
         List<Thread> workers = new ArrayList<>();
         for (int t = 1; t <= WORKERS; t++) {
             String process = spec.id() + "." + spec.incarnation() + "." + t;
             Random random = new Random(seed ^ (spec.id() << 40) ^ ((long) spec.incarnation() << 20) ^ t);
-            Thread worker = new Thread(() -> work(lock, store, process, random), "worker-" + t);
+            Thread worker = new Thread(() -> work(counters, process, random), "worker-" + t);
             worker.setDaemon(true);
             processes.put(worker, process);
             workers.add(worker);
@@ -109,7 +119,10 @@ public final class NemesisNode {
         String line;
         while ((line = in.readLine()) != null && !line.equals("exit")) {
             if (line.equals("metrics")) {
-                ChildOutput.line("metrics: view " + service.view() + ", lock 'counter' " + lock.metrics());
+                for (Counter counter : counters) {
+                    ChildOutput.line("metrics: view " + service.view() + ", lock '" + counter.name + "' "
+                            + counter.lock.metrics());
+                }
             }
         }
         stopping = true;
@@ -120,43 +133,67 @@ public final class NemesisNode {
         System.exit(0);
     }
 
-    /** One worker's loop, until "exit". */
-    private static void work(DistributedLock lock, FencedFile store, String process, Random random) {
+    /** The names of {@code count} locks, {@code counter-0} first. */
+    static List<String> lockNames(int count) {
+        List<String> names = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            names.add(LOCK_PREFIX + i);
+        }
+        return names;
+    }
+
+    /** The shared store of lock {@code name}: beside {@code store}, {@code <name>-<store's file name>}. */
+    static Path storeOf(Path store, String name) {
+        return store.resolveSibling(name + "-" + store.getFileName());
+    }
+
+    /** One lock and its store. */
+    private record Counter(String name, DistributedLock lock, FencedFile store) {
+    }
+
+    /** One worker's loop, until "exit": a seeded choice of lock, then one round on it. */
+    private static void work(List<Counter> counters, String process, Random random) {
         while (!stopping) {
-            record(process, "acquire");
-            try {
-                if (!lock.tryLock(TRY_LOCK_MS, TimeUnit.MILLISECONDS)) {
-                    record(process, "refused");
-                    continue;
-                }
-            } catch (InterruptedException e) {
-                record(process, "error " + text(e));
-                return;
-            } catch (RuntimeException e) {
-                record(process, "error " + text(e));
-                continue;
-            }
-            try {
-                hold(lock, store, process, random);
-            } catch (InterruptedException e) {
-                record(process, "error " + text(e));
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                record(process, "error " + text(e));
-            }
-            record(process, "release");
-            try {
-                lock.unlock();
-                record(process, "released");
-            } catch (LockOwnershipLostException e) {
-                record(process, "lost " + e.fencingToken());
-            } catch (RuntimeException e) {
-                record(process, "error " + text(e));
-            }
-            if (Thread.currentThread().isInterrupted()) {
+            Counter counter = counters.get(random.nextInt(counters.size()));
+            if (!round(counter.lock, counter.store, LockTag.tag(counter.name, process), random)) {
                 return;
             }
         }
+    }
+
+    /** {@code tryLock}, and if granted the hold and {@code unlock()}; false once the thread is interrupted. */
+    private static boolean round(DistributedLock lock, FencedFile store, String process, Random random) {
+        record(process, "acquire");
+        try {
+            if (!lock.tryLock(TRY_LOCK_MS, TimeUnit.MILLISECONDS)) {
+                record(process, "refused");
+                return true;
+            }
+        } catch (InterruptedException e) {
+            record(process, "error " + text(e));
+            return false;
+        } catch (RuntimeException e) {
+            record(process, "error " + text(e));
+            return true;
+        }
+        try {
+            hold(lock, store, process, random);
+        } catch (InterruptedException e) {
+            record(process, "error " + text(e));
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            record(process, "error " + text(e));
+        }
+        record(process, "release");
+        try {
+            lock.unlock();
+            record(process, "released");
+        } catch (LockOwnershipLostException e) {
+            record(process, "lost " + e.fencingToken());
+        } catch (RuntimeException e) {
+            record(process, "error " + text(e));
+        }
+        return !Thread.currentThread().isInterrupted();
     }
 
     /** Inside the hold: the token, a seeded wait, the fenced increment. */

@@ -17,9 +17,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Timeout;
@@ -30,15 +32,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Fault injection with a history checker, Jepsen's way: five {@link NemesisNode} clients, one per host of
  * {@link VirtualHosts} ({@code tcp} stack, {@code dlock.cluster.size=5}), two worker threads each looping on
- * {@code tryLock(1 s)}, a fenced increment of a shared counter, {@code unlock()}, while a {@link Nemesis} runs a
+ * a seeded choice of one of {@value #DEFAULT_LOCKS} locks ({@code dlock.test.nemesis-locks}), {@code tryLock(1 s)},
+ * a fenced increment of that lock's shared counter, {@code unlock()}, while a {@link Nemesis} runs a
  * seeded {@link NemesisSchedule} of pauses (SIGSTOP), cut hosts, 3|2 splits, kills with restart, rolling
  * restarts and coordinator leaves. Every client records each invocation and completion with
  * {@code System.nanoTime()}, the nemesis records each fault's begin and end; the lines of one run are merged
- * into one history, ordered by time, and judged with the store's accepted writes by
- * {@link HistoryChecker}: every run must be valid (one holder at a time unless the earlier one ended lost or by
- * a crash, tokens in real-time order, no lost or duplicated update, no failed start, no error). The availability
- * figures (per fault window: the majority's first grant, its longest gap, each target's rejoin; the run's longest
- * stall) are printed as {@code NEMESIS ...} lines, and asserted only with
+ * into one history per lock ({@link LockTag}), ordered by time, and each is judged with its store's accepted
+ * writes by {@link HistoryChecker}: every lock's history must be valid (one holder at a time unless the earlier one
+ * ended lost or by a crash, tokens in real-time order, no lost or duplicated update, no failed start, no error).
+ * The availability
+ * figures (per lock and fault window: the majority's first grant, its longest gap, each target's rejoin; each
+ * lock's longest stall) are printed as {@code NEMESIS ...} lines, and asserted only with
  * {@code dlock.test.nemesis-availability=true}: the majority's longest gap in a window at most failure detection
  * (7.5 s on the {@code tcp} stack) plus 2 s, each target's rejoin at most 10 s after the heal, and the nemesis
  * did everything in time. A quiet gap of the schedule (5-10 s) can be shorter than a rejoin: where the next fault
@@ -46,12 +50,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * target is judged from the last heal of that chain of faults
  * ({@link FaultWindowFigures#rejoinAfterLastHealNanos()}); both figures are printed.
  *
- * <p>Every run keeps its files in {@code samples/target/nemesis/<algorithm>-<seed>/}: {@code schedule.txt},
- * {@code history.txt}, {@code store.txt} (the fenced store, {@code <token> <value>} per accepted write),
- * {@code summary.txt} (the checker's report), {@code logs.txt} (the nodes' view events and last log lines),
- * {@code output.txt} (every log line of every node) and {@code notes.txt} (what the nemesis could not do in time). A failure names that folder and shows the checker's
- * violations and the logs. To judge a kept run again: {@code java -jar samples/target/dlock.jar check-history
- * <dir>/history.txt --store <dir>/store.txt}.
+ * <p>Every run keeps its files in {@code samples/target/nemesis/<algorithm>-<seed>/}: {@code schedule.txt}, per lock
+ * {@code <lock>-history.txt} and {@code <lock>-store.txt} (its fenced store, {@code <token> <value>} per accepted
+ * write), {@code summary.txt} (the checker's reports), {@code logs.txt} (the nodes' view events and last log lines),
+ * {@code output.txt} (every log line of every node) and {@code notes.txt} (what the nemesis could not do in time).
+ * A failure names that folder and shows the checker's violations and the logs. To judge a kept run again:
+ * {@code java -jar samples/target/dlock.jar check-history <dir>/counter-0-history.txt --store
+ * <dir>/counter-0-store.txt}.
  *
  * <p>The default build runs {@code centralized}, {@code ricart-agrawala} and {@code suzuki-kasami}, each with a
  * 45-s schedule of seed {@value #DEFAULT_SEED}. The profile {@code -Pnemesis} runs every algorithm with seeds 12 and
@@ -74,6 +79,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 class NemesisTest {
 
     static final long DEFAULT_SEED = 12;
+    /**
+     * Locks the clients share by default: each has its own coordinator (centralized's rendezvous owner of its name)
+     * or token, so a fault on any node hits some lock where it matters, not only on the node that owns one name.
+     */
+    static final int DEFAULT_LOCKS = 3;
     private static final int NODES = 5;
     /**
      * Failure detection on the tcp stack, at most 7.5 s after the last message (FD_ALL3 suspects 5-5.5 s after it,
@@ -120,8 +130,9 @@ class NemesisTest {
         Files.writeString(runDir.resolve("schedule.txt"), "seed " + seed + ", " + seconds + " s, kinds " + kinds
                 + "\n" + schedule);
 
+        List<String> locks = NemesisNode.lockNames(Integer.getInteger("dlock.test.nemesis-locks", DEFAULT_LOCKS));
         RealNetCluster.Setup setup = new RealNetCluster.Setup(NemesisNode.class.getName(), algorithm.configName(),
-                NODES, List.of(Long.toString(seed)), List.of());
+                NODES, List.of(Long.toString(seed), Integer.toString(locks.size())), List.of());
         // a bound on the faults, apart from the test's timeout: a slow machine skips the last ones instead
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds * 3L / 2 + 180);
         long t0 = System.nanoTime();
@@ -143,45 +154,60 @@ class NemesisTest {
                 } finally {
                     cluster.close(); // every JVM ended, their last lines read
                     logs = cluster.logs();
-                    keep(runDir, cluster, nemesis, logs);
+                    keep(runDir, cluster, nemesis, logs, locks);
                 }
             }
         }
-        Path storeFile = runDir.resolve("store.txt");
-        CheckReport report = HistoryChecker.check(History.read(runDir.resolve("history.txt")),
-                Files.exists(storeFile) ? StoreFile.read(storeFile) : List.of());
-        Files.writeString(runDir.resolve("summary.txt"), report.summary());
+        List<LockCheck> checks = new ArrayList<>();
+        for (String lock : locks) {
+            Path storeFile = NemesisNode.storeOf(runDir.resolve(RealNetCluster.STORE_FILE), lock);
+            CheckReport report = HistoryChecker.check(History.read(historyOf(runDir, lock)),
+                    Files.exists(storeFile) ? StoreFile.read(storeFile) : List.of());
+            checks.add(new LockCheck(lock, report));
+        }
+        Files.writeString(runDir.resolve("summary.txt"), checks.stream()
+                .map(c -> "lock " + c.lock + "\n" + c.report.summary()).collect(Collectors.joining("\n")));
+        boolean valid = checks.stream().allMatch(c -> c.report.valid());
         System.out.println("NEMESIS " + name + ": run of " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0)
-                + " s, " + (report.valid() ? "VALID" : "INVALID, " + report.violationCount() + " violation(s)") + ", "
-                + report.grants() + " grants, longest stall " + ms(report.longestStallNanos())
-                + "; files in " + runDir.toAbsolutePath());
-        for (FaultWindowFigures w : report.windows()) {
-            System.out.println("NEMESIS " + name + " window " + w.kind() + " " + w.targets() + ": begin "
-                    + ms(w.beginNanos()) + ", end " + ms(w.endNanos()) + ", majority's first grant after "
-                    + ms(w.firstMajorityGrantNanos()) + ", longest majority gap " + ms(w.longestMajorityGapNanos())
-                    + ", rejoin " + rejoin(w));
+                + " s, " + locks.size() + " lock(s), " + (valid ? "VALID" : "INVALID") + "; files in "
+                + runDir.toAbsolutePath());
+        for (LockCheck c : checks) {
+            CheckReport report = c.report;
+            System.out.println("NEMESIS " + name + " " + c.lock + ": " + (report.valid() ? "VALID"
+                    : "INVALID, " + report.violationCount() + " violation(s)") + ", " + report.grants()
+                    + " grants, longest stall " + ms(report.longestStallNanos()));
+            for (FaultWindowFigures w : report.windows()) {
+                System.out.println("NEMESIS " + name + " " + c.lock + " window " + w.kind() + " " + w.targets()
+                        + ": begin " + ms(w.beginNanos()) + ", end " + ms(w.endNanos())
+                        + ", majority's first grant after " + ms(w.firstMajorityGrantNanos())
+                        + ", longest majority gap " + ms(w.longestMajorityGapNanos()) + ", rejoin " + rejoin(w));
+            }
         }
 
         String context = "\nfiles: " + runDir.toAbsolutePath() + "\nnemesis notes: " + nemesis.notes()
                 + "\nnodes' logs: " + logs;
         assertTrue(started, name + ": not every node started within " + Nemesis.START_TIMEOUT.toSeconds() + " s"
                 + context);
-        assertTrue(report.valid(), name + ": the history checker found " + report.violationCount()
-                + " violation(s)\n" + firstLines(report.violations(), 40) + context);
+        for (LockCheck c : checks) {
+            assertTrue(c.report.valid(), name + ": the history checker found " + c.report.violationCount()
+                    + " violation(s) on lock " + c.lock + "\n" + firstLines(c.report.violations(), 40) + context);
+        }
         if (Boolean.getBoolean("dlock.test.nemesis-availability")) {
             List<String> slow = new ArrayList<>(nemesis.notes());
-            for (FaultWindowFigures w : report.windows()) {
-                String window = w.kind() + " " + w.targets() + " at " + ms(w.beginNanos()) + ": ";
-                if (w.longestMajorityGapNanos() < 0 || w.longestMajorityGapNanos() > MAX_MAJORITY_GAP.toNanos()) {
-                    slow.add(window + "longest majority gap " + ms(w.longestMajorityGapNanos()) + " (at most "
-                            + MAX_MAJORITY_GAP.toMillis() + " ms: detection plus 2 s)");
-                }
-                w.rejoinAfterLastHealNanos().forEach((node, nanos) -> {
-                    if (nanos < 0 || nanos > MAX_REJOIN.toNanos()) {
-                        slow.add(window + "n" + node + " rejoined " + ms(nanos) + " after the last heal (at most "
-                                + MAX_REJOIN.toMillis() + " ms)");
+            for (LockCheck c : checks) {
+                for (FaultWindowFigures w : c.report.windows()) {
+                    String window = c.lock + ", " + w.kind() + " " + w.targets() + " at " + ms(w.beginNanos()) + ": ";
+                    if (w.longestMajorityGapNanos() < 0 || w.longestMajorityGapNanos() > MAX_MAJORITY_GAP.toNanos()) {
+                        slow.add(window + "longest majority gap " + ms(w.longestMajorityGapNanos()) + " (at most "
+                                + MAX_MAJORITY_GAP.toMillis() + " ms: detection plus 2 s)");
                     }
-                });
+                    w.rejoinAfterLastHealNanos().forEach((node, nanos) -> {
+                        if (nanos < 0 || nanos > MAX_REJOIN.toNanos()) {
+                            slow.add(window + "n" + node + " rejoined " + ms(nanos) + " after the last heal (at most "
+                                    + MAX_REJOIN.toMillis() + " ms)");
+                        }
+                    });
+                }
             }
             assertTrue(slow.isEmpty(), name + ": availability\n" + String.join("\n", slow) + context);
         }
@@ -219,15 +245,30 @@ class NemesisTest {
         return dir;
     }
 
-    /** Writes the merged history (ordered by time; ties keep their arrival order), the logs and the notes. */
-    private static void keep(Path runDir, RealNetCluster cluster, Nemesis nemesis, String logs) throws IOException {
+    /**
+     * Writes each lock's history (ordered by time; ties keep their arrival order; {@link LockTag}), the logs and the
+     * notes.
+     */
+    private static void keep(Path runDir, RealNetCluster cluster, Nemesis nemesis, String logs, List<String> locks)
+            throws IOException {
         List<String> history = new ArrayList<>(cluster.historyLines());
         history.addAll(nemesis.lines());
         history.sort(Comparator.comparingLong(NemesisTest::time));
-        Files.write(runDir.resolve("history.txt"), history);
+        for (Map.Entry<String, List<String>> lock : LockTag.split(history, locks).entrySet()) {
+            Files.write(historyOf(runDir, lock.getKey()), lock.getValue());
+        }
         Files.writeString(runDir.resolve("logs.txt"), logs + "\n");
         Files.write(runDir.resolve("output.txt"), cluster.output());
         Files.write(runDir.resolve("notes.txt"), nemesis.notes());
+    }
+
+    /** Lock {@code lock}'s history in the run's folder. */
+    private static Path historyOf(Path runDir, String lock) {
+        return runDir.resolve(lock + "-history.txt");
+    }
+
+    /** One lock's verdict. */
+    private record LockCheck(String lock, CheckReport report) {
     }
 
     private static long time(String historyLine) {

@@ -58,6 +58,9 @@ final class RealNetCluster implements AutoCloseable {
     /** Loopback clusters take turns over these first ports, so that one never binds where the last one just closed. */
     private static final AtomicInteger NEXT_BASE = new AtomicInteger();
 
+    /** The shared store's file in the cluster's folder, passed to every node ({@link NodeSpec#store()}). */
+    static final String STORE_FILE = "store.txt";
+
     private final VirtualHosts hosts;
     private final int port;
     private final int size;
@@ -82,7 +85,7 @@ final class RealNetCluster implements AutoCloseable {
         this.hosts = hosts;
         this.size = size;
         this.setup = setup;
-        this.store = dir.resolve("store.txt");
+        this.store = dir.resolve(STORE_FILE);
         this.cluster = "realnet-" + Long.toString(System.nanoTime() & 0xffffff, 36);
         this.port = hosts != null ? 7800 : 7800 + 200 * (NEXT_BASE.getAndIncrement() % 4);
         this.processes = new Process[size];
