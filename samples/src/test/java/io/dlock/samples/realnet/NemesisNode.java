@@ -119,9 +119,9 @@ public final class NemesisNode {
         String line;
         while ((line = in.readLine()) != null && !line.equals("exit")) {
             if (line.equals("metrics")) {
+                ChildOutput.line("metrics: view " + service.view());
                 for (Counter counter : counters) {
-                    ChildOutput.line("metrics: view " + service.view() + ", lock '" + counter.name + "' "
-                            + counter.lock.metrics());
+                    ChildOutput.line("metrics: lock '" + counter.name + "' " + counter.lock.metrics());
                 }
             }
         }
