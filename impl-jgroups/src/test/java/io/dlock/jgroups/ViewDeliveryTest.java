@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A view change does not hold up a node's messages. The shipped stacks deliver regular messages on TCP_NIO2's
+ * A view change does not hold up a node's messages. The default stack delivers regular messages on TCP_NIO2's
  * selector thread ({@code message_processing_policy="direct"}), the VIEW message among them, and dlock's work for a
  * view grows with the node's live locks (seconds with 100 000): done on that thread, the node would read nothing
  * meanwhile, heartbeats included. The transport hands views over on a thread of its own ({@link ViewDelivery}).
