@@ -87,8 +87,10 @@ import org.slf4j.LoggerFactory;
  * order. The loopback {@code default} stack delivers regular messages on TCP_NIO2's selector thread itself
  * ({@code message_processing_policy="direct"}); the {@code tcp} and {@code secure} stacks on a pool thread, one per
  * sender ({@code "max"}), so that a view's installation, in which FD_SOCK2 connects to its neighbour, never stops the
- * reading. Either way the receiver must not wait for anything another node sends: dlock's does not (it runs a few steps of a lock's event loop and calls user code on threads of its own), and the
- * work of a view change, which grows with the live locks, runs on the view thread.
+ * reading.
+ * Either way the receiver must not wait for anything another node sends: dlock's does not (it runs a few steps of a
+ * lock's event loop and calls user code on threads of its own), and the work of a view change, which grows with the
+ * live locks, runs on the view thread.
  */
 public final class JGroupsTransport implements Transport {
 

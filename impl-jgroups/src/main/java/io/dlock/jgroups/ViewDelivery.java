@@ -11,13 +11,13 @@ import org.slf4j.LoggerFactory;
  * Hands the views JGroups delivers to dlock on a thread of its own, one at a time, in the order JGroups delivered
  * them.
  *
- * <p><b>Why a thread of its own.</b> JGroups calls {@code viewAccepted} on the thread that delivered the VIEW
- * message; with the loopback {@code default} stack ({@code message_processing_policy="direct"}) that is TCP_NIO2's
- * selector thread, the one thread that reads every member's messages (with the {@code tcp} and {@code secure}
- * stacks, a pool thread that the sender's next messages wait for). A view change makes dlock offer the view to every live lock of
- * the node, and that took 5 to 18 s with 100 000 live locks (3 nodes on 127.0.0.1, a fourth joining, 2 vCPUs): on the
- * selector thread, the node would read nothing meanwhile, heartbeats included, and suspect everyone. On this thread
- * the selector goes on reading. Nothing is lost by that: the node's view is replaced before the locks are told, and
+ * <p><b>Why a thread of its own.</b> JGroups calls {@code viewAccepted} on the thread that delivered the VIEW message;
+ * with the loopback {@code default} stack ({@code message_processing_policy="direct"}) that is TCP_NIO2's selector
+ * thread, the one thread that reads every member's messages (with the {@code tcp} and {@code secure} stacks, a pool
+ * thread that the sender's next messages wait for). A view change makes dlock offer the view to every live lock of the
+ * node, and that took 5 to 18 s with 100 000 live locks (3 nodes on 127.0.0.1, a fourth joining, 2 vCPUs): on the
+ * selector thread, the node would read nothing meanwhile, heartbeats included, and suspect everyone. On this thread the
+ * selector goes on reading. Nothing is lost by that: the node's view is replaced before the locks are told, and
  * a lock that a message reaches first takes the node's current view then (its driver is offered the view at every
  * lookup); the others are told in turn.
  *
